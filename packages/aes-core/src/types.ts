@@ -1,0 +1,38 @@
+// The type-only seam of the AES layer. cmac and esp import these with
+// `import type`, never a backend, so any BlockCipher can be swapped in.
+
+/** What a backend is: reported on every cipher and recorded in bench results. */
+export interface AesBackendInfo {
+  readonly name: string;
+  /** No secret-dependent memory access or branches in this backend's code. */
+  readonly constantTime: boolean;
+  /** Runs outside JavaScript (OpenSSL through node:crypto). */
+  readonly native: boolean;
+}
+
+/**
+ * One expanded AES key (the "preloaded key"). Block views are 16 bytes and
+ * may alias (src === dst). CBC lengths must be a multiple of 16 (no padding).
+ */
+export interface BlockCipher {
+  readonly blockSize: 16;
+  readonly keyBits: 128 | 192 | 256;
+  readonly backend: AesBackendInfo;
+  encryptBlock(src: Uint8Array, dst: Uint8Array): void;
+  decryptBlock(src: Uint8Array, dst: Uint8Array): void;
+  cbcEncrypt(iv: Uint8Array, src: Uint8Array, dst?: Uint8Array): Uint8Array;
+  cbcDecrypt(iv: Uint8Array, src: Uint8Array, dst?: Uint8Array): Uint8Array;
+  /** Wipes the key schedule; any later call throws. */
+  destroy(): void;
+}
+
+/** Builds a BlockCipher from a raw key: the shape cmac and esp accept. */
+export type BlockCipherFactory = (key: Uint8Array) => BlockCipher;
+
+/** One dispatch decision, in the shape every layer reports and bench-runner records. */
+export interface DispatchDecision {
+  readonly layer: string;
+  readonly decision: string;
+  readonly impl: string;
+  readonly reason: string;
+}
