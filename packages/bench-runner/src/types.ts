@@ -210,3 +210,23 @@ export interface RunOptions {
   shard?: string;
   filter?: string;
 }
+
+/** A keyed object whose memory footprint is measured ('how much memory does a ctx take?'). */
+export interface MemCase {
+  id: string;            // e.g. 'cmac/aes-128/preloaded/table'
+  layer: string;
+  params: CaseParams;
+  /** Creates one object; the engine keeps N of them alive and divides the heap growth by N. */
+  create(): unknown | Promise<unknown>;
+}
+
+export interface MemResult {
+  id: string;
+  layer: string;
+  params: CaseParams;
+  count: number;
+  /** Bytes per object, from process.memoryUsage() deltas with a forced GC before and after. */
+  perObject: { heapUsed: number; external: number; arrayBuffers: number; total: number };
+  status: 'ok' | 'failed';
+  error?: CaseError;
+}

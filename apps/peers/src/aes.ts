@@ -1,0 +1,2 @@
+// Placeholder: replaced by the aes peer adapters.
+export {};

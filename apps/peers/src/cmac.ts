@@ -1,0 +1,2 @@
+// Placeholder: replaced by the cmac peer adapters.
+export {};

@@ -1,0 +1,2 @@
+// Placeholder: replaced by the esp peer adapters.
+export {};

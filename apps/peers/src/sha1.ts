@@ -1,0 +1,2 @@
+// Placeholder: replaced by the sha1 peer adapters.
+export {};
