@@ -134,7 +134,7 @@ export interface CaseResult {
   samples: number[];
   stats?: CaseStats;
   /** For fixed-time loops (esptest): operations completed in `seconds`. */
-  fixedTime?: { seconds: number; ops: number };
+  fixedTime?: { seconds: number; ops: number; elapsedSeconds?: number };
 }
 
 export interface RunResult {
@@ -229,4 +229,57 @@ export interface MemResult {
   perObject: { heapUsed: number; external: number; arrayBuffers: number; total: number };
   status: 'ok' | 'failed';
   error?: CaseError;
+}
+
+/** Result of runInterleaved(): each variant's pooled samples and its ratio to the first variant. */
+export interface InterleavedResult {
+  cases: CaseResult[];
+  /** For every variant after the first: median ratio variant/first (> 1 is slower) with its CI. */
+  ratios: { id: string; ratio: number; ci: [number, number]; pValue?: number; verdict?: Verdict }[];
+  rounds: number;
+}
+
+/** Outcome of one comparison of two sample sets (compareSamples). */
+export interface SampleComparison {
+  ratio: number;
+  ratioCi: [number, number];
+  pValue: number;
+  verdict: Verdict;
+}
+
+/** Detection statistics for one effect size in calibrate(). */
+export interface CalibrationEffect {
+  /** Relative extra work of the head variant, e.g. 0.03. */
+  effect: number;
+  repeats: number;
+  /** Share of repeats whose verdict was 'regressed' (the power). */
+  detectionRate: number;
+  /** 95% Wilson interval of the detection rate. */
+  detectionCi: [number, number];
+  /** Share of repeats with p < alpha, whatever the verdict. */
+  significantRate: number;
+  /** Median measured ratio over the repeats (expected about 1 + effect). */
+  medianRatio: number;
+  verdicts: Record<Verdict, number>;
+}
+
+export interface Calibration {
+  kind: 'layerbench/calibration';
+  schemaVersion: 1;
+  createdAt: string;
+  env: EnvFingerprint;
+  timePerCase: number;
+  repeats: number;
+  threshold: number;
+  alpha: number;
+  /** A/A: share of repeats with verdict 'regressed' or 'improved'. */
+  falseAlarmRate: number;
+  falseAlarmCi: [number, number];
+  /** A/A: spread of the measured ratio (median and MAD over the repeats). */
+  aaRatio: { median: number; mad: number };
+  effects: CalibrationEffect[];
+  /** Smallest effect detected with >= 95% power, or null when none was. */
+  minimumDetectableEffect: number | null;
+  /** Timing of an empty case through the same engine, ns/op. */
+  overhead: { medianNs: number; madNs: number; ci: [number, number] };
 }

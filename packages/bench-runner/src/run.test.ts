@@ -1,0 +1,154 @@
+import { describe, expect, it } from 'vitest';
+import { runCases } from './run.js';
+import { formatTable } from './reporters/table.js';
+import type { BenchCase, CaseResult, RunResult } from './types.js';
+
+function counterCase(id: string, extra: Partial<BenchCase> = {}): BenchCase {
+  return {
+    id,
+    layer: 'test',
+    params: { algorithm: 'XOR' },
+    setup() {
+      let x = 1;
+      return { fn: () => (x = (x * 1103515245 + 12345) | 0), digest: () => 'c0ffee' };
+    },
+    ...extra,
+  };
+}
+
+const fast = { timePerCase: 0.02, overhead: false, quiet: true } as const;
+
+describe('runCases', () => {
+  it('isolates failures: throwing setup, throwing fn, throwing digest and wrong digest fail alone', async () => {
+    const cases: BenchCase[] = [
+      counterCase('first'),
+      { id: 'setup-throws', layer: 'test', params: {}, setup: () => { throw new RangeError('no key'); } },
+      { id: 'fn-throws', layer: 'test', params: {}, setup: () => ({ fn: () => { throw new Error('fn broke'); }, digest: () => '00' }) },
+      { id: 'digest-throws', layer: 'test', params: {}, setup: () => ({ fn: () => 1, digest: () => { throw new TypeError('no digest'); } }) },
+      counterCase('wrong-digest', { expectedDigest: 'deadbeef' }),
+      counterCase('right-digest', { expectedDigest: 'C0FFEE' }),
+      { id: 'async-setup-rejects', layer: 'test', params: {}, setup: async () => { throw new Error('later'); } },
+      counterCase('last'),
+    ];
+    const run = await runCases(cases, fast);
+    const byId = new Map(run.cases.map((c) => [c.id, c]));
+    expect(run.cases.map((c) => c.id)).toEqual(cases.map((c) => c.id));
+    expect(byId.get('setup-throws')!.error).toEqual({ name: 'RangeError', message: 'no key' });
+    expect(byId.get('fn-throws')!.error).toEqual({ name: 'Error', message: 'fn broke' });
+    expect(byId.get('digest-throws')!.error).toEqual({ name: 'TypeError', message: 'no digest' });
+    expect(byId.get('async-setup-rejects')!.status).toBe('failed');
+    const wrong = byId.get('wrong-digest')!;
+    expect(wrong.status).toBe('failed');
+    expect(wrong.digestOk).toBe(false);
+    expect(wrong.digest).toBe('c0ffee');
+    expect(wrong.error!.name).toBe('DigestMismatchError');
+    expect(wrong.samples).toEqual([]);
+    const right = byId.get('right-digest')!;
+    expect(right.status).toBe('ok');
+    expect(right.digestOk).toBe(true);
+    for (const id of ['first', 'right-digest', 'last']) {
+      const c = byId.get(id)!;
+      expect(c.status).toBe('ok');
+      expect(c.samples.length).toBeGreaterThanOrEqual(8);
+      expect(c.stats!.n).toBe(c.samples.length);
+      expect(c.stats!.median).toBeGreaterThan(0);
+    }
+    expect(run.interrupted).toBeUndefined();
+  });
+
+  it('fails a case whose digest changes between runs (fn is not repeatable)', async () => {
+    let calls = 0;
+    const run = await runCases(
+      [{ id: 'drifts', layer: 'test', params: {}, setup: () => ({ fn: () => calls++, digest: () => String(calls) }) }],
+      fast,
+    );
+    expect(run.cases[0]!.status).toBe('failed');
+    expect(run.cases[0]!.error!.message).toContain('digest changed while timing');
+  });
+
+  it('records the implementation, runs teardown, and keeps params and bytes', async () => {
+    let tornDown = 0;
+    const run = await runCases(
+      [
+        {
+          id: 'impl',
+          layer: 'sha1-dispatch',
+          params: { algorithm: 'SHA-1', size: 64 },
+          bytesPerOp: 64,
+          setup: () => ({ fn: () => 1, digest: () => 'ab', implementation: 'unrolled', teardown: () => void tornDown++ }),
+        },
+      ],
+      fast,
+    );
+    const c = run.cases[0]!;
+    expect(c.implementation).toBe('unrolled');
+    expect(c.bytesPerOp).toBe(64);
+    expect(c.params).toEqual({ algorithm: 'SHA-1', size: 64 });
+    expect(c.stats!.mbPerSec).toBeGreaterThan(0);
+    expect(tornDown).toBe(1);
+  });
+
+  it('runs fixed-time cases as a counted loop with per-chunk samples', async () => {
+    const run = await runCases([counterCase('esp/encrypt', { fixedTimeSeconds: 0.03, bytesPerOp: 1400, params: { op: 'encrypt' } })], fast);
+    const c = run.cases[0]!;
+    expect(c.status).toBe('ok');
+    expect(c.fixedTime!.seconds).toBe(0.03);
+    expect(c.fixedTime!.ops).toBeGreaterThan(0);
+    expect(c.fixedTime!.elapsedSeconds).toBeGreaterThanOrEqual(0.03);
+    expect(c.samples.length).toBeGreaterThan(0);
+    expect(c.stats).toBeDefined();
+  });
+
+  it('stops after the current case on abort, marks the run interrupted, and reports each case', async () => {
+    const controller = new AbortController();
+    const seen: string[] = [];
+    const partials: RunResult[] = [];
+    const run = await runCases([counterCase('a'), counterCase('b'), counterCase('c')], {
+      ...fast,
+      signal: controller.signal,
+      onCase(result: CaseResult, partial: RunResult) {
+        seen.push(result.id);
+        partials.push(partial);
+        if (result.id === 'a') controller.abort();
+      },
+    });
+    expect(seen).toEqual(['a']);
+    expect(run.cases.map((c) => c.id)).toEqual(['a']);
+    expect(run.interrupted).toBe(true);
+    expect(partials[0]!.cases.map((c) => c.id)).toEqual(['a']);
+  });
+
+  it('writes progress to the given stream only when not quiet', async () => {
+    const chunks: string[] = [];
+    const stream = { write: (s: string) => chunks.push(s), isTTY: true } as unknown as NodeJS.WritableStream;
+    await runCases([counterCase('p1'), counterCase('p2')], { timePerCase: 0.02, overhead: false, progress: stream });
+    const text = chunks.join('');
+    expect(text).toContain('[1/2] p1');
+    expect(text).toContain('[2/2] p2');
+    expect(text).toMatch(/left/);
+    chunks.length = 0;
+    await runCases([counterCase('q')], { timePerCase: 0.02, overhead: false, progress: stream, quiet: true });
+    expect(chunks).toEqual([]);
+  });
+
+  it('measures the empty-case overhead and records options', async () => {
+    const run = await runCases([counterCase('x')], { timePerCase: 0.02, quiet: true, shard: '1/2', filter: 'x', suites: ['s'] });
+    expect(run.overheadNs).toBeGreaterThanOrEqual(0);
+    expect(run.options).toEqual({ timePerCase: 0.02, shard: '1/2', filter: 'x' });
+    expect(run.suites).toEqual(['s']);
+    expect(run.kind).toBe('layerbench/run');
+  });
+
+  it('rejects bad options and duplicate ids before running', async () => {
+    await expect(runCases([counterCase('x')], { timePerCase: 0 })).rejects.toThrow(RangeError);
+    await expect(runCases([counterCase('x'), counterCase('x')], fast)).rejects.toThrow(/duplicate case id 'x'/);
+  });
+
+  it('formatTable shows ok and failed cases', async () => {
+    const run = await runCases([counterCase('ok-case'), { id: 'bad', layer: 'test', params: {}, setup: () => { throw new Error('boom'); } }], fast);
+    const text = formatTable(run);
+    expect(text).toMatch(/^layerbench run /);
+    expect(text).toMatch(/ok-case .* ns .*c0ffee +ok/);
+    expect(text).toContain('FAILED Error: boom');
+  });
+});

@@ -1,0 +1,203 @@
+// runCases(): turns a list of bench cases into a RunResult. Each case is set
+// up outside timing, run once for its digest (checked against the expected
+// one), warmed up, measured, and checked again; any failure is recorded on
+// that case and the run goes on with the next.
+import os from 'node:os';
+import { collectEnv } from './env.js';
+import { Progress } from './progress.js';
+import { computeStats } from './stats.js';
+import { batchSize, fixedTimeLoop, measureSamples, sampleTargetNs, warmUp } from './timing.js';
+import type { BenchCase, CaseError, CaseInstance, CaseResult, RunOptions, RunResult } from './types.js';
+
+export class DigestMismatchError extends Error {
+  override name = 'DigestMismatchError';
+}
+
+/** Seconds of warm-up before measuring: a tenth of the budget, at most a quarter second. */
+export function warmupSeconds(budgetSeconds: number): number {
+  return Math.min(0.25, budgetSeconds / 10);
+}
+
+function toCaseError(error: unknown): CaseError {
+  if (error instanceof Error) return { name: error.name, message: error.message };
+  return { name: 'Error', message: String(error) };
+}
+
+/** Samples are kept to the picosecond: more digits are noise and bloat the file. */
+function roundSamples(samples: readonly number[]): number[] {
+  return samples.map((v) => Math.round(v * 1000) / 1000);
+}
+
+export function checkTimePerCase(timePerCase: number): void {
+  if (!(Number.isFinite(timePerCase) && timePerCase > 0)) {
+    throw new RangeError(`timePerCase must be a positive number of seconds, got ${timePerCase}`);
+  }
+}
+
+function checkUniqueIds(cases: readonly BenchCase[]): void {
+  const seen = new Set<string>();
+  for (const c of cases) {
+    if (seen.has(c.id)) throw new RangeError(`duplicate case id '${c.id}': ids must be unique within a run`);
+    seen.add(c.id);
+  }
+}
+
+export function emptyCaseResult(benchCase: BenchCase): CaseResult {
+  const result: CaseResult = {
+    id: benchCase.id,
+    layer: benchCase.layer,
+    params: { ...benchCase.params },
+    status: 'ok',
+    samples: [],
+  };
+  if (benchCase.bytesPerOp !== undefined) result.bytesPerOp = benchCase.bytesPerOp;
+  if (benchCase.expectedDigest !== undefined) result.expectedDigest = benchCase.expectedDigest.toLowerCase();
+  return result;
+}
+
+export function failCase(result: CaseResult, error: unknown): CaseResult {
+  result.status = 'failed';
+  result.error = toCaseError(error);
+  return result;
+}
+
+/** A prepared case: set up, run once, digest recorded and checked. */
+export interface PreparedCase {
+  instance: CaseInstance;
+  call: () => unknown;
+  result: CaseResult;
+}
+
+/**
+ * Sets the case up and runs it once outside timing; records the digest and
+ * throws DigestMismatchError when it differs from the expected one. The caller
+ * owns teardown of the returned instance.
+ */
+export async function prepareCase(benchCase: BenchCase, result: CaseResult): Promise<PreparedCase> {
+  const instance = await benchCase.setup();
+  if (!instance || typeof instance.fn !== 'function' || typeof instance.digest !== 'function') {
+    throw new TypeError(`setup() of case '${benchCase.id}' must return { fn(), digest() }`);
+  }
+  if (instance.implementation !== undefined) result.implementation = instance.implementation;
+  const call = (): unknown => instance.fn();
+  const first = call();
+  if (first instanceof Promise) await first;
+  checkDigest(instance, result, 'after the first run');
+  return { instance, call, result };
+}
+
+/** Records the instance's digest; throws when it differs from the expected or earlier one. */
+export function checkDigest(instance: CaseInstance, result: CaseResult, when: string): void {
+  const digest = String(instance.digest()).toLowerCase();
+  if (result.digest !== undefined && result.digest !== digest) {
+    result.digestOk = false;
+    throw new DigestMismatchError(`digest changed while timing (${when}): ${result.digest} then ${digest}; fn() is not repeatable`);
+  }
+  result.digest = digest;
+  if (result.expectedDigest !== undefined) {
+    result.digestOk = digest === result.expectedDigest;
+    if (!result.digestOk) {
+      throw new DigestMismatchError(`digest ${digest} does not match the expected ${result.expectedDigest}`);
+    }
+  }
+}
+
+export function safeTeardown(instance: CaseInstance | undefined): CaseError | undefined {
+  try {
+    instance?.teardown?.();
+    return undefined;
+  } catch (error) {
+    return toCaseError(error);
+  }
+}
+
+/** Measures one case; never throws (failures are recorded on the result). */
+export async function runCase(benchCase: BenchCase, timePerCase: number): Promise<CaseResult> {
+  const result = emptyCaseResult(benchCase);
+  let prepared: PreparedCase | undefined;
+  try {
+    prepared = await prepareCase(benchCase, result);
+    const fixed = benchCase.fixedTimeSeconds;
+    if (fixed !== undefined) checkTimePerCase(fixed);
+    const budget = fixed ?? timePerCase;
+    const warm = await warmUp(prepared.call, warmupSeconds(budget));
+    if (fixed !== undefined) {
+      const chunk = Math.max(1, Math.floor(1e6 / warm.nsPerOp));
+      const loop = await fixedTimeLoop(prepared.call, fixed, chunk, warm.async);
+      result.samples = roundSamples(loop.samples);
+      result.fixedTime = { seconds: fixed, ops: loop.ops, elapsedSeconds: loop.elapsedSeconds };
+    } else {
+      const batch = batchSize(warm.nsPerOp, sampleTargetNs(budget));
+      result.samples = roundSamples(await measureSamples(prepared.call, budget, batch));
+    }
+    checkDigest(prepared.instance, result, 'after timing');
+    result.stats = computeStats(result.samples, benchCase.bytesPerOp);
+  } catch (error) {
+    failCase(result, error);
+  } finally {
+    const teardownError = safeTeardown(prepared?.instance);
+    if (teardownError && result.status === 'ok') failCase(result, teardownError);
+  }
+  return result;
+}
+
+/** The empty-case timing overhead (ns/op) measured through the same path as real cases. */
+export async function measureOverhead(seconds: number): Promise<{ samples: number[]; medianNs: number }> {
+  const emptyCase: BenchCase = {
+    id: 'overhead/empty',
+    layer: 'bench-runner',
+    params: {},
+    setup: () => ({ fn: () => undefined, digest: () => '' }),
+  };
+  const result = await runCase(emptyCase, seconds);
+  if (result.status !== 'ok' || !result.stats) throw new Error(`measuring the empty case failed: ${result.error?.message}`);
+  return { samples: result.samples, medianNs: result.stats.median };
+}
+
+export interface RunCasesOptions extends RunOptions {
+  /** Measure the empty-case overhead first (default true). */
+  overhead?: boolean;
+}
+
+export async function runCases(cases: BenchCase[], options: RunCasesOptions = {}): Promise<RunResult> {
+  const timePerCase = options.timePerCase ?? 1;
+  checkTimePerCase(timePerCase);
+  checkUniqueIds(cases);
+  const env = collectEnv(options.env);
+  const run: RunResult = {
+    kind: 'layerbench/run',
+    schemaVersion: 1,
+    createdAt: new Date().toISOString(),
+    suites: options.suites ? [...options.suites] : [],
+    options: { timePerCase },
+    env,
+    cases: [],
+  };
+  if (options.shard !== undefined) run.options.shard = options.shard;
+  if (options.filter !== undefined) run.options.filter = options.filter;
+
+  if (options.overhead !== false && !options.signal?.aborted) {
+    run.overheadNs = (await measureOverhead(Math.min(timePerCase, 0.25))).medianNs;
+  }
+
+  const planned = cases.map((c) => (c.fixedTimeSeconds ?? timePerCase) * 1.15);
+  const progress = new Progress(options, planned);
+  try {
+    for (let i = 0; i < cases.length; i++) {
+      if (options.signal?.aborted) {
+        run.interrupted = true;
+        break;
+      }
+      progress.caseStarting(i, cases[i]!.id);
+      const result = await runCase(cases[i]!, timePerCase);
+      progress.caseDone(i);
+      run.cases.push(result);
+      env.loadAvgEnd = os.loadavg();
+      options.onCase?.(result, { ...run, cases: [...run.cases] });
+    }
+  } finally {
+    progress.finish();
+  }
+  if (options.signal?.aborted && run.cases.length < cases.length) run.interrupted = true;
+  return run;
+}
