@@ -1,0 +1,166 @@
+// Human-readable forms of a bisect result: the console table and Markdown
+// (the latter is also what ci-report puts in a PR comment for a bisect file).
+// Both lead with the verdict and the attributed layers with their version,
+// dispatch and capability changes; then the per-case numbers.
+import type { BisectCase, BisectEffect, BisectResult } from './bisect-result.js';
+
+export function formatRatio(r: number): string {
+  return `x${r.toFixed(r >= 10 ? 1 : 3)}`;
+}
+
+export function formatEffect(e: BisectEffect | undefined): string {
+  if (!e) return 'n/a';
+  return `${formatRatio(e.ratio)} [${e.ci[0].toFixed(3)}, ${e.ci[1].toFixed(3)}]`;
+}
+
+function shortVersion(result: BisectResult, side: 'good' | 'bad', layer: string): string {
+  const fp = result[side].layers.find((l) => l.name === layer || l.name.endsWith(`/${layer}`));
+  if (!fp) return '?';
+  if (layer === 'runtime') return `node ${fp.version}`;
+  return fp.version;
+}
+
+function commitOf(result: BisectResult, side: 'good' | 'bad', layer: string): string | undefined {
+  return result[side].layers.find((l) => l.name === layer || l.name.endsWith(`/${layer}`))?.commit?.slice(0, 7);
+}
+
+/**
+ * One line naming what changed in a layer: version, commit, and every
+ * dispatch/capability/OpenSSL change its swap reproduces, e.g.
+ * `sha1-dispatch 0.1.0 -> 0.1.0 (commit abc1234 -> def5678): dispatch sha1-dispatch: block unrolled -> generic`.
+ */
+export function describeLayerChange(result: BisectResult, layer: string): string {
+  let text = `${layer} ${shortVersion(result, 'good', layer)} -> ${shortVersion(result, 'bad', layer)}`;
+  const g = commitOf(result, 'good', layer);
+  const b = commitOf(result, 'bad', layer);
+  if (g !== b) text += ` (commit ${g ?? 'none'} -> ${b ?? 'none'})`;
+  const effects = result.changes
+    .filter((c) => c.kind !== 'layer' && c.kind !== 'runtime' && c.causedBy.includes(layer))
+    .map((c) => {
+      const strip = (s: string) => s.replace(/ \(.*\)$/, '');
+      if (c.kind === 'dispatch') return `dispatch ${c.what}: ${strip(c.good)} -> ${strip(c.bad)}`;
+      return `${c.what} ${c.good} -> ${c.bad}`;
+    });
+  return effects.length ? `${text}: ${effects.join('; ')}` : text;
+}
+
+export function headline(result: BisectResult): string {
+  const s = result.summary;
+  const n = result.cases.length;
+  const attributed = Object.entries(s.attributed)
+    .sort((a, b) => b[1] - a[1])
+    .map(([layer, count]) => `${layer} (${count} case${count === 1 ? '' : 's'})`);
+  const head = s.regressed > 0 ? 'Regression' : s.improved > 0 ? 'Improvement, no regression' : 'No change';
+  const counts = `${s.regressed} of ${n} cases regressed, ${s.improved} improved, ${s.unchanged} unchanged, ${s.inconclusive} inconclusive${s.failed ? `, ${s.failed} failed` : ''}`;
+  const why = attributed.length ? `; explained by ${attributed.join(', ')}` : '';
+  return `${head}: ${counts}${why}`;
+}
+
+function layerCell(c: BisectCase, layer: string): string {
+  const s = c.layers.find((l) => l.layer === layer);
+  if (!s) return '';
+  if (!s.swapIn && !s.swapOut) return 'cannot run';
+  const share = s.share === undefined ? '' : ` ${Math.round(s.share * 100)}%`;
+  return `in ${s.swapIn ? formatRatio(s.swapIn.ratio) : 'n/a'} out ${s.swapOut ? formatRatio(s.swapOut.ratio) : 'n/a'}${share}${s.explains ? ' *' : ''}`;
+}
+
+function caseNotes(c: BisectCase): string[] {
+  const notes: string[] = [];
+  if (c.problem) notes.push(`${c.id}: ${c.problem}`);
+  if (c.interaction) notes.push(`${c.id}: ${c.interaction}`);
+  if (c.digestChanged) notes.push(`${c.id}: the output digest differs between the good and bad stacks`);
+  if (c.implementations) {
+    const good = c.implementations['good'];
+    const bad = c.implementations['bad'];
+    if (good !== bad) notes.push(`${c.id}: implementation ${good ?? '?'} -> ${bad ?? '?'}`);
+  }
+  for (const l of c.layers) if (l.problem && (l.swapIn || l.swapOut)) notes.push(`${c.id}: ${l.layer}: ${l.problem}`);
+  return notes;
+}
+
+function pad(rows: string[][]): string {
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
+  return rows.map((r) => r.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n');
+}
+
+/** Variants that could not run, one line each. */
+function mixProblems(result: BisectResult): string[] {
+  return result.variants.filter((v) => v.status === 'failed').map((v) => `${v.id} (${v.label}) cannot run: ${v.problem ?? 'unknown reason'}`);
+}
+
+export function formatBisectTable(result: BisectResult): string {
+  const lines: string[] = [headline(result), ''];
+  lines.push(`good: ${result.good.spec}`, `bad:  ${result.bad.spec}`);
+  lines.push(`swapped layers: ${result.layers.length ? result.layers.join(', ') : 'none (the sides are identical)'}`);
+  lines.push(`${result.options.rounds} rounds, ${result.options.timePerCase}s per case per variant, threshold ${result.options.threshold}`);
+  const attributedLayers = Object.keys(result.summary.attributed);
+  if (attributedLayers.length) {
+    lines.push('', 'Attributed:');
+    for (const l of attributedLayers) lines.push(`  ${describeLayerChange(result, l)}`);
+  }
+  if (result.changes.length) {
+    lines.push('', 'Stack changes (good -> bad, reproduced by):');
+    for (const c of result.changes) lines.push(`  ${c.kind} ${c.what}: ${c.good} -> ${c.bad}${c.causedBy.length ? ` [${c.causedBy.join(', ')}]` : ''}`);
+  }
+  const rows = [['case', 'bad/good', 'verdict', ...result.layers, 'explained by']];
+  for (const c of result.cases) {
+    rows.push([
+      c.id,
+      formatEffect(c.total),
+      c.total?.verdict ?? 'failed',
+      ...result.layers.map((l) => layerCell(c, l)),
+      c.attributed.join(', ') || '-',
+    ]);
+  }
+  lines.push('', pad(rows));
+  lines.push('', 'in = that layer from bad into the good stack; out = what putting it back to good undoes; % = share of the change; * = explains it');
+  const notes = [...mixProblems(result), ...result.cases.flatMap(caseNotes)];
+  if (notes.length) lines.push('', 'Notes:', ...notes.map((n) => `  ${n}`));
+  if (result.interrupted) lines.push('', 'Interrupted: the numbers cover the rounds that finished.');
+  return lines.join('\n');
+}
+
+function md(text: string): string {
+  return text.replace(/\|/g, '\\|');
+}
+
+export interface MarkdownOptions {
+  /** Cap on case rows (the rest are counted, not shown). */
+  maxCases?: number;
+  /** Heading level of the sections (default 3). */
+  level?: number;
+}
+
+export function formatBisectMarkdown(result: BisectResult, options: MarkdownOptions = {}): string {
+  const h = '#'.repeat(options.level ?? 3);
+  const out: string[] = [];
+  const regressed = result.summary.regressed > 0;
+  out.push(`${h} ${regressed ? ':red_circle:' : ':green_circle:'} layerbench bisect: ${md(headline(result))}`, '');
+  out.push(`Good \`${md(result.good.spec)}\` vs bad \`${md(result.bad.spec)}\`; swapped layers: ${result.layers.map((l) => `\`${l}\``).join(', ') || 'none'}; ${result.options.rounds} interleaved rounds, ${result.options.timePerCase} s per case per variant.`, '');
+  const attributedLayers = Object.entries(result.summary.attributed).sort((a, b) => b[1] - a[1]);
+  if (attributedLayers.length) {
+    out.push(`${h}# Attributed layers`, '');
+    for (const [l, n] of attributedLayers) out.push(`- **${md(l)}** explains ${n} case${n === 1 ? '' : 's'}: ${md(describeLayerChange(result, l))}`);
+    out.push('');
+  }
+  const cases = [...result.cases].sort((a, b) => Math.abs(Math.log(b.total?.ratio ?? 1)) - Math.abs(Math.log(a.total?.ratio ?? 1)));
+  const shown = cases.slice(0, options.maxCases ?? cases.length);
+  out.push(`${h}# Cases`, '');
+  out.push(`| case | bad/good [95% CI] | verdict | ${result.layers.map((l) => `${md(l)} in / out`).join(' | ')} | explained by |`);
+  out.push(`|---|---|---|${result.layers.map(() => '---|').join('')}---|`);
+  for (const c of shown) {
+    out.push(`| \`${md(c.id)}\` | ${formatEffect(c.total)} | ${c.total?.verdict ?? 'failed'} | ${result.layers.map((l) => md(layerCell(c, l))).join(' | ')} | ${c.attributed.join(', ') || '-'} |`);
+  }
+  if (shown.length < cases.length) out.push('', `_${cases.length - shown.length} more cases with smaller changes are in the result file._`);
+  out.push('', '_in_: that layer from bad into the good stack; _out_: what putting it back to good undoes; %: share of the change; *: explains it.', '');
+  if (result.changes.length) {
+    out.push(`${h}# Stack changes`, '', '| kind | what | good | bad | reproduced by |', '|---|---|---|---|---|');
+    for (const c of result.changes) out.push(`| ${c.kind} | ${md(c.what)} | ${md(c.good)} | ${md(c.bad)} | ${c.causedBy.join(', ') || '-'} |`);
+    out.push('');
+  }
+  const notes = [...mixProblems(result), ...shown.flatMap(caseNotes)];
+  if (notes.length) {
+    out.push(`${h}# Notes`, '', ...notes.map((n) => `- ${md(n)}`), '');
+  }
+  return out.join('\n');
+}

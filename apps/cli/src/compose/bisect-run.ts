@@ -1,0 +1,354 @@
+// Layer bisection, the measuring part: from a resolved good and bad stack, the
+// variants (all-good, all-bad, each differing layer swapped in from bad, each
+// swapped back out to good), one worker process per variant alive for the
+// whole run, rounds that visit every variant in a shuffled order (so drift
+// over time lands on every variant alike), then attribution per case and the
+// stack changes (versions, runtime, capability word, dispatch decisions) with
+// the layer whose swap reproduces each.
+import { realpathSync } from 'node:fs';
+import type { LayerFingerprint } from '@layerbench/bench-runner';
+import { attributeCase, swapInId, swapOutId, type CompareSamples } from './attribution.js';
+import type { BisectCase, BisectResult, BisectVariant, StackChange } from './bisect-result.js';
+import type { ResolvedComposition } from './sources.js';
+import { CODE_LAYERS, type CodeLayerName, type LayerName } from './spec.js';
+import { CompositionWorker, MixError } from './worker-client.js';
+import type { WorkerCase, WorkerEnv } from './worker-protocol.js';
+
+export type Side = 'good' | 'bad';
+
+export interface VariantPlan {
+  id: string;
+  label: string;
+  take: Record<LayerName, Side>;
+}
+
+/** Identity of every layer of one side (code layers by content hash, the runtime by binary and version). */
+export interface SideIdentity {
+  spec: string;
+  layers: Record<LayerName, LayerFingerprint>;
+}
+
+export function identify(
+  composition: ResolvedComposition,
+  fingerprint: (dir: string, source: string) => LayerFingerprint,
+): SideIdentity {
+  const layers = {} as Record<LayerName, LayerFingerprint>;
+  for (const name of CODE_LAYERS) {
+    const l = composition.layers[name];
+    const fp = fingerprint(l.dir, l.source);
+    layers[name] = l.commit !== undefined && fp.commit === undefined ? { ...fp, commit: l.commit } : fp;
+  }
+  const rt = composition.runtime;
+  let real = rt.nodePath;
+  try {
+    real = realpathSync(rt.nodePath);
+  } catch {
+    // Reported when the worker fails to start.
+  }
+  layers.runtime = { name: 'runtime', version: rt.version, source: rt.source, contentHash: `${real} openssl ${rt.openssl}` };
+  return { spec: composition.text, layers };
+}
+
+/** The layers whose good and bad versions differ (all of `only` when given, in stack order). */
+export function differingLayers(good: SideIdentity, bad: SideIdentity, only?: readonly LayerName[]): LayerName[] {
+  const names: LayerName[] = [...CODE_LAYERS, 'runtime'];
+  return names.filter((name) => {
+    if (only && !only.includes(name)) return false;
+    const g = good.layers[name];
+    const b = bad.layers[name];
+    return g.contentHash !== b.contentHash || g.version !== b.version || g.commit !== b.commit;
+  });
+}
+
+export function planVariants(layers: readonly LayerName[]): VariantPlan[] {
+  const all = (side: Side): Record<LayerName, Side> => {
+    const take = {} as Record<LayerName, Side>;
+    for (const n of [...CODE_LAYERS, 'runtime'] as LayerName[]) take[n] = side;
+    return take;
+  };
+  const plans: VariantPlan[] = [
+    { id: 'good', label: 'all good', take: all('good') },
+    { id: 'bad', label: 'all bad', take: all('bad') },
+  ];
+  for (const layer of layers) {
+    plans.push({ id: swapInId(layer), label: `good stack, ${layer} from bad`, take: { ...all('good'), [layer]: 'bad' } });
+    plans.push({ id: swapOutId(layer), label: `bad stack, ${layer} from good`, take: { ...all('bad'), [layer]: 'good' } });
+  }
+  return plans;
+}
+
+export interface BisectInputs {
+  good: ResolvedComposition;
+  bad: ResolvedComposition;
+  goodId: SideIdentity;
+  badId: SideIdentity;
+  layers: LayerName[];
+  suites: string[];
+  filter?: string;
+  timePerCase: number;
+  rounds: number;
+  threshold: number;
+  alpha: number;
+  compare: CompareSamples;
+  machine: BisectResult['machine'];
+  random?: () => number;
+  signal?: AbortSignal;
+  progress?: (message: string) => void;
+}
+
+function shuffle<T>(items: T[], random: () => number): T[] {
+  const out = [...items];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [out[i], out[j]] = [out[j]!, out[i]!];
+  }
+  return out;
+}
+
+function median(values: number[]): number {
+  const s = [...values].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+}
+
+function describeFingerprint(fp: LayerFingerprint): string {
+  const parts = [fp.version];
+  if (fp.commit) parts.push(`commit ${fp.commit.slice(0, 7)}`);
+  if (fp.source && fp.name !== 'runtime') parts.push(fp.source);
+  return parts.join(', ');
+}
+
+/** Good-vs-bad differences of the stacks, each with the layer(s) whose swap-in shows the bad value. */
+export function stackChanges(
+  layers: readonly LayerName[],
+  goodId: SideIdentity,
+  badId: SideIdentity,
+  envs: Record<string, WorkerEnv | undefined>,
+): StackChange[] {
+  const changes: StackChange[] = [];
+  for (const layer of layers) {
+    const g = goodId.layers[layer];
+    const b = badId.layers[layer];
+    changes.push({
+      kind: layer === 'runtime' ? 'runtime' : 'layer',
+      what: layer,
+      good: layer === 'runtime' ? `node ${g.version} (${g.source})` : describeFingerprint(g),
+      bad: layer === 'runtime' ? `node ${b.version} (${b.source})` : describeFingerprint(b),
+      causedBy: [layer],
+    });
+  }
+  const good = envs['good'];
+  const bad = envs['bad'];
+  if (!good || !bad) return changes;
+  const causes = (value: (env: WorkerEnv) => string | undefined, badValue: string | undefined): string[] =>
+    layers.filter((l) => {
+      const env = envs[swapInId(l)];
+      return env !== undefined && value(env) === badValue;
+    });
+  if (good.openssl !== bad.openssl) {
+    changes.push({ kind: 'openssl', what: 'OpenSSL', good: good.openssl, bad: bad.openssl, causedBy: causes((e) => e.openssl, bad.openssl) });
+  }
+  if ((good.capabilities ?? '') !== (bad.capabilities ?? '')) {
+    changes.push({
+      kind: 'capabilities',
+      what: 'CPU capabilities',
+      good: good.capabilities ?? 'not reported',
+      bad: bad.capabilities ?? 'not reported',
+      causedBy: causes((e) => e.capabilities, bad.capabilities),
+    });
+  }
+  const key = (d: { layer: string; decision: string }) => `${d.layer}: ${d.decision}`;
+  const decisions = (env: WorkerEnv) => new Map(env.dispatch.map((d) => [key(d), d]));
+  const gd = decisions(good);
+  const bd = decisions(bad);
+  for (const k of new Set([...gd.keys(), ...bd.keys()])) {
+    const g = gd.get(k);
+    const b = bd.get(k);
+    if (g?.impl === b?.impl) continue;
+    const show = (d: typeof g) => (d ? `${d.impl} (${d.reason})` : 'not reported');
+    changes.push({
+      kind: 'dispatch',
+      what: k,
+      good: show(g),
+      bad: show(b),
+      causedBy: causes((e) => decisions(e).get(k)?.impl, b?.impl),
+    });
+  }
+  return changes;
+}
+
+interface VariantRun {
+  plan: VariantPlan;
+  worker?: CompositionWorker;
+  problem?: string;
+  cases: Map<string, WorkerCase>;
+}
+
+function dirsFor(plan: VariantPlan, good: ResolvedComposition, bad: ResolvedComposition): Record<CodeLayerName, string> {
+  const dirs = {} as Record<CodeLayerName, string>;
+  for (const name of CODE_LAYERS) dirs[name] = (plan.take[name] === 'good' ? good : bad).layers[name].dir;
+  return dirs;
+}
+
+/** Runs the bisection and returns the result file's content. */
+export async function runBisect(inputs: BisectInputs): Promise<BisectResult> {
+  const { good, bad, layers } = inputs;
+  const progress = inputs.progress ?? (() => undefined);
+  const random = inputs.random ?? Math.random;
+  const plans = planVariants(layers);
+  const runs: VariantRun[] = await Promise.all(
+    plans.map(async (plan): Promise<VariantRun> => {
+      const runtime = plan.take.runtime === 'good' ? good.runtime : bad.runtime;
+      try {
+        const worker = await CompositionWorker.start({
+          nodePath: runtime.nodePath,
+          dirs: dirsFor(plan, good, bad),
+          suites: inputs.suites,
+          ...(inputs.filter === undefined ? {} : { filter: inputs.filter }),
+        });
+        return { plan, worker, cases: new Map(worker.cases.map((c) => [c.id, c])) };
+      } catch (err) {
+        const e = err as Error;
+        const problem = err instanceof MixError ? e.message : `${e.name}: ${e.message}`;
+        progress(`${plan.id}: cannot run this mix: ${problem}`);
+        return { plan, problem, cases: new Map() };
+      }
+    }),
+  );
+  try {
+    const byId = new Map(runs.map((r) => [r.plan.id, r]));
+    const caseOrder: WorkerCase[] = [];
+    const seen = new Set<string>();
+    for (const r of [byId.get('good')!, byId.get('bad')!, ...runs]) {
+      for (const c of r.cases.values()) {
+        if (!seen.has(c.id)) {
+          seen.add(c.id);
+          caseOrder.push(c);
+        }
+      }
+    }
+    const samples = new Map<string, Record<string, number[]>>();
+    const problems = new Map<string, Record<string, string>>();
+    const impls = new Map<string, Record<string, string>>();
+    const digests = new Map<string, Record<string, string>>();
+    for (const c of caseOrder) {
+      samples.set(c.id, {});
+      problems.set(c.id, {});
+      impls.set(c.id, {});
+      digests.set(c.id, {});
+      for (const r of runs) {
+        if (!r.worker) problems.get(c.id)![r.plan.id] = `this mix cannot run: ${r.problem}`;
+        else if (!r.cases.has(c.id)) problems.get(c.id)![r.plan.id] = 'this mix has no such case';
+      }
+    }
+    const slice = inputs.timePerCase / inputs.rounds;
+    let interrupted = false;
+    outer: for (let round = 1; round <= inputs.rounds; round++) {
+      for (const [index, c] of caseOrder.entries()) {
+        if (inputs.signal?.aborted) {
+          interrupted = true;
+          break outer;
+        }
+        progress(`round ${round}/${inputs.rounds}, case ${index + 1}/${caseOrder.length}: ${c.id}`);
+        for (const r of shuffle(runs, random)) {
+          if (!r.worker || !r.cases.has(c.id) || problems.get(c.id)![r.plan.id]) continue;
+          let m;
+          try {
+            m = await r.worker.measure(c.id, slice);
+          } catch (err) {
+            problems.get(c.id)![r.plan.id] = (err as Error).message;
+            continue;
+          }
+          if (m.status !== 'ok' || m.digestOk === false) {
+            problems.get(c.id)![r.plan.id] = m.error
+              ? `${m.error.name}: ${m.error.message}`
+              : `output digest ${m.digest ?? '?'} does not match the expected one`;
+            delete samples.get(c.id)![r.plan.id];
+            continue;
+          }
+          (samples.get(c.id)![r.plan.id] ??= []).push(...m.samples);
+          if (m.implementation !== undefined) impls.get(c.id)![r.plan.id] = m.implementation;
+          if (m.digest !== undefined) digests.get(c.id)![r.plan.id] = m.digest;
+        }
+      }
+    }
+
+    const envs: Record<string, WorkerEnv | undefined> = {};
+    const variants: BisectVariant[] = [];
+    for (const r of runs) {
+      const variant: BisectVariant = {
+        id: r.plan.id,
+        label: r.plan.label,
+        take: r.plan.take,
+        status: r.worker ? 'ok' : 'failed',
+      };
+      if (r.problem) variant.problem = r.problem;
+      if (r.worker) {
+        try {
+          const env = await r.worker.env();
+          envs[r.plan.id] = env;
+          variant.env = env;
+        } catch (err) {
+          variant.problem = `no environment report: ${(err as Error).message}`;
+        }
+      }
+      variants.push(variant);
+    }
+
+    const cases: BisectCase[] = caseOrder.map((c) => {
+      const a = attributeCase(
+        c.id,
+        layers,
+        { samples: samples.get(c.id)!, problems: problems.get(c.id)! },
+        inputs.compare,
+        inputs.threshold,
+      );
+      const medians: Record<string, number> = {};
+      for (const [v, s] of Object.entries(samples.get(c.id)!)) if (s.length) medians[v] = median(s);
+      const out: BisectCase = { ...a, layer: c.layer, params: c.params, medians };
+      if (c.bytesPerOp !== undefined) out.bytesPerOp = c.bytesPerOp;
+      const im = impls.get(c.id)!;
+      if (new Set(Object.values(im)).size > 1) out.implementations = im;
+      const dg = digests.get(c.id)!;
+      if (dg['good'] !== undefined && dg['bad'] !== undefined) out.digestChanged = dg['good'] !== dg['bad'];
+      return out;
+    });
+
+    const summary: BisectResult['summary'] = { regressed: 0, improved: 0, unchanged: 0, inconclusive: 0, failed: 0, attributed: {} };
+    for (const c of cases) {
+      if (c.status === 'failed' || !c.total) summary.failed++;
+      else summary[c.total.verdict]++;
+      for (const l of c.attributed) summary.attributed[l] = (summary.attributed[l] ?? 0) + 1;
+    }
+    const result: BisectResult = {
+      kind: 'layerbench/bisect',
+      schemaVersion: 1,
+      createdAt: new Date().toISOString(),
+      options: {
+        suites: inputs.suites,
+        ...(inputs.filter === undefined ? {} : { filter: inputs.filter }),
+        timePerCase: inputs.timePerCase,
+        rounds: inputs.rounds,
+        threshold: inputs.threshold,
+        alpha: inputs.alpha,
+      },
+      machine: inputs.machine,
+      good: { spec: inputs.goodId.spec, layers: Object.values(inputs.goodId.layers) },
+      bad: { spec: inputs.badId.spec, layers: Object.values(inputs.badId.layers) },
+      layers,
+      changes: stackChanges(layers, inputs.goodId, inputs.badId, envs),
+      variants,
+      cases,
+      summary,
+    };
+    if (interrupted) result.interrupted = true;
+    return result;
+  } finally {
+    await Promise.all(runs.map((r) => r.worker?.close()));
+  }
+}
+
+/** 1 when a case regressed, else 0 (2 is for bad input, decided before measuring). */
+export function bisectExitCode(result: BisectResult): number {
+  return result.cases.some((c) => c.total?.verdict === 'regressed') ? 1 : 0;
+}

@@ -1,0 +1,122 @@
+// The measuring child process of bisect and find: one per composition, started
+// with that composition's node binary (so the runtime is a layer too). It loads
+// the layers from their folders, builds the suite's cases once, then answers
+// "measure case X for t seconds" with raw samples until told to exit, and
+// reports what its runtime and layers say about themselves (capability word,
+// dispatch decisions). Runs under Node 16: runtime code only, no newer APIs.
+import type { BenchCase, CaseResult } from '@layerbench/bench-runner';
+import { loadLayers, LayerLoadError } from './compose/load.js';
+import type { LoadedComposition } from './compose/load.js';
+import type { Measurement, ParentMessage, WorkerEnv, WorkerMessage } from './compose/worker-protocol.js';
+
+function send(message: WorkerMessage): void {
+  process.send?.(message);
+}
+
+function errorOf(err: unknown): { name: string; message: string } {
+  return err instanceof Error ? { name: err.name, message: err.message } : { name: 'Error', message: String(err) };
+}
+
+let loaded: LoadedComposition | undefined;
+const cases = new Map<string, BenchCase>();
+
+type RunCases = (cases: BenchCase[], options: { timePerCase: number; quiet: boolean }) => Promise<{ cases: CaseResult[] }>;
+
+async function init(message: Extract<ParentMessage, { type: 'init' }>): Promise<void> {
+  try {
+    loaded = await loadLayers(message.dirs);
+  } catch (err) {
+    const layer = err instanceof LayerLoadError ? err.layer : undefined;
+    send({ type: 'failed', stage: 'load', ...(layer ? { layer } : {}), message: errorOf(err).message });
+    return;
+  }
+  try {
+    // Lazily: the registry pulls in every suite, and suites import peers lazily themselves.
+    const registry = await import('./suites/index.js');
+    const suites = message.suites.map((name) => registry.suiteByName(name));
+    const built = registry.buildCases(suites, loaded.layers, { esptestSeconds: 1 });
+    const selected = registry.selectCases(
+      built.cases,
+      message.filter === undefined ? {} : { filter: message.filter },
+    );
+    for (const c of selected) {
+      // Bisection interleaves short slices, so fixed-time loops (esptest) run as timed slices too.
+      cases.set(c.id, { ...c, fixedTimeSeconds: undefined });
+    }
+    send({
+      type: 'ready',
+      cases: selected.map((c) => ({
+        id: c.id,
+        layer: c.layer,
+        params: c.params,
+        ...(c.bytesPerOp === undefined ? {} : { bytesPerOp: c.bytesPerOp }),
+      })),
+      suiteErrors: built.errors.map((e) => ({ suite: e.suite, message: `${e.error.name}: ${e.error.message}` })),
+    });
+  } catch (err) {
+    send({ type: 'failed', stage: 'suites', message: `${errorOf(err).name}: ${errorOf(err).message}` });
+  }
+}
+
+async function measure(message: Extract<ParentMessage, { type: 'measure' }>): Promise<void> {
+  const benchCase = cases.get(message.id);
+  let result: Measurement;
+  if (!benchCase || !loaded) {
+    result = { id: message.id, status: 'failed', samples: [], error: { name: 'Error', message: `no case '${message.id}' in this mix` } };
+  } else {
+    try {
+      const runCases = loaded.benchRunner['runCases'] as RunCases;
+      const run = await runCases([benchCase], { timePerCase: message.seconds, quiet: true });
+      const r = run.cases[0];
+      if (!r) throw new Error('runCases returned no result');
+      result = { id: r.id, status: r.status, samples: r.samples };
+      if (r.digest !== undefined) result.digest = r.digest;
+      if (r.digestOk !== undefined) result.digestOk = r.digestOk;
+      if (r.implementation !== undefined) result.implementation = r.implementation;
+      if (r.error !== undefined) result.error = r.error;
+    } catch (err) {
+      result = { id: message.id, status: 'failed', samples: [], error: errorOf(err) };
+    }
+  }
+  send({ type: 'measured', seq: message.seq, result });
+}
+
+async function describe(seq: number): Promise<void> {
+  const env: WorkerEnv = {
+    node: process.version,
+    v8: process.versions.v8,
+    openssl: process.versions.openssl ?? 'none',
+    dispatch: [],
+    missing: [],
+  };
+  try {
+    if (!loaded) throw new Error('layers not loaded');
+    const { describeLayers } = await import('./layer-env.js');
+    const report = describeLayers(loaded.layers, []);
+    if (report.capabilities !== undefined) env.capabilities = report.capabilities;
+    env.dispatch = report.dispatch;
+    env.missing = report.missing;
+    send({ type: 'env', seq, env });
+  } catch (err) {
+    send({ type: 'env', seq, env, error: errorOf(err).message });
+  }
+}
+
+// Requests are handled one at a time, in order: a measurement must never overlap another.
+let queue: Promise<void> = Promise.resolve();
+process.on('message', (message: ParentMessage) => {
+  queue = queue.then(async () => {
+    switch (message.type) {
+      case 'init':
+        return init(message);
+      case 'measure':
+        return measure(message);
+      case 'env':
+        return describe(message.seq);
+      case 'exit':
+        process.disconnect?.();
+        return;
+    }
+  });
+});
+process.on('disconnect', () => process.exit(0));
