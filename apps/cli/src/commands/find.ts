@@ -1,12 +1,222 @@
-// Placeholder: the find command is being written (layer bisection issue).
-import type { Command } from './types.js';
+// `layerbench find --good <ref> --bad <ref> --filter <case>`: the first commit
+// where one case changed (the `asv find` idea). Binary search over
+// `git rev-list --ancestry-path good..bad`, each midpoint built in a cached
+// worktree and measured against the good commit in interleaved rounds;
+// commits that do not build are skipped like `git bisect skip`. Prints the
+// path it took.
+import { spawnSync } from 'node:child_process';
+import { compareSamples } from '@layerbench/bench-runner';
+import { anyText, booleanOption, formatOptionHelp, fraction, parseArgs, positiveInteger, positiveNumber, regexText, repeatedOption, UsageError, valueOption } from '../args.js';
+import { formatEffect } from '../compose/bisect-format.js';
+import { LayerSourceError, resolveCommit, type LayerResolver } from '../compose/sources.js';
+import { CODE_LAYERS, type CodeLayerName } from '../compose/spec.js';
+import { CompositionWorker, MixError } from '../compose/worker-client.js';
+import { progressStream } from '../terminal.js';
+import { DEFAULT_BISECT_SUITES, resolverFor, sharedSourceOptions } from './bisect.js';
+import type { Command, CommandContext } from './types.js';
+
+const options = {
+  good: valueOption('ref', 'a commit where the case was as expected', anyText),
+  bad: valueOption('ref', 'a later commit where it changed (default HEAD)', anyText),
+  filter: valueOption('regex', 'the case (a regular expression matching exactly one case id)', regexText),
+  suite: repeatedOption('name', `the suite(s) holding the case (default: ${DEFAULT_BISECT_SUITES.join(', ')})`, anyText),
+  time: valueOption('seconds', 'seconds measured per commit per step, split over the rounds (default 1)', positiveNumber('seconds')),
+  rounds: valueOption('n', 'interleaved rounds per step (default 5)', positiveInteger('rounds')),
+  threshold: valueOption('ratio', 'a change smaller than this is noise (default 0.03)', fraction('a relative change')),
+  alpha: valueOption('p', 'significance level (default 0.01)', fraction('a probability')),
+  ...sharedSourceOptions,
+  quiet: booleanOption('no progress on stderr'),
+};
 
 export const findCommand: Command = {
   name: 'find',
-  summary: 'not yet available',
-  usage: 'layerbench find: not yet available',
-  async run(_args, ctx) {
-    ctx.stderr.write('layerbench find: not yet available\n');
-    return 2;
-  },
+  summary: 'binary-search the commits between two refs for the one that changed a case',
+  usage: [
+    'Usage: layerbench find --good <ref> [--bad <ref>] --filter <case> [options]',
+    '',
+    'Measures the case at the good and bad commits, then binary-searches the commits',
+    'on the ancestry path between them: each midpoint is built in a cached worktree',
+    '(<repo>/.layerbench-cache/worktrees/<commit>, reused across runs) and measured',
+    'against the good commit in interleaved rounds. A midpoint counts as changed when',
+    'its change from good is more than half of the whole change (in log terms).',
+    'Commits that do not build are skipped (git bisect skip), the nearest other one',
+    'is tried. Every step is printed.',
+    '',
+    'Options:',
+    formatOptionHelp(options),
+    '',
+    'Exit codes: 0 found (or no change to find), 2 bad input (usage, unknown ref,',
+    'the good or bad commit does not build, the filter does not name one case),',
+    '125 cannot tell (only commits that do not build are left).',
+    '',
+    'Example:',
+    '  layerbench find --good v0.1.0 --bad HEAD --filter "sha1/.*size=1024" --deps link',
+  ].join('\n'),
+  run: find,
 };
+
+function revList(repoRoot: string, good: string, bad: string): string[] {
+  const r = spawnSync('git', ['rev-list', '--reverse', '--ancestry-path', `${good}..${bad}`], { cwd: repoRoot, encoding: 'utf8' });
+  if (r.status !== 0) throw new UsageError(`git rev-list ${good}..${bad} failed: ${(r.stderr ?? '').trim()}`);
+  return r.stdout.split('\n').filter(Boolean);
+}
+
+function subject(repoRoot: string, commit: string): string {
+  return spawnSync('git', ['log', '-1', '--format=%s', commit], { cwd: repoRoot, encoding: 'utf8' }).stdout.trim();
+}
+
+function shuffle<T>(items: T[]): T[] {
+  return Math.random() < 0.5 ? items : [...items].reverse();
+}
+
+interface Step {
+  commit: string;
+  ratio?: number;
+  text: string;
+  outcome: 'changed' | 'same' | 'skip';
+}
+
+/** Builds a commit's stack and starts a worker for it; a build failure is a LayerSourceError. */
+async function workerAt(resolver: LayerResolver, commit: string, suites: string[], filter: string): Promise<CompositionWorker> {
+  const dirs = {} as Record<CodeLayerName, string>;
+  for (const name of CODE_LAYERS) dirs[name] = resolver.resolveLayer(name, { kind: 'git', ref: commit }).dir;
+  return CompositionWorker.start({ nodePath: process.execPath, dirs, suites, filter });
+}
+
+async function find(args: string[], ctx: CommandContext): Promise<number> {
+  const { options: chosen } = parseArgs(args, { options });
+  if (chosen.good === undefined) throw new UsageError('--good is required: --good <ref>');
+  if (chosen.filter === undefined) throw new UsageError('--filter is required: --filter <case id regex>');
+  const filter = chosen.filter;
+  const progress = progressStream(ctx, chosen.quiet);
+  const resolver = resolverFor(ctx, chosen, (m) => ctx.stderr.write(`find: ${m}\n`));
+  const repo = resolver.repoRoot;
+  const badRef = chosen.bad ?? 'HEAD';
+  let good: string;
+  let bad: string;
+  try {
+    good = resolveCommit(repo, chosen.good);
+    bad = resolveCommit(repo, badRef);
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+  const commits = revList(repo, good, bad);
+  if (commits.length === 0) throw new UsageError(`${badRef} is not a descendant of ${chosen.good} (no commits on the ancestry path)`);
+  const suites = chosen.suite.length ? chosen.suite : DEFAULT_BISECT_SUITES;
+  const threshold = chosen.threshold ?? 0.03;
+  const alpha = chosen.alpha ?? 0.01;
+  const time = chosen.time ?? 1;
+  const rounds = chosen.rounds ?? 5;
+  const out = (line: string) => ctx.stdout.write(line + '\n');
+  const short = (c: string) => c.slice(0, 10);
+
+  let goodWorker: CompositionWorker;
+  try {
+    goodWorker = await workerAt(resolver, good, suites, filter);
+  } catch (err) {
+    if (err instanceof LayerSourceError || err instanceof MixError) {
+      ctx.stderr.write(`layerbench find: the good commit ${short(good)} cannot be measured: ${err.message}\n`);
+      return 2;
+    }
+    throw err;
+  }
+  const workers: CompositionWorker[] = [goodWorker];
+  try {
+    if (goodWorker.cases.length !== 1) {
+      const ids = goodWorker.cases.map((c) => c.id);
+      ctx.stderr.write(
+        `layerbench find: --filter must match exactly one case at ${short(good)}, it matches ${ids.length}${ids.length ? `: ${ids.slice(0, 10).join(', ')}${ids.length > 10 ? ', ...' : ''}` : ''}\n`,
+      );
+      return 2;
+    }
+    const caseId = goodWorker.cases[0]!.id;
+    /** Measures a commit's worker against good in interleaved rounds (fresh samples of both each step). */
+    const measureAgainstGood = async (worker: CompositionWorker) => {
+      const goodSamples: number[] = [];
+      const head: number[] = [];
+      for (let round = 0; round < rounds; round++) {
+        for (const [w, into] of shuffle([[goodWorker, goodSamples] as const, [worker, head] as const])) {
+          const m = await w.measure(caseId, time / rounds);
+          if (m.status !== 'ok') throw new MixError(m.error ? `${m.error.name}: ${m.error.message}` : 'the case failed');
+          into.push(...m.samples);
+        }
+      }
+      return compareSamples(goodSamples, head, { threshold, alpha });
+    };
+
+    out(`find: ${caseId} between ${short(good)} (good) and ${short(bad)} (bad): ${commits.length} commits`);
+    let badWorker: CompositionWorker;
+    try {
+      badWorker = await workerAt(resolver, bad, suites, filter);
+    } catch (err) {
+      ctx.stderr.write(`layerbench find: the bad commit ${short(bad)} cannot be measured: ${(err as Error).message}\n`);
+      return 2;
+    }
+    workers.push(badWorker);
+    const whole = await measureAgainstGood(badWorker);
+    await badWorker.close();
+    out(`  bad  ${short(bad)}  ${formatEffect({ ratio: whole.ratio, ci: whole.ratioCi, pValue: whole.pValue, verdict: whole.verdict })}  ${whole.verdict}`);
+    if (whole.verdict !== 'regressed' && whole.verdict !== 'improved') {
+      out(`find: ${caseId} did not change beyond the noise threshold (${threshold}) between ${short(good)} and ${short(bad)}: nothing to find`);
+      return 0;
+    }
+    const halfway = Math.log(whole.ratio) / 2;
+    // Invariant: commits[lo] (or good when lo = -1) is like good; commits[hi] is changed.
+    let lo = -1;
+    let hi = commits.length - 1;
+    const skipped = new Set<number>();
+    const path: Step[] = [];
+    while (hi - lo > 1) {
+      const middle = Math.floor((lo + hi) / 2);
+      const candidates = [];
+      for (let i = lo + 1; i < hi; i++) if (!skipped.has(i)) candidates.push(i);
+      if (candidates.length === 0) break;
+      candidates.sort((a, b) => Math.abs(a - middle) - Math.abs(b - middle) || a - b);
+      const index = candidates[0]!;
+      const commit = commits[index]!;
+      let worker: CompositionWorker;
+      try {
+        worker = await workerAt(resolver, commit, suites, filter);
+      } catch (err) {
+        if (!(err instanceof LayerSourceError || err instanceof MixError)) throw err;
+        skipped.add(index);
+        const text = `  skip ${short(commit)}  (${index + 1}/${commits.length}) does not build or load: ${err.message.split('\n')[0]}`;
+        path.push({ commit, text, outcome: 'skip' });
+        out(text);
+        continue;
+      }
+      workers.push(worker);
+      let cmp;
+      try {
+        cmp = await measureAgainstGood(worker);
+      } catch (err) {
+        skipped.add(index);
+        const text = `  skip ${short(commit)}  (${index + 1}/${commits.length}) the case fails there: ${(err as Error).message}`;
+        path.push({ commit, text, outcome: 'skip' });
+        out(text);
+        await worker.close();
+        continue;
+      }
+      await worker.close();
+      const changed = Math.abs(Math.log(cmp.ratio)) > Math.abs(halfway) && Math.sign(Math.log(cmp.ratio)) === Math.sign(halfway);
+      const text = `  ${changed ? 'bad ' : 'good'} ${short(commit)}  (${index + 1}/${commits.length}) ${formatEffect({ ratio: cmp.ratio, ci: cmp.ratioCi, pValue: cmp.pValue, verdict: cmp.verdict })}  ${cmp.verdict}  ${subject(repo, commit)}`;
+      path.push({ commit, ratio: cmp.ratio, text, outcome: changed ? 'changed' : 'same' });
+      out(text);
+      progress?.write(`find: ${path.length} steps, ${hi - lo - 1} commits left\n`);
+      if (changed) hi = index;
+      else lo = index;
+    }
+    const first = commits[hi]!;
+    const unresolved = [];
+    for (let i = lo + 1; i < hi; i++) unresolved.push(commits[i]!);
+    if (unresolved.length > 0) {
+      out(`find: cannot tell which of these changed ${caseId} (the commits between do not build):`);
+      for (const c of [...unresolved, first]) out(`  ${short(c)}  ${subject(repo, c)}`);
+      return 125;
+    }
+    out(`find: first commit where ${caseId} changed (${whole.verdict}, x${whole.ratio.toFixed(3)} overall): ${short(first)} ${subject(repo, first)}`);
+    return 0;
+  } finally {
+    await Promise.all(workers.map((w) => w.close()));
+  }
+}
