@@ -1,1 +1,145 @@
+// @layerbench/sha1-dispatch: SHA-1 and HMAC-SHA1 with several implementations
+// (generic, unrolled, wasm, node) and a dispatcher that always says what it chose.
+import { nodeSha1, NodeSha1 } from './backends/node.js';
+import { wasmSha1 } from './backends/wasm.js';
+import { BlockHmacSha1, checkTagLength, NodeHmacSha1 } from './hmac.js';
+import { compressorOf } from './implementations.js';
+import type { Sha1ImplName } from './implementations.js';
+import { applyMeasurements, dispatchState, implForSize, resolveImpl } from './dispatch.js';
+import { crossoverFrom, DEFAULT_SIZES, machineDescription, measureSizes } from './measurements.js';
+import type { CrossoverMeasurements } from './measurements.js';
+import { BlockSha1, checkBytes, sha1WithCompressor } from './sha1-hash.js';
+import type { HmacSha1, Sha1Compressor, Sha1Hash } from './types.js';
+
 export type * from './types.js';
+export type { Capabilities, CapabilityName } from './capabilities.js';
+export type { Sha1ImplementationInfo, Sha1ImplName } from './implementations.js';
+export type { CrossoverMeasurements, SizeMeasurement } from './measurements.js';
+export type { DispatchChoice, EnvSource } from './dispatch.js';
+export { CAPABILITY_BITS, CAPABILITY_NAMES } from './capabilities.js';
+export { SHA1_IMPL_NAMES } from './implementations.js';
+export { Sha1ImplementationError } from './errors.js';
+export { constantTimeEqual, HMAC_SHA1_MAX_TAG, HMAC_SHA1_MIN_TAG } from './hmac.js';
+export { shippedMeasurements } from './crossover.js';
+export {
+  capabilities,
+  capabilityWord,
+  describeDispatch,
+  dispatch,
+  resetDispatchForTests,
+  sha1Implementations,
+} from './dispatch.js';
+
+export interface Sha1Options {
+  /** Force an implementation for this call; throws Sha1ImplementationError if it cannot run here. */
+  impl?: Sha1ImplName | string;
+}
+
+export interface CreateSha1Options extends Sha1Options {
+  /** Expected total size: lets the dispatcher pick as it would for a whole message of this size. */
+  sizeHint?: number;
+}
+
+export interface HmacSha1Options extends Sha1Options {
+  /** Tag length in bytes, 10..20 (default 20). */
+  tagLength?: number;
+}
+
+/** SHA-1 of a whole message: the implementation depends on the size (see dispatch()). */
+export function sha1(msg: Uint8Array, options?: Sha1Options): Uint8Array {
+  checkBytes('sha1: message', msg);
+  const impl =
+    options?.impl === undefined ? implForSize(msg.length) : resolveImpl(options.impl, () => implForSize(msg.length), 'sha1');
+  return hashWith(impl, msg);
+}
+
+function hashWith(impl: Sha1ImplName, msg: Uint8Array): Uint8Array {
+  if (impl === 'node') return nodeSha1(msg);
+  const out = new Uint8Array(20);
+  if (impl === 'wasm') return wasmSha1(msg, out, 0);
+  return sha1WithCompressor(compressorOf(impl)!, msg, out, 0);
+}
+
+/** A streaming SHA-1 (update/digest/reset/clone). Without impl or sizeHint it uses the block function. */
+export function createSha1(options: CreateSha1Options = {}): Sha1Hash {
+  const { sizeHint } = options;
+  if (sizeHint !== undefined && (!Number.isInteger(sizeHint) || sizeHint < 0)) {
+    throw new RangeError(`createSha1: sizeHint must be a non-negative integer, got ${sizeHint}`);
+  }
+  const impl = resolveImpl(
+    options.impl,
+    () => {
+      const s = dispatchState();
+      if (s.forced !== undefined) return s.forced;
+      return sizeHint !== undefined ? implForSize(sizeHint) : s.block.impl;
+    },
+    'createSha1',
+  );
+  if (impl === 'node') return new NodeSha1();
+  return new BlockSha1(compressorOf(impl)!);
+}
+
+/** The block function (OpenSSL's sha1_block_data_order contract) of an implementation, or the dispatched one. */
+export function sha1Compressor(options: Sha1Options = {}): Sha1Compressor {
+  const impl = resolveImpl(options.impl, () => dispatchState().block.impl, 'sha1Compressor');
+  const c = compressorOf(impl);
+  if (c === undefined) throw new TypeError(`sha1Compressor: '${impl}' has no block function (node:crypto hides its chaining state)`);
+  return c;
+}
+
+/** A pre-keyed HMAC-SHA1: mac()/reset()/clone() never re-hash the key. */
+export function createHmacSha1(key: Uint8Array, options: HmacSha1Options = {}): HmacSha1 {
+  checkBytes('HMAC-SHA1 key', key);
+  const tagLength = checkTagLength(options.tagLength);
+  const impl = resolveImpl(options.impl, () => dispatchState().forced ?? dispatchState().block.impl, 'createHmacSha1');
+  if (impl === 'node') return new NodeHmacSha1(key, tagLength);
+  return new BlockHmacSha1(compressorOf(impl)!, key, tagLength);
+}
+
+/** One-shot HMAC-SHA1 (creates, macs and destroys a keyed object). */
+export function hmacSha1(key: Uint8Array, msg: Uint8Array, options: HmacSha1Options = {}): Uint8Array {
+  checkBytes('HMAC-SHA1 message', msg);
+  const h = createHmacSha1(key, options);
+  const tag = h.mac(msg);
+  h.destroy();
+  return tag;
+}
+
+export interface MeasureCrossoverOptions {
+  /** Message sizes to time (default 64 B .. 64 KiB). */
+  sizes?: number[];
+  /** Milliseconds per (size, implementation) point (default 20). */
+  msPerPoint?: number;
+  /** Make the dispatcher use these figures from now on (like LAYERBENCH_SHA1_CROSSOVER, but measured). */
+  apply?: boolean;
+}
+
+/**
+ * Re-measures, on this machine, whole-message SHA-1 per available
+ * implementation and size, and the size from which node:crypto wins. Takes
+ * about sizes x implementations x msPerPoint milliseconds (under a second by default).
+ */
+export function measureCrossover(options: MeasureCrossoverOptions = {}): CrossoverMeasurements {
+  const sizes = options.sizes ?? DEFAULT_SIZES;
+  for (const size of sizes) {
+    if (!Number.isInteger(size) || size < 0) throw new RangeError(`measureCrossover: sizes must be non-negative integers, got ${size}`);
+  }
+  const ms = options.msPerPoint ?? 20;
+  if (!(ms > 0)) throw new RangeError(`measureCrossover: msPerPoint must be positive, got ${ms}`);
+  const avail = dispatchState()
+    .infos.filter((i) => i.available && i.name !== 'generic')
+    .map((i) => i.name);
+  const rows = measureSizes(avail, sizes, ms);
+  const m: CrossoverMeasurements = {
+    crossover: crossoverFrom(
+      rows,
+      avail.filter((n) => n !== 'node'),
+    ),
+    machine: machineDescription(),
+    date: new Date().toISOString(),
+    command: `measureCrossover(${JSON.stringify({ sizes, msPerPoint: ms })})`,
+    rows,
+  };
+  if (options.apply) applyMeasurements(m);
+  return m;
+}

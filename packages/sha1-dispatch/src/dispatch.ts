@@ -1,0 +1,298 @@
+// The SHA-1 dispatcher: reads the environment once (LAYERBENCH_CAPS,
+// LAYERBENCH_SHA1_IMPL, LAYERBENCH_SHA1_CROSSOVER), detects capabilities once,
+// and turns the shipped (or re-measured) figures into size-aware choices.
+// Every choice carries its reason, and describeDispatch() lists them all, so a
+// result file records what ran: the silent generic fallback of the OpenConnect
+// report cannot happen unannounced here.
+import {
+  applyCapabilityMask,
+  detectCapabilityWord,
+  flagsOf,
+  formatCapabilityWord,
+} from './capabilities.js';
+import type { Capabilities } from './capabilities.js';
+import { shippedMeasurements } from './crossover.js';
+import { Sha1ImplementationError } from './errors.js';
+import { implementationInfo, isImplName, SHA1_IMPL_NAMES } from './implementations.js';
+import type { Sha1ImplementationInfo, Sha1ImplName } from './implementations.js';
+import { crossoverFrom, fastestAt } from './measurements.js';
+import type { CrossoverMeasurements } from './measurements.js';
+import type { DispatchDecision } from './types.js';
+
+export type EnvSource = Record<string, string | undefined>;
+
+/** Whole-message sizes from `minSize` up (to the next segment) use `impl`. */
+interface SizeSegment {
+  minSize: number;
+  impl: Sha1ImplName;
+  reason: string;
+}
+
+export interface DispatchChoice {
+  impl: Sha1ImplName;
+  reason: string;
+}
+
+interface DispatchState {
+  detectedWord: number;
+  word: number;
+  capsSpec?: string;
+  forced?: Sha1ImplName;
+  forcedBy?: string;
+  infos: Sha1ImplementationInfo[];
+  block: DispatchChoice;
+  /** Whole-message segments, ascending by minSize; the first starts at 0. */
+  segments: SizeSegment[];
+  /** Fast path of sha1(): segment boundaries and impls as flat arrays. */
+  segmentStarts: number[];
+  segmentImpls: Sha1ImplName[];
+  crossover: number;
+  crossoverSource: string;
+  measurements: CrossoverMeasurements;
+}
+
+let current: DispatchState | undefined;
+let envOverride: EnvSource | undefined;
+let measuredOverride: CrossoverMeasurements | undefined;
+
+let envSnapshot: EnvSource | undefined;
+
+/** The variables this layer reads, taken once and remembered until resetDispatchForTests(). */
+function readEnv(): EnvSource {
+  if (envSnapshot === undefined) {
+    const env = envOverride ?? (typeof process === 'object' && process.env ? process.env : {});
+    envSnapshot = {
+      LAYERBENCH_CAPS: env['LAYERBENCH_CAPS'],
+      LAYERBENCH_SHA1_IMPL: env['LAYERBENCH_SHA1_IMPL'],
+      LAYERBENCH_SHA1_CROSSOVER: env['LAYERBENCH_SHA1_CROSSOVER'],
+    };
+  }
+  return envSnapshot;
+}
+
+/**
+ * Forget the remembered environment and decisions; the next use re-reads the
+ * environment (or `env` when given). For tests and for tools that change the
+ * environment on purpose.
+ */
+export function resetDispatchForTests(env?: EnvSource): void {
+  current = undefined;
+  envOverride = env;
+  envSnapshot = undefined;
+  measuredOverride = undefined;
+}
+
+/** Adopt re-measured figures (measureCrossover({ apply: true })). */
+export function applyMeasurements(m: CrossoverMeasurements): void {
+  measuredOverride = m;
+  current = undefined;
+}
+
+function availableNames(infos: Sha1ImplementationInfo[]): Sha1ImplName[] {
+  return infos.filter((i) => i.available).map((i) => i.name);
+}
+
+/** Throws Sha1ImplementationError naming what is available when `name` cannot run. */
+export function checkImplName(name: string, infos: Sha1ImplementationInfo[], via: string): Sha1ImplName {
+  const avail = availableNames(infos);
+  if (!isImplName(name)) {
+    throw new Sha1ImplementationError(
+      `${via}: unknown SHA-1 implementation '${name}' (known: ${SHA1_IMPL_NAMES.join(', ')}; available here: ${avail.join(', ')})`,
+      name,
+      avail,
+    );
+  }
+  const info = infos.find((i) => i.name === name)!;
+  if (!info.available) {
+    throw new Sha1ImplementationError(
+      `${via}: SHA-1 implementation '${name}' is not available here (${info.unavailableReason}); available: ${avail.join(', ')}`,
+      name,
+      avail,
+    );
+  }
+  return name;
+}
+
+function computeState(): DispatchState {
+  const env = readEnv();
+  const detectedWord = detectCapabilityWord();
+  const capsSpec = env['LAYERBENCH_CAPS'];
+  const word = capsSpec !== undefined && capsSpec.trim() !== '' ? applyCapabilityMask(detectedWord, capsSpec) : detectedWord;
+  const infos = implementationInfo(word);
+  const avail = availableNames(infos);
+  const maskNote = word !== detectedWord ? ` (LAYERBENCH_CAPS=${capsSpec}: ${formatCapabilityWord(detectedWord)} -> ${formatCapabilityWord(word)})` : '';
+  const skipped = (names: Sha1ImplName[]) =>
+    names
+      .filter((n) => !avail.includes(n))
+      .map((n) => `${n} unavailable: ${infos.find((i) => i.name === n)!.unavailableReason}${maskNote}`)
+      .join('; ');
+
+  const measurements = measuredOverride ?? shippedMeasurements;
+  const source = measuredOverride ? `measured on this machine ${measurements.date}` : `shipped measurements (${measurements.machine}, ${measurements.date})`;
+  const pureAll: Sha1ImplName[] = ['wasm', 'unrolled', 'generic'];
+  const pure = pureAll.filter((n) => avail.includes(n));
+  const nodeOk = avail.includes('node');
+
+  // Crossover: env override, else derived from the figures over the pure implementations available here.
+  let crossover = crossoverFrom(measurements.rows, pure);
+  let crossoverSource = source;
+  const envCross = env['LAYERBENCH_SHA1_CROSSOVER'];
+  if (envCross !== undefined && envCross.trim() !== '') {
+    if (!/^\d+$/.test(envCross.trim())) {
+      throw new RangeError(`LAYERBENCH_SHA1_CROSSOVER must be a whole number of bytes, got '${envCross}'`);
+    }
+    crossover = Number(envCross.trim());
+    crossoverSource = `LAYERBENCH_SHA1_CROSSOVER=${envCross.trim()}`;
+  }
+
+  // Block function: the fastest pure implementation at the largest measured size.
+  const sizes = [...new Set(measurements.rows.map((r) => r.size))].sort((a, b) => a - b);
+  const largest = sizes[sizes.length - 1] ?? 0;
+  const bestBlock = fastestAt(measurements.rows, largest, pure);
+  const blockImpl: Sha1ImplName = bestBlock?.impl ?? pure[0] ?? 'generic';
+  const unavailableNote = skipped(pureAll.slice(0, pureAll.indexOf(blockImpl)));
+  let block: DispatchChoice = {
+    impl: blockImpl,
+    reason:
+      `fastest available pure block function at ${largest} B in ${source}` +
+      (bestBlock ? ` (${bestBlock.nsPerOp} ns)` : '') +
+      (unavailableNote ? `; ${unavailableNote}` : ''),
+  };
+
+  // Whole messages: the fastest available pure implementation per measured size band, node from the crossover.
+  const segments: SizeSegment[] = [];
+  for (let i = 0; i < sizes.length; i++) {
+    const size = sizes[i]!;
+    if (nodeOk && size >= crossover) break;
+    const best = fastestAt(measurements.rows, size, pure);
+    if (!best) continue;
+    const minSize = i === 0 ? 0 : size;
+    const last = segments[segments.length - 1];
+    if (last && last.impl === best.impl) continue;
+    segments.push({
+      minSize,
+      impl: best.impl,
+      reason: `fastest available pure implementation at ${size} B in ${source}${nodeOk ? `; below the node:crypto crossover ${crossover} B` : ''}`,
+    });
+  }
+  if (segments.length === 0) segments.push({ minSize: 0, impl: blockImpl, reason: block.reason });
+  if (nodeOk && Number.isFinite(crossover)) {
+    while (segments.length > 0 && segments[segments.length - 1]!.minSize >= crossover) segments.pop();
+    segments.push({ minSize: crossover, impl: 'node', reason: `size >= crossover ${crossover} B (${crossoverSource}): node:crypto's per-call cost is repaid` });
+  } else if (!nodeOk) {
+    segments[segments.length - 1]!.reason += `; ${skipped(['node'])}`;
+  }
+
+  let forced: Sha1ImplName | undefined;
+  let forcedBy: string | undefined;
+  const envImpl = env['LAYERBENCH_SHA1_IMPL'];
+  if (envImpl !== undefined && envImpl.trim() !== '') {
+    forcedBy = `LAYERBENCH_SHA1_IMPL=${envImpl.trim()}`;
+    forced = checkImplName(envImpl.trim(), infos, forcedBy);
+    const reason = `forced by ${forcedBy}`;
+    segments.splice(0, segments.length, { minSize: 0, impl: forced, reason });
+    if (forced !== 'node') block = { impl: forced, reason };
+    else block = { impl: block.impl, reason: `${reason}, but node has no block function; block function: ${block.reason}` };
+  }
+
+  const state: DispatchState = {
+    detectedWord,
+    word,
+    infos,
+    block,
+    segments,
+    segmentStarts: segments.map((s) => s.minSize),
+    segmentImpls: segments.map((s) => s.impl),
+    crossover,
+    crossoverSource,
+    measurements,
+  };
+  if (capsSpec !== undefined && capsSpec.trim() !== '') state.capsSpec = capsSpec;
+  if (forced !== undefined) state.forced = forced;
+  if (forcedBy !== undefined) state.forcedBy = forcedBy;
+  return state;
+}
+
+export function dispatchState(): DispatchState {
+  return (current ??= computeState());
+}
+
+/** The implementation sha1() uses for a message of `size` bytes (hot path: no allocation). */
+export function implForSize(size: number): Sha1ImplName {
+  const s = current ?? dispatchState();
+  const starts = s.segmentStarts;
+  let i = starts.length - 1;
+  while (i > 0 && size < starts[i]!) i--;
+  return s.segmentImpls[i]!;
+}
+
+/**
+ * The choice for a whole message of `size` bytes, or with no size the choice
+ * for streams and HMAC (the block function, unless forced).
+ */
+export function dispatch(options: { size?: number } = {}): DispatchChoice {
+  const s = dispatchState();
+  const size = options.size;
+  if (size === undefined) {
+    if (s.forced !== undefined) return { impl: s.forced, reason: `forced by ${s.forcedBy}` };
+    return { impl: s.block.impl, reason: `size unknown: block function; ${s.block.reason}` };
+  }
+  if (!Number.isInteger(size) || size < 0) throw new RangeError(`dispatch: size must be a non-negative integer, got ${size}`);
+  let seg = s.segments[0]!;
+  for (const candidate of s.segments) if (size >= candidate.minSize) seg = candidate;
+  return { impl: seg.impl, reason: `size ${size} B: ${seg.reason}` };
+}
+
+export function capabilities(): Capabilities {
+  const s = dispatchState();
+  const caps: Capabilities = {
+    flags: flagsOf(s.word),
+    word: formatCapabilityWord(s.word),
+    detectedWord: formatCapabilityWord(s.detectedWord),
+  };
+  if (s.capsSpec !== undefined) caps.mask = s.capsSpec;
+  return caps;
+}
+
+export function capabilityWord(): string {
+  return formatCapabilityWord(dispatchState().word);
+}
+
+export function sha1Implementations(): Sha1ImplementationInfo[] {
+  return dispatchState().infos.map((i) => ({ ...i, requires: [...i.requires] }));
+}
+
+/** Resolves an explicit `impl` option (or the forced/dispatched default) to an available implementation. */
+export function resolveImpl(requested: string | undefined, fallback: () => Sha1ImplName, via: string): Sha1ImplName {
+  const s = dispatchState();
+  if (requested === undefined) return fallback();
+  return checkImplName(requested, s.infos, via);
+}
+
+/** Every decision this layer made, for result fingerprints. */
+export function describeDispatch(): DispatchDecision[] {
+  const s = dispatchState();
+  const layer = 'sha1-dispatch';
+  const out: DispatchDecision[] = [];
+  out.push({
+    layer,
+    decision: 'capabilities',
+    impl: formatCapabilityWord(s.word),
+    reason: s.capsSpec !== undefined ? `detected ${formatCapabilityWord(s.detectedWord)}, masked by LAYERBENCH_CAPS=${s.capsSpec}` : `detected ${formatCapabilityWord(s.detectedWord)}, no mask`,
+  });
+  if (s.forced !== undefined) out.push({ layer, decision: 'forced', impl: s.forced, reason: `${s.forcedBy}` });
+  out.push({ layer, decision: 'block function', impl: s.block.impl, reason: s.block.reason });
+  out.push({ layer, decision: 'streaming and HMAC (size unknown)', impl: s.forced ?? s.block.impl, reason: s.forced ? `forced by ${s.forcedBy}` : 'pre-keyed HMAC needs chaining states: the block function' });
+  s.segments.forEach((seg, i) => {
+    const next = s.segments[i + 1];
+    const range = next ? `${seg.minSize}..${next.minSize - 1} B` : `>= ${seg.minSize} B`;
+    out.push({ layer, decision: `whole message ${range}`, impl: seg.impl, reason: seg.reason });
+  });
+  out.push({
+    layer,
+    decision: 'crossover',
+    impl: Number.isFinite(s.crossover) ? `${s.crossover} B` : 'none',
+    reason: s.crossoverSource,
+  });
+  return out;
+}

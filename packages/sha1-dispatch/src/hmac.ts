@@ -1,0 +1,240 @@
+// HMAC-SHA1 (RFC 2104) with pre-keyed inner and outer states: the key is
+// absorbed once at creation, so mac(), reset() and clone() never touch it again.
+// Two engines share one base: chaining states over a block function, and
+// node:crypto Hash templates duplicated with Hash#copy().
+import { createHash } from 'node:crypto';
+import type { Hash } from 'node:crypto';
+import { BlockSha1, checkBytes, checkOutput, SHA1_IV, sha1WithCompressor, writeStateBigEndian } from './sha1-hash.js';
+import type { HmacSha1, Sha1Compressor } from './types.js';
+
+export const HMAC_SHA1_MIN_TAG = 10;
+export const HMAC_SHA1_MAX_TAG = 20;
+
+/**
+ * RFC 2104 section 5: a truncated tag keeps at least half the hash output and
+ * at least 80 bits, so 10..20 bytes for SHA-1.
+ */
+export function checkTagLength(tagLength: unknown): number {
+  if (tagLength === undefined) return HMAC_SHA1_MAX_TAG;
+  if (typeof tagLength !== 'number' || !Number.isInteger(tagLength) || tagLength < HMAC_SHA1_MIN_TAG || tagLength > HMAC_SHA1_MAX_TAG) {
+    throw new RangeError(
+      `HMAC-SHA1 tag length must be an integer from ${HMAC_SHA1_MIN_TAG} to ${HMAC_SHA1_MAX_TAG} bytes ` +
+        `(RFC 2104: at least half the output and at least 80 bits), got ${String(tagLength)}`,
+    );
+  }
+  return tagLength;
+}
+
+/**
+ * Compares two byte arrays in time that depends only on their lengths: every
+ * byte difference is ORed in, with no early exit. Lengths are public (a tag of
+ * the wrong length is simply not equal).
+ */
+export function constantTimeEqual(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  let diff = 0;
+  for (let i = 0; i < a.length; i++) diff |= a[i]! ^ b[i]!;
+  return diff === 0;
+}
+
+/** The 64-byte key block XOR `pad`; keys over 64 bytes are hashed first (RFC 2104 section 2). */
+function paddedKey(key: Uint8Array, pad: number, hashKey: (k: Uint8Array) => Uint8Array): Uint8Array {
+  const k = key.length > 64 ? hashKey(key) : key;
+  const block = new Uint8Array(64).fill(pad);
+  for (let i = 0; i < k.length; i++) block[i] = k[i]! ^ pad;
+  if (k !== key) k.fill(0);
+  return block;
+}
+
+abstract class HmacSha1Base implements HmacSha1 {
+  abstract readonly impl: string;
+  readonly tagLength: number;
+  protected destroyed = false;
+  private readonly full = new Uint8Array(20);
+
+  constructor(tagLength: number) {
+    this.tagLength = tagLength;
+  }
+
+  abstract update(data: Uint8Array): this;
+  abstract reset(): this;
+  abstract clone(): HmacSha1;
+  protected abstract fullTagInto(out: Uint8Array, offset: number): void;
+  protected abstract wipe(): void;
+
+  protected checkLive(): void {
+    if (this.destroyed) throw new Error('HMAC-SHA1: this object was destroyed');
+  }
+
+  digestInto(out: Uint8Array, offset = 0): void {
+    this.checkLive();
+    checkOutput(out, offset, this.tagLength);
+    if (this.tagLength === 20) {
+      this.fullTagInto(out, offset);
+      return;
+    }
+    this.fullTagInto(this.full, 0);
+    for (let i = 0; i < this.tagLength; i++) out[offset + i] = this.full[i]!;
+    this.full.fill(0);
+  }
+
+  digest(): Uint8Array {
+    const out = new Uint8Array(this.tagLength);
+    this.digestInto(out, 0);
+    return out;
+  }
+
+  mac(msg: Uint8Array): Uint8Array {
+    return this.reset().update(msg).digest();
+  }
+
+  verify(msg: Uint8Array, tag: Uint8Array): boolean {
+    checkBytes('HMAC-SHA1 verify: tag', tag);
+    const computed = this.mac(msg);
+    const ok = constantTimeEqual(computed, tag);
+    computed.fill(0);
+    return ok;
+  }
+
+  destroy(): void {
+    this.wipe();
+    this.destroyed = true;
+  }
+}
+
+/** HMAC-SHA1 over a block function: inner/outer chaining states computed once. */
+export class BlockHmacSha1 extends HmacSha1Base {
+  readonly impl: string;
+  private readonly compressor: Sha1Compressor;
+  private readonly innerState: Uint32Array;
+  private readonly outerState: Uint32Array;
+  private readonly hash: BlockSha1;
+  /** The outer hash's only block: inner digest, 0x80, zeros, bit length of 64 + 20 bytes. */
+  private readonly outerBlock = new Uint8Array(64);
+  private readonly work = new Uint32Array(5);
+
+  constructor(compressor: Sha1Compressor, key: Uint8Array | null, tagLength: number, from?: BlockHmacSha1) {
+    super(tagLength);
+    this.compressor = compressor;
+    this.impl = compressor.name;
+    if (from) {
+      // A clone continues the message in progress; the key states are copied
+      // (40 bytes), not shared, so destroying one object leaves the other intact.
+      this.innerState = from.innerState.slice();
+      this.outerState = from.outerState.slice();
+      this.hash = from.hash.clone();
+    } else {
+      this.hash = new BlockSha1(compressor);
+      const hashKey = (k: Uint8Array) => sha1WithCompressor(compressor, k);
+      this.innerState = this.keyState(paddedKey(key!, 0x36, hashKey));
+      this.outerState = this.keyState(paddedKey(key!, 0x5c, hashKey));
+      this.hash.restartFrom(this.innerState, 64);
+    }
+    this.outerBlock[20] = 0x80;
+    this.outerBlock[62] = ((64 + 20) * 8) >>> 8;
+    this.outerBlock[63] = ((64 + 20) * 8) & 0xff;
+  }
+
+  private keyState(block: Uint8Array): Uint32Array {
+    const state = Uint32Array.from(SHA1_IV);
+    this.compressor.blockDataOrder(state, block, 0, 1);
+    block.fill(0);
+    return state;
+  }
+
+  update(data: Uint8Array): this {
+    this.checkLive();
+    checkBytes('HMAC-SHA1 update: data', data);
+    this.hash.update(data);
+    return this;
+  }
+
+  reset(): this {
+    this.checkLive();
+    this.hash.restartFrom(this.innerState, 64);
+    return this;
+  }
+
+  protected fullTagInto(out: Uint8Array, offset: number): void {
+    this.hash.digestInto(this.outerBlock, 0);
+    this.work.set(this.outerState);
+    this.compressor.blockDataOrder(this.work, this.outerBlock, 0, 1);
+    writeStateBigEndian(this.work, out, offset);
+  }
+
+  clone(): BlockHmacSha1 {
+    this.checkLive();
+    return new BlockHmacSha1(this.compressor, null, this.tagLength, this);
+  }
+
+  protected wipe(): void {
+    this.innerState.fill(0);
+    this.outerState.fill(0);
+    this.work.fill(0);
+    this.outerBlock.fill(0);
+    this.hash.wipe();
+  }
+}
+
+/** HMAC-SHA1 over node:crypto: Hash objects that have absorbed the key blocks, copied per message. */
+export class NodeHmacSha1 extends HmacSha1Base {
+  readonly impl = 'node';
+  private inner: Hash | undefined;
+  private outer: Hash | undefined;
+  private current: Hash | undefined;
+  private finished = false;
+
+  constructor(key: Uint8Array | null, tagLength: number, from?: NodeHmacSha1) {
+    super(tagLength);
+    if (from) {
+      this.inner = from.inner;
+      this.outer = from.outer;
+      this.current = from.finished ? from.inner!.copy() : from.current!.copy();
+      this.finished = from.finished;
+    } else {
+      const hashKey = (k: Uint8Array) => new Uint8Array(createHash('sha1').update(k).digest());
+      const ipad = paddedKey(key!, 0x36, hashKey);
+      const opad = paddedKey(key!, 0x5c, hashKey);
+      this.inner = createHash('sha1').update(ipad);
+      this.outer = createHash('sha1').update(opad);
+      ipad.fill(0);
+      opad.fill(0);
+      this.current = this.inner.copy();
+    }
+  }
+
+  update(data: Uint8Array): this {
+    this.checkLive();
+    checkBytes('HMAC-SHA1 update: data', data);
+    if (this.finished) throw new Error('HMAC-SHA1: update() after digest(); call reset() first');
+    this.current!.update(data);
+    return this;
+  }
+
+  reset(): this {
+    this.checkLive();
+    this.current = this.inner!.copy();
+    this.finished = false;
+    return this;
+  }
+
+  protected fullTagInto(out: Uint8Array, offset: number): void {
+    if (this.finished) throw new Error('HMAC-SHA1: digest() called twice; call reset() first');
+    this.finished = true;
+    const innerDigest = this.current!.digest();
+    out.set(this.outer!.copy().update(innerDigest).digest(), offset);
+    innerDigest.fill(0);
+  }
+
+  clone(): NodeHmacSha1 {
+    this.checkLive();
+    return new NodeHmacSha1(null, this.tagLength, this);
+  }
+
+  protected wipe(): void {
+    // OpenSSL's copies of the key state cannot be overwritten from JS: drop them.
+    this.inner = undefined;
+    this.outer = undefined;
+    this.current = undefined;
+  }
+}

@@ -1,0 +1,111 @@
+// Timing of whole-message SHA-1 per implementation over a range of sizes, and
+// the node:crypto crossover derived from it. Used to produce the shipped
+// figures (scripts/measure-crossover.mjs) and by measureCrossover() to
+// re-measure on the user's machine. Not a benchmark harness: a quick median of
+// a few batches, enough to place a crossover.
+import { cpus } from 'node:os';
+import { performance } from 'node:perf_hooks';
+import { nodeSha1 } from './backends/node.js';
+import { sha1WithCompressor } from './sha1-hash.js';
+import { compressorOf } from './implementations.js';
+import type { Sha1ImplName } from './implementations.js';
+
+export interface SizeMeasurement {
+  size: number;
+  impl: Sha1ImplName;
+  /** Median ns per whole-message hash. */
+  nsPerOp: number;
+}
+
+export interface CrossoverMeasurements {
+  /** Whole messages of at least this many bytes go to node:crypto. */
+  crossover: number;
+  machine: string;
+  date: string;
+  command: string;
+  rows: SizeMeasurement[];
+}
+
+export const DEFAULT_SIZES = [64, 128, 256, 384, 512, 768, 1024, 1536, 2048, 3072, 4096, 8192, 16384, 65536];
+
+export function machineDescription(): string {
+  const list = cpus();
+  return `${list[0]?.model.trim() ?? 'unknown CPU'} x${list.length}, Node ${process.version}, OpenSSL ${process.versions.openssl}`;
+}
+
+function hasherFor(impl: Sha1ImplName): (msg: Uint8Array, out: Uint8Array) => unknown {
+  if (impl === 'node') return (msg, out) => nodeSha1(msg, out, 0);
+  const c = compressorOf(impl)!;
+  return (msg, out) => sha1WithCompressor(c, msg, out, 0);
+}
+
+/** Median ns/op of whole-message hashing per (size, impl), impls interleaved per batch. */
+export function measureSizes(impls: Sha1ImplName[], sizes: number[], msPerPoint: number, batches = 7): SizeMeasurement[] {
+  const rows: SizeMeasurement[] = [];
+  const out = new Uint8Array(20);
+  const hashers = impls.map(hasherFor);
+  const messages = sizes.map((size) => {
+    const msg = new Uint8Array(size);
+    for (let i = 0; i < size; i++) msg[i] = (i * 131 + 7) & 0xff;
+    return msg;
+  });
+  // Calibrate iterations so one batch lasts about msPerPoint / batches.
+  const calibrate = (h: (msg: Uint8Array, out: Uint8Array) => unknown, msg: Uint8Array) => {
+    let n = 1;
+    for (;;) {
+      const t0 = performance.now();
+      for (let i = 0; i < n; i++) h(msg, out);
+      const dt = performance.now() - t0;
+      if (dt >= 2 || n >= 1 << 20) return Math.max(1, Math.round((n * msPerPoint) / batches / Math.max(dt, 1e-3)));
+      n *= 2;
+    }
+  };
+  // A first pass over every size warms each hasher up (JIT tiers), so the
+  // smallest size is not measured on unoptimised code.
+  for (const msg of messages) for (const h of hashers) calibrate(h, msg);
+  for (let m = 0; m < sizes.length; m++) {
+    const size = sizes[m]!;
+    const msg = messages[m]!;
+    const iters = hashers.map((h) => calibrate(h, msg));
+    const samples: number[][] = impls.map(() => []);
+    for (let b = 0; b < batches; b++) {
+      hashers.forEach((h, k) => {
+        const n = iters[k]!;
+        const t0 = performance.now();
+        for (let i = 0; i < n; i++) h(msg, out);
+        samples[k]!.push(((performance.now() - t0) * 1e6) / n);
+      });
+    }
+    impls.forEach((impl, k) => {
+      const s = samples[k]!.sort((x, y) => x - y);
+      rows.push({ size, impl, nsPerOp: Math.round(s[s.length >> 1]! * 10) / 10 });
+    });
+  }
+  return rows;
+}
+
+/** Fastest implementation among `candidates` at each measured size. */
+export function fastestAt(rows: SizeMeasurement[], size: number, candidates: readonly Sha1ImplName[]): SizeMeasurement | undefined {
+  let best: SizeMeasurement | undefined;
+  for (const r of rows) {
+    if (r.size === size && candidates.includes(r.impl) && (best === undefined || r.nsPerOp < best.nsPerOp)) best = r;
+  }
+  return best;
+}
+
+/**
+ * The smallest measured size from which node:crypto beats every candidate pure
+ * implementation at that size and all larger measured sizes; Infinity if it never does.
+ */
+export function crossoverFrom(rows: SizeMeasurement[], pure: readonly Sha1ImplName[]): number {
+  const sizes = [...new Set(rows.map((r) => r.size))].sort((a, b) => a - b);
+  let crossover = Infinity;
+  for (let i = sizes.length - 1; i >= 0; i--) {
+    const size = sizes[i]!;
+    const node = rows.find((r) => r.size === size && r.impl === 'node');
+    const best = fastestAt(rows, size, pure);
+    if (node === undefined || best === undefined || node.nsPerOp >= best.nsPerOp) break;
+    crossover = size;
+  }
+  return crossover;
+}
