@@ -1,1 +1,88 @@
+// @layerbench/aes-core: AES-128/192/256 (FIPS 197) and CBC (SP 800-38A) with
+// interchangeable backends, and the dispatcher that picks one and says why.
+import { ctBackend } from './backends/ct.js';
+import { nodeBackend } from './backends/node.js';
+import { tableBackend } from './backends/table.js';
+import { checkKey } from './input-checks.js';
+import type { AesBackend, AesBackendStatus, BlockCipher, CreateAesOptions, DispatchDecision } from './types.js';
+
 export type * from './types.js';
+
+/** Environment variable that forces the default backend (read once, at first use). */
+export const AES_BACKEND_ENV = 'LAYERBENCH_AES_BACKEND';
+
+// In order of preference for the default: table is the fastest here for the
+// small and medium sizes this project measures (a node:crypto call costs more
+// than a whole table-AES block up to a few hundred bytes).
+const BACKENDS: readonly AesBackend[] = [tableBackend, ctBackend, nodeBackend];
+
+interface DefaultChoice {
+  backend: AesBackend;
+  reason: string;
+}
+
+let defaultChoice: DefaultChoice | undefined;
+
+function availableNames(): string {
+  const names = BACKENDS.filter((b) => b.available()).map((b) => b.info.name);
+  return names.length > 0 ? names.join(', ') : '(none)';
+}
+
+function findBackend(name: string, source: string): AesBackend {
+  const backend = BACKENDS.find((b) => b.info.name === name);
+  if (backend === undefined) {
+    throw new Error(`${source} asks for AES backend '${name}', which does not exist; available backends: ${availableNames()}`);
+  }
+  if (!backend.available()) {
+    throw new Error(`${source} asks for AES backend '${name}', which is not available here; available backends: ${availableNames()}`);
+  }
+  return backend;
+}
+
+function chooseDefault(): DefaultChoice {
+  if (defaultChoice !== undefined) return defaultChoice;
+  const forced = typeof process === 'undefined' ? undefined : process.env[AES_BACKEND_ENV];
+  if (forced !== undefined && forced !== '') {
+    defaultChoice = { backend: findBackend(forced, `${AES_BACKEND_ENV}=${forced}`), reason: `forced by ${AES_BACKEND_ENV}=${forced}` };
+  } else {
+    const backend = BACKENDS.find((b) => b.available());
+    if (backend === undefined) throw new Error('no AES backend is available');
+    const why = backend === tableBackend
+      ? 'fastest available for small and medium inputs'
+      : `first available in preference order (${BACKENDS.map((b) => b.info.name).join(', ')})`;
+    defaultChoice = { backend, reason: `${why} (${AES_BACKEND_ENV} unset)` };
+  }
+  return defaultChoice;
+}
+
+/**
+ * Expands `key` (16, 24 or 32 bytes) once and returns the keyed cipher (the
+ * "preloaded key"). `options.backend` picks a backend by name; otherwise the
+ * default one (`LAYERBENCH_AES_BACKEND`, else the fastest available).
+ */
+export function createAes(key: Uint8Array, options?: CreateAesOptions): BlockCipher {
+  const backend = options?.backend !== undefined
+    ? findBackend(options.backend, `createAes({ backend: '${options.backend}' })`)
+    : chooseDefault().backend;
+  checkKey(key);
+  return backend.expandKey(key);
+}
+
+/** Every backend this build has, and whether it can run here. */
+export function aesBackends(): AesBackendStatus[] {
+  return BACKENDS.map((b) => ({ ...b.info, available: b.available() }));
+}
+
+/** The default-backend decision in the shape bench results record. */
+export function describeDispatch(): DispatchDecision[] {
+  const { backend, reason } = chooseDefault();
+  return [{ layer: 'aes-core', decision: 'default backend', impl: backend.info.name, reason }];
+}
+
+/**
+ * Forgets the remembered default so the next use reads LAYERBENCH_AES_BACKEND
+ * again. For tests and long-lived tools that change the environment.
+ */
+export function resetAesDispatch(): void {
+  defaultChoice = undefined;
+}

@@ -36,3 +36,25 @@ export interface DispatchDecision {
   readonly impl: string;
   readonly reason: string;
 }
+
+/** What `aesBackends()` reports for each backend. */
+export interface AesBackendStatus extends AesBackendInfo {
+  readonly available: boolean;
+}
+
+/**
+ * One backend module (`src/backends/<name>.ts`): every backend exports one
+ * object of this shape. `expandKey` receives a key already checked to be a
+ * Uint8Array of 16, 24 or 32 bytes.
+ */
+export interface AesBackend {
+  readonly info: AesBackendInfo;
+  available(): boolean;
+  expandKey(key: Uint8Array): BlockCipher;
+}
+
+/** Options of `createAes`. */
+export interface CreateAesOptions {
+  /** Backend name ('table' | 'ct' | 'node'); default: the dispatcher's choice. */
+  backend?: string;
+}

@@ -1,0 +1,217 @@
+// Table-driven AES ("T-tables", FIPS 197 section 5 rounds folded into four
+// 256-entry word tables per direction). Fast and allocation-free per block,
+// but NOT constant-time: table indices are secret state bytes, so cache timing
+// can leak key material to a co-resident attacker.
+import { AesCipherBase } from '../cipher-base.js';
+import { INV_SBOX, RCON, SBOX, gfMul } from '../aes-field.js';
+import type { AesBackend, AesBackendInfo } from '../types.js';
+
+const info: AesBackendInfo = Object.freeze({ name: 'table', constantTime: false, native: false });
+
+// Te0[x] = the MixColumns column of S[x] in row 0: bytes (2s, s, s, 3s), most
+// significant first; Te1..Te3 are its byte rotations for rows 1..3. Td* are
+// the same for InvMixColumns of InvS[x]: (14s, 9s, 13s, 11s).
+const TE0 = new Int32Array(256);
+const TE1 = new Int32Array(256);
+const TE2 = new Int32Array(256);
+const TE3 = new Int32Array(256);
+const TD0 = new Int32Array(256);
+const TD1 = new Int32Array(256);
+const TD2 = new Int32Array(256);
+const TD3 = new Int32Array(256);
+for (let x = 0; x < 256; x++) {
+  const s = SBOX[x]!;
+  const e = (gfMul(s, 2) << 24) | (s << 16) | (s << 8) | gfMul(s, 3);
+  TE0[x] = e;
+  TE1[x] = (e >>> 8) | (e << 24);
+  TE2[x] = (e >>> 16) | (e << 16);
+  TE3[x] = (e >>> 24) | (e << 8);
+  const v = INV_SBOX[x]!;
+  const d = (gfMul(v, 14) << 24) | (gfMul(v, 9) << 16) | (gfMul(v, 13) << 8) | gfMul(v, 11);
+  TD0[x] = d;
+  TD1[x] = (d >>> 8) | (d << 24);
+  TD2[x] = (d >>> 16) | (d << 16);
+  TD3[x] = (d >>> 24) | (d << 8);
+}
+
+function subWord(w: number): number {
+  return (SBOX[w >>> 24]! << 24) | (SBOX[(w >>> 16) & 255]! << 16) | (SBOX[(w >>> 8) & 255]! << 8) | SBOX[w & 255]!;
+}
+
+/** FIPS 197 KeyExpansion into 4 * (Nr + 1) big-endian words. */
+function expandEncryptionKey(key: Uint8Array): Int32Array {
+  const nk = key.length >>> 2;
+  const total = 4 * (nk + 7);
+  const w = new Int32Array(total);
+  for (let i = 0; i < nk; i++) {
+    w[i] = (key[4 * i]! << 24) | (key[4 * i + 1]! << 16) | (key[4 * i + 2]! << 8) | key[4 * i + 3]!;
+  }
+  for (let i = nk; i < total; i++) {
+    let t = w[i - 1]!;
+    if (i % nk === 0) t = subWord((t << 8) | (t >>> 24)) ^ (RCON[i / nk]! << 24);
+    else if (nk > 6 && i % nk === 4) t = subWord(t);
+    w[i] = w[i - nk]! ^ t;
+  }
+  return w;
+}
+
+/**
+ * The equivalent inverse cipher's schedule (FIPS 197 section 5.3.5): round keys
+ * in reverse order with InvMixColumns applied to the middle ones, so
+ * decryption rounds have the same shape as encryption rounds.
+ */
+function expandDecryptionKey(ek: Int32Array): Int32Array {
+  const total = ek.length;
+  const dk = new Int32Array(total);
+  for (let r = 0; r < total; r += 4) {
+    const from = total - 4 - r;
+    for (let j = 0; j < 4; j++) {
+      const w = ek[from + j]!;
+      dk[r + j] = r === 0 || r === total - 4
+        ? w
+        : TD0[SBOX[w >>> 24]!]! ^ TD1[SBOX[(w >>> 16) & 255]!]! ^ TD2[SBOX[(w >>> 8) & 255]!]! ^ TD3[SBOX[w & 255]!]!;
+    }
+  }
+  return dk;
+}
+
+/**
+ * CBC-style encryption of `blocks` blocks: C_i = E(P_i xor C_{i-1}), C_0 given
+ * as four words. A single block with a zero chain is plain ECB encryption, so
+ * this is the only encryption loop. Reads each input block fully before
+ * writing its output, so src and dst may be the same range.
+ */
+function encryptBlocks(
+  rk: Int32Array, src: Uint8Array, so: number, dst: Uint8Array, dOff: number, blocks: number,
+  c0: number, c1: number, c2: number, c3: number,
+): void {
+  const last = rk.length - 4;
+  for (let b = 0; b < blocks; b++) {
+    let s0 = ((src[so]! << 24) | (src[so + 1]! << 16) | (src[so + 2]! << 8) | src[so + 3]!) ^ c0 ^ rk[0]!;
+    let s1 = ((src[so + 4]! << 24) | (src[so + 5]! << 16) | (src[so + 6]! << 8) | src[so + 7]!) ^ c1 ^ rk[1]!;
+    let s2 = ((src[so + 8]! << 24) | (src[so + 9]! << 16) | (src[so + 10]! << 8) | src[so + 11]!) ^ c2 ^ rk[2]!;
+    let s3 = ((src[so + 12]! << 24) | (src[so + 13]! << 16) | (src[so + 14]! << 8) | src[so + 15]!) ^ c3 ^ rk[3]!;
+    let k = 4;
+    for (; k < last; k += 4) {
+      const t0 = TE0[s0 >>> 24]! ^ TE1[(s1 >>> 16) & 255]! ^ TE2[(s2 >>> 8) & 255]! ^ TE3[s3 & 255]! ^ rk[k]!;
+      const t1 = TE0[s1 >>> 24]! ^ TE1[(s2 >>> 16) & 255]! ^ TE2[(s3 >>> 8) & 255]! ^ TE3[s0 & 255]! ^ rk[k + 1]!;
+      const t2 = TE0[s2 >>> 24]! ^ TE1[(s3 >>> 16) & 255]! ^ TE2[(s0 >>> 8) & 255]! ^ TE3[s1 & 255]! ^ rk[k + 2]!;
+      s3 = TE0[s3 >>> 24]! ^ TE1[(s0 >>> 16) & 255]! ^ TE2[(s1 >>> 8) & 255]! ^ TE3[s2 & 255]! ^ rk[k + 3]!;
+      s0 = t0;
+      s1 = t1;
+      s2 = t2;
+    }
+    c0 = ((SBOX[s0 >>> 24]! << 24) | (SBOX[(s1 >>> 16) & 255]! << 16) | (SBOX[(s2 >>> 8) & 255]! << 8) | SBOX[s3 & 255]!) ^ rk[k]!;
+    c1 = ((SBOX[s1 >>> 24]! << 24) | (SBOX[(s2 >>> 16) & 255]! << 16) | (SBOX[(s3 >>> 8) & 255]! << 8) | SBOX[s0 & 255]!) ^ rk[k + 1]!;
+    c2 = ((SBOX[s2 >>> 24]! << 24) | (SBOX[(s3 >>> 16) & 255]! << 16) | (SBOX[(s0 >>> 8) & 255]! << 8) | SBOX[s1 & 255]!) ^ rk[k + 2]!;
+    c3 = ((SBOX[s3 >>> 24]! << 24) | (SBOX[(s0 >>> 16) & 255]! << 16) | (SBOX[(s1 >>> 8) & 255]! << 8) | SBOX[s2 & 255]!) ^ rk[k + 3]!;
+    dst[dOff] = c0 >>> 24; dst[dOff + 1] = c0 >>> 16; dst[dOff + 2] = c0 >>> 8; dst[dOff + 3] = c0;
+    dst[dOff + 4] = c1 >>> 24; dst[dOff + 5] = c1 >>> 16; dst[dOff + 6] = c1 >>> 8; dst[dOff + 7] = c1;
+    dst[dOff + 8] = c2 >>> 24; dst[dOff + 9] = c2 >>> 16; dst[dOff + 10] = c2 >>> 8; dst[dOff + 11] = c2;
+    dst[dOff + 12] = c3 >>> 24; dst[dOff + 13] = c3 >>> 16; dst[dOff + 14] = c3 >>> 8; dst[dOff + 15] = c3;
+    so += 16;
+    dOff += 16;
+  }
+}
+
+/**
+ * CBC-style decryption of `blocks` blocks: P_i = D(C_i) xor C_{i-1}, C_0 given
+ * as four words (zeros for plain ECB decryption). The ciphertext words are held
+ * in locals before the output is written, so src and dst may be the same range.
+ */
+function decryptBlocks(
+  dk: Int32Array, src: Uint8Array, so: number, dst: Uint8Array, dOff: number, blocks: number,
+  c0: number, c1: number, c2: number, c3: number,
+): void {
+  const last = dk.length - 4;
+  for (let b = 0; b < blocks; b++) {
+    const x0 = (src[so]! << 24) | (src[so + 1]! << 16) | (src[so + 2]! << 8) | src[so + 3]!;
+    const x1 = (src[so + 4]! << 24) | (src[so + 5]! << 16) | (src[so + 6]! << 8) | src[so + 7]!;
+    const x2 = (src[so + 8]! << 24) | (src[so + 9]! << 16) | (src[so + 10]! << 8) | src[so + 11]!;
+    const x3 = (src[so + 12]! << 24) | (src[so + 13]! << 16) | (src[so + 14]! << 8) | src[so + 15]!;
+    let s0 = x0 ^ dk[0]!;
+    let s1 = x1 ^ dk[1]!;
+    let s2 = x2 ^ dk[2]!;
+    let s3 = x3 ^ dk[3]!;
+    let k = 4;
+    for (; k < last; k += 4) {
+      const t0 = TD0[s0 >>> 24]! ^ TD1[(s3 >>> 16) & 255]! ^ TD2[(s2 >>> 8) & 255]! ^ TD3[s1 & 255]! ^ dk[k]!;
+      const t1 = TD0[s1 >>> 24]! ^ TD1[(s0 >>> 16) & 255]! ^ TD2[(s3 >>> 8) & 255]! ^ TD3[s2 & 255]! ^ dk[k + 1]!;
+      const t2 = TD0[s2 >>> 24]! ^ TD1[(s1 >>> 16) & 255]! ^ TD2[(s0 >>> 8) & 255]! ^ TD3[s3 & 255]! ^ dk[k + 2]!;
+      s3 = TD0[s3 >>> 24]! ^ TD1[(s2 >>> 16) & 255]! ^ TD2[(s1 >>> 8) & 255]! ^ TD3[s0 & 255]! ^ dk[k + 3]!;
+      s0 = t0;
+      s1 = t1;
+      s2 = t2;
+    }
+    const p0 = ((INV_SBOX[s0 >>> 24]! << 24) | (INV_SBOX[(s3 >>> 16) & 255]! << 16) | (INV_SBOX[(s2 >>> 8) & 255]! << 8) | INV_SBOX[s1 & 255]!) ^ dk[k]! ^ c0;
+    const p1 = ((INV_SBOX[s1 >>> 24]! << 24) | (INV_SBOX[(s0 >>> 16) & 255]! << 16) | (INV_SBOX[(s3 >>> 8) & 255]! << 8) | INV_SBOX[s2 & 255]!) ^ dk[k + 1]! ^ c1;
+    const p2 = ((INV_SBOX[s2 >>> 24]! << 24) | (INV_SBOX[(s1 >>> 16) & 255]! << 16) | (INV_SBOX[(s0 >>> 8) & 255]! << 8) | INV_SBOX[s3 & 255]!) ^ dk[k + 2]! ^ c2;
+    const p3 = ((INV_SBOX[s3 >>> 24]! << 24) | (INV_SBOX[(s2 >>> 16) & 255]! << 16) | (INV_SBOX[(s1 >>> 8) & 255]! << 8) | INV_SBOX[s0 & 255]!) ^ dk[k + 3]! ^ c3;
+    dst[dOff] = p0 >>> 24; dst[dOff + 1] = p0 >>> 16; dst[dOff + 2] = p0 >>> 8; dst[dOff + 3] = p0;
+    dst[dOff + 4] = p1 >>> 24; dst[dOff + 5] = p1 >>> 16; dst[dOff + 6] = p1 >>> 8; dst[dOff + 7] = p1;
+    dst[dOff + 8] = p2 >>> 24; dst[dOff + 9] = p2 >>> 16; dst[dOff + 10] = p2 >>> 8; dst[dOff + 11] = p2;
+    dst[dOff + 12] = p3 >>> 24; dst[dOff + 13] = p3 >>> 16; dst[dOff + 14] = p3 >>> 8; dst[dOff + 15] = p3;
+    c0 = x0;
+    c1 = x1;
+    c2 = x2;
+    c3 = x3;
+    so += 16;
+    dOff += 16;
+  }
+}
+
+function readWord(b: Uint8Array, i: number): number {
+  return (b[i]! << 24) | (b[i + 1]! << 16) | (b[i + 2]! << 8) | b[i + 3]!;
+}
+
+/**
+ * One expanded key. Fields are kept to the minimum (the CMAC layer budgets
+ * 512 bytes for a whole pre-keyed context): the encryption schedule in one
+ * Int32Array, and the decryption schedule built on first decryption only, so
+ * encrypt-only users (CMAC, CTR-like modes) never pay for it.
+ */
+class TableAesCipher extends AesCipherBase {
+  private ek: Int32Array;
+  private dk: Int32Array | undefined = undefined;
+
+  constructor(key: Uint8Array) {
+    super(key.length);
+    this.ek = expandEncryptionKey(key);
+  }
+
+  get backend(): AesBackendInfo {
+    return info;
+  }
+
+  private decryptionSchedule(): Int32Array {
+    return this.dk ??= expandDecryptionKey(this.ek);
+  }
+
+  protected encryptRaw(src: Uint8Array, so: number, dst: Uint8Array, dOff: number): void {
+    encryptBlocks(this.ek, src, so, dst, dOff, 1, 0, 0, 0, 0);
+  }
+
+  protected decryptRaw(src: Uint8Array, so: number, dst: Uint8Array, dOff: number): void {
+    decryptBlocks(this.decryptionSchedule(), src, so, dst, dOff, 1, 0, 0, 0, 0);
+  }
+
+  protected override cbcEncryptRaw(iv: Uint8Array, input: Uint8Array, output: Uint8Array): void {
+    encryptBlocks(this.ek, input, 0, output, 0, input.length >>> 4, readWord(iv, 0), readWord(iv, 4), readWord(iv, 8), readWord(iv, 12));
+  }
+
+  protected override cbcDecryptRaw(iv: Uint8Array, input: Uint8Array, output: Uint8Array): void {
+    decryptBlocks(this.decryptionSchedule(), input, 0, output, 0, input.length >>> 4, readWord(iv, 0), readWord(iv, 4), readWord(iv, 8), readWord(iv, 12));
+  }
+
+  protected wipe(): void {
+    this.ek.fill(0);
+    this.dk?.fill(0);
+    this.dk = undefined;
+  }
+}
+
+export const tableBackend: AesBackend = {
+  info,
+  available: () => true,
+  expandKey: (key) => new TableAesCipher(key),
+};

@@ -1,0 +1,81 @@
+// The default-backend choice: LAYERBENCH_AES_BACKEND is read once, at first
+// use; forcing an unknown backend fails loudly and names the available ones.
+import { afterEach, describe, expect, it, vi } from 'vitest';
+
+type AesModule = typeof import('./index.js');
+
+async function freshModule(): Promise<AesModule> {
+  vi.resetModules();
+  return import('./index.js');
+}
+
+afterEach(() => {
+  vi.unstubAllEnvs();
+});
+
+describe('default backend', () => {
+  it('is table when the variable is unset, and says why', async () => {
+    vi.stubEnv('LAYERBENCH_AES_BACKEND', undefined);
+    const aes = await freshModule();
+    expect(aes.createAes(new Uint8Array(16)).backend.name).toBe('table');
+    expect(aes.describeDispatch()).toEqual([
+      {
+        layer: 'aes-core',
+        decision: 'default backend',
+        impl: 'table',
+        reason: 'fastest available for small and medium inputs (LAYERBENCH_AES_BACKEND unset)',
+      },
+    ]);
+  });
+
+  it.each(['table', 'ct', 'node'])('can be forced to %s', async (name) => {
+    vi.stubEnv('LAYERBENCH_AES_BACKEND', name);
+    const aes = await freshModule();
+    expect(aes.createAes(new Uint8Array(24)).backend.name).toBe(name);
+    expect(aes.describeDispatch()[0]).toMatchObject({ impl: name, reason: `forced by LAYERBENCH_AES_BACKEND=${name}` });
+  });
+
+  it('is read once and remembered until resetAesDispatch()', async () => {
+    vi.stubEnv('LAYERBENCH_AES_BACKEND', 'ct');
+    const aes = await freshModule();
+    expect(aes.createAes(new Uint8Array(16)).backend.name).toBe('ct');
+    vi.stubEnv('LAYERBENCH_AES_BACKEND', 'node');
+    expect(aes.createAes(new Uint8Array(16)).backend.name).toBe('ct');
+    aes.resetAesDispatch();
+    expect(aes.createAes(new Uint8Array(16)).backend.name).toBe('node');
+  });
+
+  it('an explicit backend option wins over the variable', async () => {
+    vi.stubEnv('LAYERBENCH_AES_BACKEND', 'ct');
+    const aes = await freshModule();
+    expect(aes.createAes(new Uint8Array(16), { backend: 'node' }).backend.name).toBe('node');
+  });
+
+  it('forcing an unknown backend throws, naming it and the available ones', async () => {
+    vi.stubEnv('LAYERBENCH_AES_BACKEND', 'aesni');
+    const aes = await freshModule();
+    const message = "LAYERBENCH_AES_BACKEND=aesni asks for AES backend 'aesni', which does not exist; available backends: table, ct, node";
+    expect(() => aes.createAes(new Uint8Array(16))).toThrow(message);
+    expect(() => aes.describeDispatch()).toThrow(message);
+    // Explicit choices still work: only the default is broken.
+    expect(aes.createAes(new Uint8Array(16), { backend: 'table' }).backend.name).toBe('table');
+  });
+
+  it('forcing an unavailable backend throws instead of falling back', async () => {
+    vi.stubEnv('LAYERBENCH_AES_BACKEND', 'node');
+    vi.resetModules();
+    vi.doMock('node:crypto', async (importOriginal) => {
+      const real = await importOriginal<typeof import('node:crypto')>();
+      return { ...real, getCiphers: () => [] };
+    });
+    try {
+      const aes = await import('./index.js');
+      expect(aes.aesBackends().find((b) => b.name === 'node')?.available).toBe(false);
+      expect(() => aes.createAes(new Uint8Array(16))).toThrow(
+        "LAYERBENCH_AES_BACKEND=node asks for AES backend 'node', which is not available here; available backends: table, ct",
+      );
+    } finally {
+      vi.doUnmock('node:crypto');
+    }
+  });
+});

@@ -1,0 +1,61 @@
+// Input validation shared by every backend, so all of them reject bad input
+// with the same typed errors (what was wrong and what was expected).
+
+export function checkBytes(value: unknown, what: string): asserts value is Uint8Array {
+  if (!(value instanceof Uint8Array)) {
+    const got = value === null ? 'null' : typeof value === 'object' ? (value as object).constructor?.name ?? 'object' : typeof value;
+    throw new TypeError(`AES ${what} must be a Uint8Array, got ${got}`);
+  }
+}
+
+export function checkKey(key: unknown): asserts key is Uint8Array {
+  checkBytes(key, 'key');
+  const n = key.length;
+  if (n !== 16 && n !== 24 && n !== 32) {
+    throw new RangeError(`AES key must be 16, 24 or 32 bytes, got ${n}`);
+  }
+}
+
+/** encryptBlock/decryptBlock arguments: src is exactly one block; dst is at least one block (its first 16 bytes are written). */
+export function checkBlockArgs(src: unknown, dst: unknown): void {
+  checkBytes(src, 'block src');
+  checkBytes(dst, 'block dst');
+  if ((src as Uint8Array).length !== 16) {
+    throw new RangeError(`AES block src must be 16 bytes, got ${(src as Uint8Array).length}`);
+  }
+  if ((dst as Uint8Array).length < 16) {
+    throw new RangeError(`AES block dst must be at least 16 bytes, got ${(dst as Uint8Array).length}`);
+  }
+}
+
+/**
+ * cbcEncrypt/cbcDecrypt arguments. Returns the output view: `dst` when given
+ * (its first src.length bytes), otherwise a new array. A `src` that partially
+ * overlaps `dst` (same buffer, different offset) is copied first, because the
+ * chaining reads input after output has been written; src === dst (same view)
+ * is handled in place by every backend.
+ */
+export function checkCbcArgs(
+  iv: unknown,
+  src: unknown,
+  dst: unknown,
+): { input: Uint8Array; output: Uint8Array } {
+  checkBytes(iv, 'CBC iv');
+  if (iv.length !== 16) throw new RangeError(`AES-CBC iv must be 16 bytes, got ${iv.length}`);
+  checkBytes(src, 'CBC data');
+  const n = src.length;
+  if (n % 16 !== 0) {
+    throw new RangeError(`AES-CBC data length must be a multiple of 16 (no padding), got ${n}`);
+  }
+  if (dst === undefined) return { input: src, output: new Uint8Array(n) };
+  checkBytes(dst, 'CBC dst');
+  if (dst.length < n) throw new RangeError(`AES-CBC dst must be at least ${n} bytes (the data length), got ${dst.length}`);
+  const output = dst.length === n ? dst : dst.subarray(0, n);
+  let input: Uint8Array = src;
+  if (src.buffer === output.buffer && src.byteOffset !== output.byteOffset) {
+    const a = src.byteOffset;
+    const b = output.byteOffset;
+    if (a < b + n && b < a + n) input = src.slice();
+  }
+  return { input, output };
+}
