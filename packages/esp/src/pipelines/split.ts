@@ -1,0 +1,42 @@
+// The split pipeline: CBC-encrypt the whole padded payload with one call into
+// the AES layer, then HMAC the whole SPI | seq | IV | ciphertext with one call
+// into the SHA-1 layer. Two passes over the packet, two layer calls: cheapest
+// when each call into a layer costs a lot (node:crypto backends).
+import type { BlockCipher } from '@layerbench/aes-core';
+import type { HmacSha1 } from '@layerbench/sha1-dispatch';
+import {
+  CIPHERTEXT_OFFSET,
+  HEADER_BYTES,
+  writeIcv,
+  writeTrailer,
+  type PipelineDefinition,
+  type SealPipeline,
+} from '../pipeline.js';
+
+class SplitPipeline implements SealPipeline {
+  readonly name = 'split' as const;
+  private readonly tag = new Uint8Array(20);
+
+  constructor(
+    private readonly cipher: BlockCipher,
+    private readonly mac: HmacSha1,
+  ) {}
+
+  seal(packet: Uint8Array, payload: Uint8Array, nextHeader: number, padLength: number, icvOffset: number): void {
+    packet.set(payload, CIPHERTEXT_OFFSET);
+    writeTrailer(packet, CIPHERTEXT_OFFSET + payload.length, padLength, nextHeader);
+    const body = packet.subarray(CIPHERTEXT_OFFSET, icvOffset);
+    const encrypted = this.cipher.cbcEncrypt(packet.subarray(HEADER_BYTES, CIPHERTEXT_OFFSET), body, body);
+    if (encrypted !== body) packet.set(encrypted, CIPHERTEXT_OFFSET);
+    const mac = this.mac;
+    mac.reset();
+    mac.update(packet.subarray(0, icvOffset));
+    writeIcv(mac, this.tag, packet, icvOffset);
+  }
+}
+
+export const splitPipeline: PipelineDefinition = {
+  name: 'split',
+  description: 'CBC-encrypt everything, then HMAC everything (two layer calls per packet)',
+  create: (cipher, mac) => new SplitPipeline(cipher, mac),
+};
