@@ -1,0 +1,56 @@
+// Argument checks of the CMAC layer, each failing with a typed error that
+// names what was expected and what arrived, so bad input never becomes a
+// crash deep inside a cipher or, worse, a wrong tag.
+
+/** Thrown by any method of a context after destroy(): its subkeys are gone. */
+export class CmacDestroyedError extends Error {
+  constructor(method: string) {
+    super(`CMAC context was destroyed: ${method}() needs a live context (create a new one)`);
+    this.name = 'CmacDestroyedError';
+  }
+}
+
+export const MIN_TAG_LENGTH = 4;
+export const MAX_TAG_LENGTH = 16;
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (typeof value !== 'object') return typeof value;
+  const name = (value as { constructor?: { name?: string } }).constructor?.name;
+  return name ?? 'object';
+}
+
+/** Uint8Array (Buffer included), also one from another realm. */
+export function isBytes(value: unknown): value is Uint8Array {
+  return (
+    value instanceof Uint8Array ||
+    (ArrayBuffer.isView(value) && describe(value) === 'Uint8Array')
+  );
+}
+
+export function checkBytes(value: unknown, what: string): asserts value is Uint8Array {
+  if (!isBytes(value)) throw new TypeError(`CMAC ${what} must be a Uint8Array, got ${describe(value)}`);
+}
+
+export function checkAesKey(key: unknown): asserts key is Uint8Array {
+  if (!isBytes(key)) throw new TypeError(`AES key must be a Uint8Array, got ${describe(key)}`);
+  if (key.length !== 16 && key.length !== 24 && key.length !== 32) {
+    throw new RangeError(`AES key must be 16, 24 or 32 bytes, got ${key.length}`);
+  }
+}
+
+/** Resolves the tag length option (default 16) or throws for anything outside 4..16. */
+export function tagLengthOption(tagLength: unknown): number {
+  if (tagLength === undefined) return MAX_TAG_LENGTH;
+  if (
+    typeof tagLength !== 'number' ||
+    !Number.isInteger(tagLength) ||
+    tagLength < MIN_TAG_LENGTH ||
+    tagLength > MAX_TAG_LENGTH
+  ) {
+    throw new RangeError(
+      `CMAC tagLength must be an integer from ${MIN_TAG_LENGTH} to ${MAX_TAG_LENGTH} bytes, got ${String(tagLength)}`,
+    );
+  }
+  return tagLength;
+}
