@@ -37,13 +37,20 @@ export function constantTimeEqual(a: Uint8Array, b: Uint8Array): boolean {
   return diff === 0;
 }
 
-/** The 64-byte key block XOR `pad`; keys over 64 bytes are hashed first (RFC 2104 section 2). */
-function paddedKey(key: Uint8Array, pad: number, hashKey: (k: Uint8Array) => Uint8Array): Uint8Array {
+/**
+ * The key blocks K ^ ipad and K ^ opad; keys over 64 bytes are hashed first
+ * (RFC 2104 section 2), once for both.
+ */
+function keyBlocks(key: Uint8Array, hashKey: (k: Uint8Array) => Uint8Array): { ipad: Uint8Array; opad: Uint8Array } {
   const k = key.length > 64 ? hashKey(key) : key;
-  const block = new Uint8Array(64).fill(pad);
-  for (let i = 0; i < k.length; i++) block[i] = k[i]! ^ pad;
+  const ipad = new Uint8Array(64).fill(0x36);
+  const opad = new Uint8Array(64).fill(0x5c);
+  for (let i = 0; i < k.length; i++) {
+    ipad[i] = k[i]! ^ 0x36;
+    opad[i] = k[i]! ^ 0x5c;
+  }
   if (k !== key) k.fill(0);
-  return block;
+  return { ipad, opad };
 }
 
 abstract class HmacSha1Base implements HmacSha1 {
@@ -126,8 +133,9 @@ export class BlockHmacSha1 extends HmacSha1Base {
     } else {
       this.hash = new BlockSha1(compressor);
       const hashKey = (k: Uint8Array) => sha1WithCompressor(compressor, k);
-      this.innerState = this.keyState(paddedKey(key!, 0x36, hashKey));
-      this.outerState = this.keyState(paddedKey(key!, 0x5c, hashKey));
+      const { ipad, opad } = keyBlocks(key!, hashKey);
+      this.innerState = this.keyState(ipad);
+      this.outerState = this.keyState(opad);
       this.hash.restartFrom(this.innerState, 64);
     }
     this.outerBlock[20] = 0x80;
@@ -193,8 +201,7 @@ export class NodeHmacSha1 extends HmacSha1Base {
       this.finished = from.finished;
     } else {
       const hashKey = (k: Uint8Array) => new Uint8Array(createHash('sha1').update(k).digest());
-      const ipad = paddedKey(key!, 0x36, hashKey);
-      const opad = paddedKey(key!, 0x5c, hashKey);
+      const { ipad, opad } = keyBlocks(key!, hashKey);
       this.inner = createHash('sha1').update(ipad);
       this.outer = createHash('sha1').update(opad);
       ipad.fill(0);
