@@ -1,3 +1,12 @@
+import { fileURLToPath } from 'node:url';
+import { mergeConfig } from 'vitest/config';
 import { sharedConfig } from '../../vitest.shared.ts';
 
-export default sharedConfig;
+// The cli's bisect-file API from its sources, like the layers (no build needed for tests).
+export default mergeConfig(sharedConfig, {
+  resolve: {
+    alias: {
+      '@layerbench/cli/bisect': fileURLToPath(new URL('../cli/src/compose/bisect-file.ts', import.meta.url)),
+    },
+  },
+});

@@ -38,7 +38,8 @@ export function describeLayerChange(result: BisectResult, layer: string): string
     .filter((c) => c.kind !== 'layer' && c.kind !== 'runtime' && c.causedBy.includes(layer))
     .map((c) => {
       const strip = (s: string) => s.replace(/ \(.*\)$/, '');
-      if (c.kind === 'dispatch') return `dispatch ${c.what}: ${strip(c.good)} -> ${strip(c.bad)}`;
+      const what = c.what.startsWith(`${layer}: `) ? c.what.slice(layer.length + 2) : c.what;
+      if (c.kind === 'dispatch') return `dispatch ${what}: ${strip(c.good)} -> ${strip(c.bad)}`;
       return `${c.what} ${c.good} -> ${c.bad}`;
     });
   return effects.length ? `${text}: ${effects.join('; ')}` : text;
@@ -74,7 +75,11 @@ function caseNotes(c: BisectCase): string[] {
     const bad = c.implementations['bad'];
     if (good !== bad) notes.push(`${c.id}: implementation ${good ?? '?'} -> ${bad ?? '?'}`);
   }
-  for (const l of c.layers) if (l.problem && (l.swapIn || l.swapOut)) notes.push(`${c.id}: ${l.layer}: ${l.problem}`);
+  for (const l of c.layers) {
+    // A variant that cannot run at all is reported once, with the variants; here only case-level failures.
+    const own = (l.problem ?? '').split('; ').filter((p) => p && !p.includes('this mix cannot run'));
+    if (own.length) notes.push(`${c.id}: ${l.layer}: ${own.join('; ')}`);
+  }
   return notes;
 }
 

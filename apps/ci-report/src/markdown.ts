@@ -1,0 +1,166 @@
+// The Markdown report for a GitHub job summary or PR comment: the headline
+// verdict first, then the attributed layers, the regressed/improved cases,
+// fingerprint differences, each bisection, and the machines that ran. Kept
+// under GitHub's 65,536-character limit by showing fewer rows, never by
+// cutting a table in half.
+import type { CaseComparison } from '@layerbench/bench-runner';
+import { describeLayerChange, formatBisectMarkdown, formatEffect } from '@layerbench/cli/bisect';
+import type { ReportInputs } from './inputs.js';
+
+/** GitHub rejects comments and job summaries longer than this. */
+export const GITHUB_COMMENT_LIMIT = 65_536;
+
+export interface Verdict {
+  regressed: boolean;
+  regressedCases: number;
+  improvedCases: number;
+  /** Layer -> number of regressed/improved cases it explains (from bisect files). */
+  attributed: Map<string, number>;
+}
+
+export function overallVerdict(inputs: ReportInputs): Verdict {
+  let regressedCases = 0;
+  let improvedCases = 0;
+  const attributed = new Map<string, number>();
+  for (const { data } of inputs.comparisons) {
+    for (const c of data.cases) {
+      if (c.verdict === 'regressed' || c.digestChanged) regressedCases++;
+      else if (c.verdict === 'improved') improvedCases++;
+    }
+  }
+  for (const { data } of inputs.bisects) {
+    regressedCases += data.summary.regressed;
+    improvedCases += data.summary.improved;
+    for (const [layer, n] of Object.entries(data.summary.attributed)) attributed.set(layer, (attributed.get(layer) ?? 0) + n);
+  }
+  return { regressed: regressedCases > 0, regressedCases, improvedCases, attributed };
+}
+
+export function formatNs(ns: number): string {
+  if (ns >= 1e6) return `${(ns / 1e6).toFixed(2)} ms`;
+  if (ns >= 1e3) return `${(ns / 1e3).toFixed(2)} µs`;
+  return `${ns.toFixed(ns >= 100 ? 0 : 1)} ns`;
+}
+
+function cell(text: string): string {
+  return text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+}
+
+function headlineLines(inputs: ReportInputs, verdict: Verdict): string[] {
+  const icon = verdict.regressed ? ':red_circle:' : ':green_circle:';
+  const word = verdict.regressed ? 'regression' : verdict.improvedCases > 0 ? 'no regression, some improvements' : 'no regression';
+  const measured = inputs.runs.reduce((n, r) => n + r.cases.length, 0);
+  const sources = [
+    inputs.comparisons.length ? `${inputs.comparisons.length} comparison${inputs.comparisons.length === 1 ? '' : 's'}` : '',
+    inputs.bisects.length ? `${inputs.bisects.length} bisection${inputs.bisects.length === 1 ? '' : 's'}` : '',
+    inputs.runs.length ? `${inputs.runs.length} machine${inputs.runs.length === 1 ? '' : 's'} (${measured} cases)` : '',
+  ].filter(Boolean);
+  return [
+    `## layerbench: ${icon} ${word}`,
+    '',
+    `**${verdict.regressedCases} case${verdict.regressedCases === 1 ? '' : 's'} regressed, ${verdict.improvedCases} improved** across ${sources.join(', ') || 'no inputs'}.`,
+    '',
+  ];
+}
+
+function attributedLines(inputs: ReportInputs, verdict: Verdict): string[] {
+  if (verdict.attributed.size === 0) return [];
+  const out = ['### Attributed layers', ''];
+  for (const [layer, n] of [...verdict.attributed].sort((a, b) => b[1] - a[1])) {
+    const changes = [...new Set(inputs.bisects.filter((b) => b.data.summary.attributed[layer]).map((b) => describeLayerChange(b.data, layer)))];
+    out.push(`- **${cell(layer)}** explains ${n} case${n === 1 ? '' : 's'}: ${changes.map(cell).join('; ')}`);
+  }
+  out.push('');
+  return out;
+}
+
+function changedCaseLines(inputs: ReportInputs, maxRows: number): string[] {
+  const rows: { file: string; c: CaseComparison }[] = [];
+  for (const { file, data } of inputs.comparisons) {
+    for (const c of data.cases) if (c.verdict === 'regressed' || c.verdict === 'improved' || c.digestChanged) rows.push({ file, c });
+  }
+  if (rows.length === 0) return [];
+  rows.sort((a, b) => Math.abs(Math.log(b.c.ratio)) - Math.abs(Math.log(a.c.ratio)));
+  const many = inputs.comparisons.length > 1;
+  const out = ['### Regressed and improved cases', ''];
+  out.push(`| case |${many ? ' comparison |' : ''} base | head | head/base [95% CI] | verdict | implementation |`);
+  out.push(`|---|${many ? '---|' : ''}---|---|---|---|---|`);
+  for (const { file, c } of rows.slice(0, maxRows)) {
+    const verdict = c.digestChanged ? `${c.verdict}, **output changed**` : c.verdict === 'regressed' ? '**regressed**' : c.verdict;
+    const impl = c.baseImpl !== c.headImpl ? `${c.baseImpl ?? '?'} -> ${c.headImpl ?? '?'}` : (c.headImpl ?? '');
+    out.push(
+      `| \`${cell(c.id)}\` |${many ? ` ${cell(file)} |` : ''} ${formatNs(c.baseMedian)} | ${formatNs(c.headMedian)} | ${formatEffect({ ratio: c.ratio, ci: c.ratioCi, pValue: c.pValue, verdict: c.verdict })} | ${verdict} | ${cell(impl)} |`,
+    );
+  }
+  if (rows.length > maxRows) out.push('', `_${rows.length - maxRows} more changed cases are in the result files._`);
+  const quiet = inputs.comparisons.reduce((n, { data }) => n + data.summary.unchanged + data.summary.inconclusive, 0);
+  out.push('', `${quiet} other case${quiet === 1 ? '' : 's'} unchanged or inconclusive.`, '');
+  return out;
+}
+
+function fingerprintLines(inputs: ReportInputs): string[] {
+  const diffs = inputs.comparisons.flatMap(({ data }) => data.fingerprintDiffs);
+  const machines = new Set(inputs.runs.map((r) => `${r.env.cpuModel} x${r.env.cpuCount}, node ${r.env.node}, OpenSSL ${r.env.openssl}`));
+  if (diffs.length === 0 && machines.size < 2) return [];
+  const out = ['### Fingerprint differences', ''];
+  if (diffs.length) {
+    out.push('| kind | what | base | head |', '|---|---|---|---|');
+    const seen = new Set<string>();
+    for (const d of diffs) {
+      const key = `${d.kind}|${d.what}|${d.base}|${d.head}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      out.push(`| ${cell(d.kind)} | ${cell(d.what)} | ${cell(d.base)} | ${cell(d.head)} |`);
+    }
+    out.push('');
+  }
+  if (machines.size > 1) out.push(`Runs come from ${machines.size} different machines; compare their numbers with care.`, '');
+  return out;
+}
+
+function runLines(inputs: ReportInputs): string[] {
+  if (inputs.runs.length === 0) return [];
+  const out = ['### Machines', '', '| machine | CPU | node / OpenSSL | capabilities | shards | suites | cases | failed |', '|---|---|---|---|---|---|---|---|'];
+  for (const r of inputs.runs) {
+    const failed = r.cases.filter((c) => c.status === 'failed' || c.digestOk === false).length;
+    out.push(
+      `| \`${cell(r.machineId)}\` | ${cell(r.env.cpuModel)} x${r.env.cpuCount} | ${r.env.node} / ${r.env.openssl} | ${r.env.capabilities ? `\`${r.env.capabilities}\`` : '-'} | ${r.shards.join(', ') || '-'} | ${r.suites.join(', ')} | ${r.cases.length} | ${failed} |`,
+    );
+  }
+  const dup = inputs.runs.flatMap((r) => r.duplicates);
+  if (dup.length) out.push('', `${dup.length} case${dup.length === 1 ? ' was' : 's were'} in more than one shard of a machine; the first was kept.`);
+  out.push('');
+  return out;
+}
+
+function render(inputs: ReportInputs, maxRows: number): string {
+  const verdict = overallVerdict(inputs);
+  const parts = [
+    ...headlineLines(inputs, verdict),
+    ...attributedLines(inputs, verdict),
+    ...changedCaseLines(inputs, maxRows),
+    ...fingerprintLines(inputs),
+  ];
+  for (const { file, data } of inputs.bisects) {
+    parts.push(`<details${data.summary.regressed ? ' open' : ''}><summary>Bisection ${cell(file)}</summary>`, '');
+    parts.push(formatBisectMarkdown(data, { level: 4, maxCases: maxRows }), '</details>', '');
+  }
+  parts.push(...runLines(inputs));
+  return parts.join('\n');
+}
+
+/**
+ * The Markdown report, at most `limit` characters: with every row if it fits,
+ * else with fewer case rows per table (largest changes first).
+ */
+export function formatReportMarkdown(inputs: ReportInputs, limit = GITHUB_COMMENT_LIMIT - 1024): string {
+  for (const maxRows of [Infinity, 200, 100, 50, 20, 10]) {
+    const text = render(inputs, maxRows);
+    if (text.length <= limit) return text;
+  }
+  const text = render(inputs, 5);
+  if (text.length <= limit) return text;
+  const note = '\n\n_The report was cut here to stay within GitHub\'s size limit; the full results are in the uploaded result files._\n';
+  const cut = text.lastIndexOf('\n', limit - note.length);
+  return text.slice(0, cut) + note;
+}

@@ -1,0 +1,94 @@
+// The Markdown report for fixed result files (two CI shards and a second
+// machine, a comparison, a bisection) against a reviewed snapshot; merging of
+// shards; the size limit; and exit 2 with a clear message for bad inputs.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { formatReportMarkdown, GITHUB_COMMENT_LIMIT, readReportInputs } from '../src/index.ts';
+import { main } from '../src/main.ts';
+
+const fixture = (name: string) => `test/fixtures/${name}`;
+const all = ['run-shard-1.json', 'run-shard-2.json', 'run-other-machine.json', 'compare.json', 'bisect.json'].map(fixture);
+
+function capture() {
+  const out = { stdout: '', stderr: '' };
+  const io = {
+    stdout: { write: (s: string) => ((out.stdout += s), true) } as unknown as NodeJS.WritableStream,
+    stderr: { write: (s: string) => ((out.stderr += s), true) } as unknown as NodeJS.WritableStream,
+  };
+  return { out, io };
+}
+
+describe('readReportInputs', () => {
+  it('merges the shards of one machine and keeps the other machine apart', () => {
+    const inputs = readReportInputs(all);
+    expect(inputs.runs.map((r) => [r.machineId, r.cases.length, r.shards])).toEqual([
+      ['m-epyc-2', 12, ['1/2', '2/2']],
+      ['m-xeon-4', 4, []],
+    ]);
+    expect(inputs.comparisons).toHaveLength(1);
+    expect(inputs.bisects).toHaveLength(1);
+  });
+
+  it('keeps the first of a case two shards both hold, and says so', () => {
+    const inputs = readReportInputs([fixture('run-shard-1.json'), fixture('run-shard-1.json')]);
+    expect(inputs.runs[0]!.cases).toHaveLength(6);
+    expect(inputs.runs[0]!.duplicates).toHaveLength(6);
+  });
+});
+
+describe('formatReportMarkdown', () => {
+  it('matches the reviewed snapshot', async () => {
+    const text = formatReportMarkdown(readReportInputs(all));
+    await expect(text).toMatchFileSnapshot('./snapshots/report.md');
+  });
+
+  it('stays under the GitHub limit by showing fewer rows, and says rows were left out', () => {
+    const inputs = readReportInputs([fixture('compare.json')]);
+    const cmp = inputs.comparisons[0]!.data;
+    const base = cmp.cases[0]!;
+    cmp.cases = Array.from({ length: 3000 }, (_, i) => ({ ...base, id: `sha1/dispatch/size=${i}/with/a/long/case/name/to/fill/the/table` }));
+    const text = formatReportMarkdown(inputs);
+    expect(text.length).toBeLessThan(GITHUB_COMMENT_LIMIT);
+    expect(text).toMatch(/_\d+ more changed cases are in the result files\._/);
+  });
+});
+
+describe('layerbench-report', () => {
+  it('exits 2 naming the file for a truncated result file', () => {
+    const { out, io } = capture();
+    expect(main([fixture('compare.json'), fixture('corrupt.json')], io)).toBe(2);
+    expect(out.stderr).toMatch(/^layerbench-report: test\/fixtures\/corrupt\.json: .*(truncated|JSON)/i);
+    expect(out.stderr.trim().split('\n')).toHaveLength(1);
+  });
+
+  it('exits 2 for a file of an unknown kind, a missing file, and no file at all', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'report-'));
+    const odd = join(dir, 'odd.json');
+    writeFileSync(odd, JSON.stringify({ kind: 'layerbench/calibration', schemaVersion: 1 }));
+    for (const args of [[odd], [join(dir, 'missing.json')], []]) {
+      const { out, io } = capture();
+      expect(main(args, io)).toBe(2);
+      expect(out.stderr).toMatch(/^layerbench-report: /);
+    }
+  });
+
+  it('exits 2 for a bisect file that violates the schema, naming the field', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'report-'));
+    const bad = join(dir, 'bisect.json');
+    writeFileSync(bad, JSON.stringify({ kind: 'layerbench/bisect', schemaVersion: 1, createdAt: 'x', cases: 'no' }));
+    const { out, io } = capture();
+    expect(main([bad], io)).toBe(2);
+    expect(out.stderr).toMatch(/bisect\.json/);
+    expect(out.stderr).toMatch(/cases|options/);
+  });
+
+  it('prints Markdown to stdout, and exits 1 on a regression only when asked', () => {
+    const { out, io } = capture();
+    expect(main([fixture('compare.json')], io)).toBe(0);
+    expect(out.stdout).toMatch(/^## layerbench: :red_circle: regression/);
+    expect(main([fixture('compare.json'), '--fail-on-regression'], capture().io)).toBe(1);
+    expect(main([fixture('run-shard-1.json'), '--fail-on-regression'], capture().io)).toBe(0);
+  });
+});
