@@ -15,6 +15,7 @@ export {
   geometricMean,
   erfc,
   normalUpperTail,
+  bootstrapGeomeanRatioCi,
 } from './stats.js';
 export type { RandomSource, BootstrapOptions, MannWhitneyResult } from './stats.js';
 export { runCases, runCase, measureOverhead, DigestMismatchError } from './run.js';
@@ -33,3 +34,27 @@ export {
 export type { ResultFileProblem } from './result-file.js';
 export { runResultSchema, comparisonSchema, envFingerprintSchema, calibrationSchema } from './schemas.js';
 export { formatTable, describeEnv } from './reporters/table.js';
+export { compareResults, compareSamples, verdictOf, diffFingerprints, defaultThreshold, defaultAlpha } from './compare.js';
+export type { CompareOptions } from './compare.js';
+export { runInterleaved } from './interleaved.js';
+export type { InterleavedOptions } from './interleaved.js';
+export {
+  calibrate,
+  calibrationWork,
+  minimumDetectableEffect,
+  summarizeEffect,
+  wilsonInterval,
+  timedSampleSource,
+  defaultEffects,
+  requiredPower,
+} from './calibrate.js';
+export type { CalibrateOptions, CalibrationSampleSource } from './calibrate.js';
+export { formatComparison } from './reporters/comparison.js';
+export { formatMarkdown } from './reporters/markdown.js';
+export { formatJson } from './reporters/json.js';
+export { formatNtpsec, ntpsecHeader } from './reporters/ntpsec.js';
+export { formatEsptest } from './reporters/esptest.js';
+export type { EsptestOptions } from './reporters/esptest.js';
+export { formatSpeed } from './reporters/speed.js';
+export { toBmf } from './reporters/bmf.js';
+export type { Bmf, BmfMetric } from './reporters/bmf.js';

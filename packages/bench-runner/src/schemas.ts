@@ -103,7 +103,7 @@ export const comparisonSchema = z.looseObject({
   base: z.looseObject({ createdAt: z.string(), env: envFingerprintSchema }),
   head: z.looseObject({ createdAt: z.string(), env: envFingerprintSchema }),
   fingerprintDiffs: z.array(
-    z.looseObject({ kind: z.string(), what: z.string(), base: z.string(), head: z.string() }),
+    z.looseObject({ kind: z.string(), what: z.string(), base: z.string(), head: z.string(), field: z.string().optional() }),
   ),
   cases: z.array(
     z.looseObject({

@@ -178,6 +178,30 @@ export function bootstrapRatioCi(
 }
 
 /**
+ * Bootstrap CI of the geometric mean of median ratios head/base over several
+ * cases: each iteration resamples every case on both sides.
+ */
+export function bootstrapGeomeanRatioCi(
+  pairs: readonly { base: readonly number[]; head: readonly number[] }[],
+  options: BootstrapOptions = {},
+): [number, number] {
+  if (pairs.length === 0) throw new RangeError('bootstrapGeomeanRatioCi needs at least one case');
+  const { confidence, iterations, random } = checkBootstrapOptions(options);
+  const sorted = pairs.map((p) => {
+    requireSamples(p.base, 'bootstrapGeomeanRatioCi (base)');
+    requireSamples(p.head, 'bootstrapGeomeanRatioCi (head)');
+    return { base: sortedCopy(p.base), head: sortedCopy(p.head) };
+  });
+  const draws = new Float64Array(iterations);
+  for (let i = 0; i < iterations; i++) {
+    let logSum = 0;
+    for (const p of sorted) logSum += Math.log(resampledMedian(p.head, random) / resampledMedian(p.base, random));
+    draws[i] = Math.exp(logSum / sorted.length);
+  }
+  return percentileInterval(draws, confidence);
+}
+
+/**
  * Complementary error function. Below 2: 1 - erf(x) from erf's series with
  * positive terms only (no cancellation inside the sum); from 2 on: the
  * continued fraction of erfc, evaluated backwards. Relative error below 1e-13

@@ -175,6 +175,8 @@ export interface FingerprintDiff {
   what: string;          // e.g. '@layerbench/sha1-dispatch' or 'sha1-dispatch: whole-message'
   base: string;
   head: string;
+  /** For kind 'layer': which field differs ('version' | 'source' | 'commit' | 'contentHash' | 'presence'). */
+  field?: string;
 }
 
 export interface Comparison {

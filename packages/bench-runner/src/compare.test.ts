@@ -1,0 +1,180 @@
+import { describe, expect, it } from 'vitest';
+import { collectEnv } from './env.js';
+import { compareResults, compareSamples, diffFingerprints, verdictOf } from './compare.js';
+import { computeStats, normalVariate, seededRandom } from './stats.js';
+import type { CaseResult, RunResult } from './types.js';
+
+function normalSamples(n: number, mu: number, sigma: number, seed: number): number[] {
+  const random = seededRandom(seed);
+  return Array.from({ length: n }, () => mu + sigma * normalVariate(random));
+}
+
+describe('verdictOf', () => {
+  const t = 0.02;
+  const a = 0.01;
+  it.each([
+    [[1.05, 1.08], 1e-6, 'regressed'],
+    [[0.9, 0.95], 1e-6, 'improved'],
+    [[1.005, 1.015], 1e-6, 'unchanged'], // significant but within the noise threshold
+    [[0.99, 1.01], 0.5, 'unchanged'],
+    [[0.985, 1.025], 0.4, 'unchanged'], // not significant, narrow, contains 1
+    [[1.01, 1.05], 1e-6, 'inconclusive'], // straddles 1 + threshold
+    [[0.9, 1.12], 0.3, 'inconclusive'], // too wide
+    [[1.05, 1.08], 0.2, 'inconclusive'], // beyond the threshold but not significant
+  ] as const)('CI %j with p=%f is %s', (ci, p, verdict) => {
+    expect(verdictOf(ci, p, t, a)).toBe(verdict);
+  });
+});
+
+describe('compareSamples on synthetic data', () => {
+  it('A/A: same distribution gives unchanged in (nearly) every trial', () => {
+    const verdicts: Record<string, number> = {};
+    for (let trial = 0; trial < 100; trial++) {
+      const base = normalSamples(400, 100, 2, 2 * trial + 1);
+      const head = normalSamples(400, 100, 2, 2 * trial + 2);
+      const v = compareSamples(base, head, { iterations: 500 }).verdict;
+      verdicts[v] = (verdicts[v] ?? 0) + 1;
+    }
+    expect(verdicts.regressed ?? 0).toBe(0);
+    expect(verdicts.improved ?? 0).toBe(0);
+    expect(verdicts.unchanged).toBeGreaterThanOrEqual(98);
+  });
+  it('A/A p-values are roughly uniform: about alpha of them fall below alpha', () => {
+    let below = 0;
+    const trials = 1000;
+    for (let trial = 0; trial < trials; trial++) {
+      const base = normalSamples(100, 100, 2, 10_000 + 2 * trial);
+      const head = normalSamples(100, 100, 2, 10_001 + 2 * trial);
+      if (compareSamples(base, head, { iterations: 10 }).pValue < 0.05) below++;
+    }
+    expect(below / trials).toBeGreaterThan(0.03);
+    expect(below / trials).toBeLessThan(0.07);
+  });
+  it('a clear 10% slowdown is regressed and a 10% speed-up improved', () => {
+    const base = normalSamples(400, 100, 2, 1);
+    const slower = normalSamples(400, 110, 2, 2);
+    const faster = normalSamples(400, 90, 2, 3);
+    const r = compareSamples(base, slower);
+    expect(r.verdict).toBe('regressed');
+    expect(r.ratio).toBeCloseTo(1.1, 2);
+    expect(r.ratioCi[0]).toBeLessThan(1.1);
+    expect(r.ratioCi[1]).toBeGreaterThan(1.1);
+    expect(r.pValue).toBeLessThan(1e-10);
+    expect(compareSamples(base, faster).verdict).toBe('improved');
+  });
+  it('a shift inside a wide noise band is inconclusive', () => {
+    const base = normalSamples(20, 100, 20, 4);
+    const head = normalSamples(20, 103, 20, 5);
+    expect(compareSamples(base, head).verdict).toBe('inconclusive');
+  });
+  it('rejects a zero median and bad options', () => {
+    expect(() => compareSamples([0, 0], [1, 1])).toThrow(RangeError);
+    expect(() => compareSamples([1], [1], { alpha: 0 })).toThrow(/alpha must be within/);
+    expect(() => compareSamples([1], [1], { threshold: -1 })).toThrow(/threshold must be within/);
+  });
+});
+
+function caseResult(id: string, samples: number[], extra: Partial<CaseResult> = {}): CaseResult {
+  return { id, layer: 'cmac', params: { algorithm: 'AES-128' }, status: 'ok', samples, digest: 'aa', ...(samples.length > 0 ? { stats: computeStats(samples) } : {}), ...extra };
+}
+
+function run(cases: CaseResult[], env = collectEnv()): RunResult {
+  return { kind: 'layerbench/run', schemaVersion: 1, createdAt: '2026-11-30T14:00:00Z', suites: [], options: { timePerCase: 1 }, env, cases };
+}
+
+describe('compareResults', () => {
+  const baseEnv = collectEnv({
+    capabilities: 'ffebffff 7ffef3ff 000037ab 00000000',
+    dispatch: [
+      { layer: 'sha1-dispatch', decision: 'block', impl: 'avx2-like', reason: 'fastest' },
+      { layer: 'aes-core', decision: 'backend', impl: 'table', reason: 'default' },
+    ],
+    layers: [
+      { name: '@layerbench/sha1-dispatch', version: '1.0.0', commit: 'a'.repeat(40), contentHash: '1'.repeat(64) },
+      { name: '@layerbench/cmac', version: '1.0.0' },
+    ],
+  });
+  const headEnv = {
+    ...baseEnv,
+    node: '16.20.2',
+    dispatch: [
+      { layer: 'sha1-dispatch', decision: 'block', impl: 'generic', reason: 'fallback' },
+      { layer: 'aes-core', decision: 'backend', impl: 'table', reason: 'default' },
+    ],
+    layers: [
+      { name: '@layerbench/sha1-dispatch', version: '1.1.0', commit: 'b'.repeat(40), contentHash: '1'.repeat(64) },
+      { name: '@layerbench/esp', version: '0.1.0' },
+    ],
+  };
+  const base = run(
+    [
+      caseResult('same', normalSamples(300, 100, 1, 1)),
+      caseResult('slower', normalSamples(300, 100, 1, 2)),
+      caseResult('digest', normalSamples(300, 50, 1, 3), { digest: 'aa' }),
+      caseResult('gone', normalSamples(30, 50, 1, 4)),
+      caseResult('broken-head', normalSamples(30, 50, 1, 5)),
+      caseResult('broken-base', [], { status: 'failed', error: { name: 'Error', message: 'x' } }),
+    ],
+    baseEnv,
+  );
+  const head = run(
+    [
+      caseResult('same', normalSamples(300, 100, 1, 11)),
+      caseResult('slower', normalSamples(300, 145, 1, 12), { implementation: 'generic' }),
+      caseResult('digest', normalSamples(300, 50, 1, 13), { digest: 'bb' }),
+      caseResult('new', normalSamples(30, 50, 1, 14)),
+      caseResult('broken-head', [], { status: 'failed', error: { name: 'Error', message: 'y' } }),
+      caseResult('broken-base', normalSamples(30, 50, 1, 15)),
+    ],
+    headEnv,
+  );
+  const cmp = compareResults(base, head, { threshold: 0.02, alpha: 0.01 });
+
+  it('gives per-case verdicts, ratios and digest changes', () => {
+    const byId = new Map(cmp.cases.map((c) => [c.id, c]));
+    expect([...byId.keys()]).toEqual(['same', 'slower', 'digest']);
+    expect(byId.get('same')!.verdict).toBe('unchanged');
+    expect(byId.get('slower')!.verdict).toBe('regressed');
+    expect(byId.get('slower')!.ratio).toBeCloseTo(1.45, 2);
+    expect(byId.get('slower')!.headImpl).toBe('generic');
+    expect(byId.get('digest')!.digestChanged).toBe(true);
+    expect(byId.get('same')!.digestChanged).toBe(false);
+    expect(cmp.summary).toEqual({ regressed: 1, improved: 0, unchanged: 2, inconclusive: 0 });
+  });
+
+  it('lists one-sided and failed cases', () => {
+    expect(cmp.onlyBase).toEqual(['gone']);
+    expect(cmp.onlyHead).toEqual(['new']);
+    expect(cmp.failed.sort()).toEqual(['broken-base', 'broken-head']);
+  });
+
+  it('reports fingerprint differences keyed by layer and decision', () => {
+    expect(cmp.fingerprintDiffs).toEqual(
+      expect.arrayContaining([
+        { kind: 'runtime', what: 'node', base: process.versions.node, head: '16.20.2' },
+        { kind: 'dispatch', what: 'sha1-dispatch: block', base: 'avx2-like', head: 'generic' },
+        { kind: 'layer', what: '@layerbench/sha1-dispatch', base: '1.0.0', head: '1.1.0', field: 'version' },
+        { kind: 'layer', what: '@layerbench/sha1-dispatch', base: 'a'.repeat(40), head: 'b'.repeat(40), field: 'commit' },
+        { kind: 'layer', what: '@layerbench/cmac', base: '1.0.0', head: '(absent)', field: 'presence' },
+        { kind: 'layer', what: '@layerbench/esp', base: '(absent)', head: '0.1.0', field: 'presence' },
+      ]),
+    );
+    expect(cmp.fingerprintDiffs.filter((d) => d.what.startsWith('aes-core'))).toEqual([]);
+    expect(cmp.fingerprintDiffs.filter((d) => d.field === 'contentHash')).toEqual([]);
+    expect(diffFingerprints(baseEnv, baseEnv)).toEqual([]);
+  });
+
+  it('summarises with a geometric mean and its CI', () => {
+    const expected = Math.cbrt(cmp.cases.reduce((p, c) => p * c.ratio, 1));
+    expect(cmp.geomean.ratio).toBeCloseTo(expected, 12);
+    expect(cmp.geomean.ci[0]).toBeLessThan(cmp.geomean.ratio);
+    expect(cmp.geomean.ci[1]).toBeGreaterThan(cmp.geomean.ratio);
+  });
+
+  it('has the compare kind and schema version', () => {
+    expect(cmp.kind).toBe('layerbench/compare');
+    expect(cmp.schemaVersion).toBe(1);
+    expect(cmp.threshold).toBe(0.02);
+    expect(cmp.alpha).toBe(0.01);
+  });
+});

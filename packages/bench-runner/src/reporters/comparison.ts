@@ -1,0 +1,61 @@
+// Console report of a comparison: where the environments differ first (the
+// likeliest causes), then per case the change with its CI, p-value and
+// verdict, then digest changes, one-sided and failed cases, and the summary.
+import type { CaseComparison, Comparison, FingerprintDiff } from '../types.js';
+import { renderTextTable } from './text-table.js';
+import { formatChange, formatNs, formatP } from './units.js';
+
+export function describeDiff(d: FingerprintDiff): string {
+  const what = d.field && d.field !== 'presence' ? `${d.what} ${d.field}` : d.what;
+  return `${d.kind}: ${what}: ${d.base} -> ${d.head}`;
+}
+
+export function caseNote(c: CaseComparison): string {
+  const notes: string[] = [];
+  if (c.digestChanged) notes.push('DIGEST CHANGED');
+  if (c.baseImpl !== c.headImpl) notes.push(`impl ${c.baseImpl ?? '?'} -> ${c.headImpl ?? '?'}`);
+  return notes.join(', ');
+}
+
+export function formatInterval(ci: readonly [number, number]): string {
+  return `[${formatChange(ci[0])}, ${formatChange(ci[1])}]`;
+}
+
+export function summaryLine(cmp: Comparison): string {
+  const s = cmp.summary;
+  return `geomean ${formatChange(cmp.geomean.ratio)} ${formatInterval(cmp.geomean.ci)} · ${s.regressed} regressed, ${s.improved} improved, ${s.unchanged} unchanged, ${s.inconclusive} inconclusive`;
+}
+
+export function formatComparison(cmp: Comparison): string {
+  const lines = [
+    `compare: base ${cmp.base.createdAt} -> head ${cmp.head.createdAt} · noise threshold ±${(cmp.threshold * 100).toFixed(1)}% · alpha ${cmp.alpha}`,
+  ];
+  if (cmp.fingerprintDiffs.length > 0) {
+    lines.push('environment differences:');
+    for (const d of cmp.fingerprintDiffs) lines.push(`  ${describeDiff(d)}`);
+  }
+  const rows = cmp.cases.map((c) => [
+    c.id,
+    formatNs(c.baseMedian),
+    formatNs(c.headMedian),
+    formatChange(c.ratio),
+    formatInterval(c.ratioCi),
+    formatP(c.pValue),
+    c.verdict,
+    caseNote(c),
+  ]);
+  if (rows.length > 0) {
+    lines.push(
+      renderTextTable(['case', 'base', 'head', 'change', '95% CI', 'p', 'verdict', 'note'], rows, [
+        false, true, true, true, true, true, false, false,
+      ]),
+    );
+  }
+  const digestChanged = cmp.cases.filter((c) => c.digestChanged).map((c) => c.id);
+  if (digestChanged.length > 0) lines.push(`DIGEST CHANGED (the output differs: a correctness change): ${digestChanged.join(', ')}`);
+  if (cmp.onlyBase.length > 0) lines.push(`only in base: ${cmp.onlyBase.join(', ')}`);
+  if (cmp.onlyHead.length > 0) lines.push(`only in head: ${cmp.onlyHead.join(', ')}`);
+  if (cmp.failed.length > 0) lines.push(`failed on either side: ${cmp.failed.join(', ')}`);
+  lines.push(summaryLine(cmp));
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,7 @@
+// JSON output of any result (run, comparison, calibration, BMF): indented,
+// with number arrays such as samples kept on one line.
+import { stringifyResult } from '../result-file.js';
+
+export function formatJson(value: unknown): string {
+  return `${stringifyResult(value)}\n`;
+}
