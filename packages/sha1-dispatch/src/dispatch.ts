@@ -40,6 +40,7 @@ interface DispatchState {
   forced?: Sha1ImplName;
   forcedBy?: string;
   infos: Sha1ImplementationInfo[];
+  availableSet: Set<string>;
   block: DispatchChoice;
   /** Whole-message segments, ascending by minSize; the first starts at 0. */
   segments: SizeSegment[];
@@ -199,6 +200,7 @@ function computeState(): DispatchState {
     detectedWord,
     word,
     infos,
+    availableSet: new Set(avail),
     block,
     segments,
     segmentStarts: segments.map((s) => s.minSize),
@@ -264,8 +266,10 @@ export function sha1Implementations(): Sha1ImplementationInfo[] {
 
 /** Resolves an explicit `impl` option (or the forced/dispatched default) to an available implementation. */
 export function resolveImpl(requested: string | undefined, fallback: () => Sha1ImplName, via: string): Sha1ImplName {
-  const s = dispatchState();
+  const s = current ?? dispatchState();
   if (requested === undefined) return fallback();
+  // Hot path for an explicit, available impl: no list building per call.
+  if (s.availableSet.has(requested)) return requested as Sha1ImplName;
   return checkImplName(requested, s.infos, via);
 }
 

@@ -1,14 +1,14 @@
 // @layerbench/sha1-dispatch: SHA-1 and HMAC-SHA1 with several implementations
 // (generic, unrolled, wasm, node) and a dispatcher that always says what it chose.
-import { nodeSha1, NodeSha1 } from './backends/node.js';
-import { wasmSha1 } from './backends/wasm.js';
+import { NodeSha1 } from './backends/node.js';
 import { BlockHmacSha1, checkTagLength, NodeHmacSha1 } from './hmac.js';
 import { compressorOf } from './implementations.js';
 import type { Sha1ImplName } from './implementations.js';
 import { applyMeasurements, dispatchState, implForSize, resolveImpl } from './dispatch.js';
 import { crossoverFrom, DEFAULT_SIZES, machineDescription, measureSizes } from './measurements.js';
 import type { CrossoverMeasurements } from './measurements.js';
-import { BlockSha1, checkBytes, sha1WithCompressor } from './sha1-hash.js';
+import { BlockSha1, checkBytes } from './sha1-hash.js';
+import { hashWholeMessage } from './whole-message.js';
 import type { HmacSha1, Sha1Compressor, Sha1Hash } from './types.js';
 
 export type * from './types.js';
@@ -50,14 +50,7 @@ export function sha1(msg: Uint8Array, options?: Sha1Options): Uint8Array {
   checkBytes('sha1: message', msg);
   const impl =
     options?.impl === undefined ? implForSize(msg.length) : resolveImpl(options.impl, () => implForSize(msg.length), 'sha1');
-  return hashWith(impl, msg);
-}
-
-function hashWith(impl: Sha1ImplName, msg: Uint8Array): Uint8Array {
-  if (impl === 'node') return nodeSha1(msg);
-  const out = new Uint8Array(20);
-  if (impl === 'wasm') return wasmSha1(msg, out, 0);
-  return sha1WithCompressor(compressorOf(impl)!, msg, out, 0);
+  return hashWholeMessage(impl, msg);
 }
 
 /** A streaming SHA-1 (update/digest/reset/clone). Without impl or sizeHint it uses the block function. */
