@@ -34,6 +34,8 @@ export {
 export type { ResultFileProblem } from './result-file.js';
 export { runResultSchema, comparisonSchema, envFingerprintSchema, calibrationSchema } from './schemas.js';
 export { formatTable, describeEnv } from './reporters/table.js';
+export { measureMemory, ensureExposedGc, forcedGc } from './memory.js';
+export type { MeasureMemoryOptions } from './memory.js';
 export { compareResults, compareSamples, verdictOf, diffFingerprints, defaultThreshold, defaultAlpha } from './compare.js';
 export type { CompareOptions } from './compare.js';
 export { runInterleaved } from './interleaved.js';
