@@ -65,11 +65,11 @@ describe.each(espPeers.map((p) => ({ name: p.name, peer: p })))('$name', ({ peer
       const sa = await peer.create(encKey, authKey, 0x12345678);
       const ours = createEspSa({ spi: 0x12345678, encKey, authKey, aes: nodeAes, sha1: nodeHmac, pipeline: 'split', iv: counterIvSource(5) });
       const ivs = counterIvSource(5);
-      for (const len of [0, 1, 13, 14, 15, 16, 17, 63, 64, 100, 1400]) {
+      for (const [n, len] of [0, 1, 13, 14, 15, 16, 17, 63, 64, 100, 1400].entries()) {
         const payload = random(len);
         const iv = new Uint8Array(16);
         ivs(iv);
-        const theirs = sa.seal(payload, 41, iv);
+        const theirs = sa.seal(payload, 41, iv, n + 1);
         expect(bytesToHex(theirs), `length ${len}`).toBe(bytesToHex(ours.seal(payload, 41)));
         expect(bytesToHex(sa.open(theirs))).toBe(bytesToHex(payload));
         expect(bytesToHex(ours.open(theirs).payload)).toBe(bytesToHex(payload));
@@ -79,7 +79,7 @@ describe.each(espPeers.map((p) => ({ name: p.name, peer: p })))('$name', ({ peer
 
   it('refuses a packet with a flipped bit', async () => {
     const sa = await peer.create(new Uint8Array(16), new Uint8Array(20));
-    const packet = sa.seal(new Uint8Array(20), 4, new Uint8Array(16));
+    const packet = sa.seal(new Uint8Array(20), 4, new Uint8Array(16), 1);
     packet[30]! ^= 1;
     expect(() => sa.open(packet)).toThrow(/ICV/);
   });

@@ -12,8 +12,12 @@ import { AES_CBC } from 'asmcrypto.js';
 import { createHMAC, createSHA1, type IHasher } from 'hash-wasm';
 
 export interface EspPeerSa {
-  /** SPI | seq | IV | AES-CBC(payload | padding | pad length | next header) | ICV(12). */
-  seal(payload: Uint8Array, nextHeader: number, iv: Uint8Array): Uint8Array;
+  /**
+   * SPI | seq | IV | AES-CBC(payload | padding | pad length | next header) | ICV(12).
+   * The caller numbers the packets (these minimal SAs keep no counter), so a
+   * benchmark can re-create its first packet for the output digest.
+   */
+  seal(payload: Uint8Array, nextHeader: number, iv: Uint8Array, seq: number): Uint8Array;
   /** Verifies the ICV, decrypts, checks padding; returns the payload. Throws Error on any failure. */
   open(packet: Uint8Array): Uint8Array;
 }
@@ -28,6 +32,7 @@ export interface EspPeer {
 const ICV = 12;
 
 interface Primitives {
+  /** May overwrite `plaintext` (a fresh array the framing owns). */
   encrypt(plaintext: Uint8Array, iv: Uint8Array): Uint8Array;
   decrypt(ciphertext: Uint8Array, iv: Uint8Array): Uint8Array;
   /** Full or truncated HMAC-SHA1 tag of `data` (at least 12 bytes). */
@@ -36,9 +41,8 @@ interface Primitives {
 
 /** The ESP framing around a pair of library primitives, written once for all peers. */
 function espAround(p: Primitives, spi: number): EspPeerSa {
-  let seq = 1;
   return {
-    seal(payload, nextHeader, iv) {
+    seal(payload, nextHeader, iv, seq) {
       const padLength = (16 - ((payload.length + 2) & 15)) & 15;
       const plaintext = new Uint8Array(payload.length + padLength + 2);
       plaintext.set(payload);
@@ -49,7 +53,7 @@ function espAround(p: Primitives, spi: number): EspPeerSa {
       const packet = new Uint8Array(24 + ciphertext.length + ICV);
       const view = new DataView(packet.buffer);
       view.setUint32(0, spi);
-      view.setUint32(4, seq++);
+      view.setUint32(4, seq);
       packet.set(iv, 8);
       packet.set(ciphertext, 24);
       const icvOffset = 24 + ciphertext.length;
@@ -110,15 +114,38 @@ const noble: EspPeer = {
   },
 };
 
-/** asmcrypto.js AES_CBC (asm.js, one-shot) + hash-wasm HMAC-SHA1 (WebAssembly, keyed once, re-initialised per packet). */
+/**
+ * asmcrypto.js AES_CBC (asm.js) + hash-wasm HMAC-SHA1 (WebAssembly). Both are
+ * keyed once per SA. asmcrypto's public API takes the IV only in the
+ * constructor, and constructing costs a 64 KiB heap and an asm.js module
+ * (~80 us, more than the whole packet), so one encrypting and one decrypting
+ * object live per SA and keep chaining from their previous call: the first
+ * block is adjusted by XOR with (IV ^ previous last ciphertext block), which
+ * gives exactly CBC with the packet's IV. hash-wasm's HMAC is re-initialised
+ * per packet (init() restores the keyed state).
+ */
 const asmcryptoHashWasm: EspPeer = {
   name: 'asmcrypto.js+hash-wasm',
   async create(encKey, authKey, spi = 0x12345678) {
     const hasher: IHasher = await createHMAC(createSHA1(), authKey);
+    const encryptor = new AES_CBC(encKey, undefined, false);
+    const decryptor = new AES_CBC(encKey, undefined, false);
+    const encryptChain = new Uint8Array(16); // asmcrypto's CBC register: zero IV, then the last ciphertext block
+    const decryptChain = new Uint8Array(16);
     return espAround(
       {
-        encrypt: (plaintext, iv) => AES_CBC.encrypt(plaintext, encKey, false, iv),
-        decrypt: (ciphertext, iv) => AES_CBC.decrypt(ciphertext, encKey, false, iv),
+        encrypt(plaintext, iv) {
+          for (let i = 0; i < 16; i++) plaintext[i]! ^= iv[i]! ^ encryptChain[i]!;
+          const ciphertext = encryptor.encrypt(plaintext);
+          encryptChain.set(ciphertext.subarray(ciphertext.length - 16));
+          return ciphertext;
+        },
+        decrypt(ciphertext, iv) {
+          const plaintext = decryptor.decrypt(ciphertext);
+          for (let i = 0; i < 16; i++) plaintext[i]! ^= iv[i]! ^ decryptChain[i]!;
+          decryptChain.set(ciphertext.subarray(ciphertext.length - 16));
+          return plaintext;
+        },
         mac(data) {
           hasher.init();
           hasher.update(data);
