@@ -108,7 +108,9 @@ export async function measureMemory(cases: MemCase[], options: MeasureMemoryOpti
       const rounds: MemResult['perObject'][] = [];
       for (let r = 0; r < repeats; r++) rounds.push(await perObjectOnce(memCase, count, gc));
       const pick = (field: keyof MemResult['perObject']) => median(rounds.map((round) => round[field]));
-      result.perObject = { heapUsed: pick('heapUsed'), external: pick('external'), arrayBuffers: pick('arrayBuffers'), total: pick('total') };
+      const heapUsed = pick('heapUsed');
+      const external = pick('external');
+      result.perObject = { heapUsed, external, arrayBuffers: pick('arrayBuffers'), total: heapUsed + external };
     } catch (error) {
       result.status = 'failed';
       result.error = toCaseError(error);
