@@ -1,0 +1,189 @@
+// `layerbench check --baseline <file>`: one step of `git bisect run`. Measures
+// the baseline's cases on this checkout and answers good (0), regressed (1) or
+// cannot tell (125, which makes git bisect skip the commit).
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { compareResults, formatComparison } from '@layerbench/bench-runner';
+import type { Comparison, RunResult } from '@layerbench/bench-runner';
+import {
+  UsageError,
+  anyText,
+  booleanOption,
+  formatOptionHelp,
+  fraction,
+  parseArgs,
+  positiveNumber,
+  regexText,
+  valueOption,
+} from '../args.js';
+import { failureLines, measure } from '../measure.js';
+import { InputFileError, readRunInput } from '../result-files.js';
+import { allSuites, suiteByName } from '../suites/index.js';
+import { styleFor } from '../terminal.js';
+import { comparisonSummaryLine } from './compare.js';
+import type { Command, CommandContext } from './types.js';
+
+/** The exit codes `git bisect run` understands. */
+export const checkExit = {
+  good: 0,
+  regressed: 1,
+  cannotTell: 125,
+  /** Above 127: git bisect run stops instead of marking the commit bad. */
+  badInput: 128,
+} as const;
+
+const options = {
+  baseline: valueOption('file', 'the result file of a good state (from `layerbench run --out`) (required)', anyText),
+  filter: valueOption('regex', "only cases whose id matches (default: the baseline's filter)", regexText),
+  time: valueOption('seconds', "seconds of measurement per case (default: the baseline's)", positiveNumber('seconds')),
+  threshold: valueOption('ratio', 'slowdowns smaller than this count as good (e.g. 0.05)', fraction('a relative change')),
+  alpha: valueOption('p', 'significance level of the per-case test', fraction('a probability')),
+  build: booleanOption('run `npm run build` in this checkout first (exit 125 when it fails), then check with the fresh build'),
+  quiet: booleanOption('no progress on stderr', 'q'),
+};
+
+export const checkCommand: Command = {
+  name: 'check',
+  summary: 'for `git bisect run`: measure the baseline\'s cases, exit 0 good / 1 regressed / 125 cannot tell',
+  usage: [
+    'Usage: layerbench check --baseline <file> [suite...] [options]',
+    '',
+    "Runs the baseline's cases (or the given suites, restricted to cases the baseline",
+    'has) on this checkout and compares them with the baseline.',
+    '',
+    'Options:',
+    formatOptionHelp(options),
+    '',
+    'Exit codes (what `git bisect run` expects):',
+    '  0    good: no selected case regressed',
+    '  1    bad: a case regressed beyond the threshold',
+    '  125  cannot tell: a verdict was inconclusive, the build failed, a case failed or',
+    '       computed a different digest, or the baseline has none of the selected cases',
+    '  128  bad input (usage, unreadable baseline): stops `git bisect run` rather than',
+    '       marking the commit bad, which exit 2 would do',
+    '',
+    'Example:',
+    '  layerbench run sha1 --time 1 --out /tmp/good.json     # on the good commit',
+    '  git bisect start HEAD v1.0 && git bisect run node apps/cli/dist/main.js check \\',
+    '      --build --baseline /tmp/good.json --filter "sha1/.*64" --threshold 0.05',
+  ].join('\n'),
+  run: async (args, ctx) => {
+    try {
+      return await checkAgainstBaseline(args, ctx);
+    } catch (error) {
+      if (!(error instanceof UsageError || error instanceof InputFileError)) throw error;
+      const style = styleFor(ctx.stderr, ctx.env);
+      const hint = error instanceof UsageError ? ' (see layerbench check --help)' : '';
+      ctx.stderr.write(`${style.red('layerbench:')} ${error.message}${hint}\n`);
+      return checkExit.badInput;
+    }
+  },
+};
+
+export interface CheckVerdict {
+  code: number;
+  reason: string;
+}
+
+/** The bisect answer for one comparison of this checkout's run against the baseline. */
+export function checkVerdict(comparison: Comparison, head: RunResult): CheckVerdict {
+  const failures = failureLines(head);
+  if (failures.length > 0) return { code: checkExit.cannotTell, reason: `${failures.length} case(s) failed or computed a wrong digest` };
+  const changedDigest = comparison.cases.filter((result) => result.digestChanged).map((result) => result.id);
+  if (changedDigest.length > 0) return { code: checkExit.cannotTell, reason: `output digest changed: ${changedDigest.join(', ')}` };
+  const regressed = comparison.cases.filter((result) => result.verdict === 'regressed').map((result) => result.id);
+  if (regressed.length > 0) return { code: checkExit.regressed, reason: `regressed: ${regressed.join(', ')}` };
+  const inconclusive = comparison.cases.filter((result) => result.verdict === 'inconclusive').map((result) => result.id);
+  if (inconclusive.length > 0) return { code: checkExit.cannotTell, reason: `inconclusive: ${inconclusive.join(', ')}` };
+  if (comparison.cases.length === 0) return { code: checkExit.cannotTell, reason: 'no case was compared' };
+  return { code: checkExit.good, reason: `${comparison.cases.length} case(s) not regressed` };
+}
+
+/** The root of the checkout this CLI was built in (the package.json with workspaces above it). */
+function workspaceRoot(): string | undefined {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    const manifest = join(dir, 'package.json');
+    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { workspaces?: unknown }).workspaces !== undefined) {
+      return dir;
+    }
+    const parent = dirname(dir);
+    if (parent === dir) return undefined;
+    dir = parent;
+  }
+}
+
+/** `--build`: build this checkout, then run check again in a fresh process on the new build. */
+async function buildThenCheck(args: string[], ctx: CommandContext): Promise<number> {
+  const root = workspaceRoot();
+  if (root === undefined) throw new InputFileError('--build: no npm workspace root found above the layerbench CLI');
+  ctx.stderr.write(`layerbench check: building ${root}\n`);
+  const build = spawnSync('npm', ['run', 'build'], { cwd: root, encoding: 'utf8', env: ctx.env });
+  if (build.status !== 0) {
+    ctx.stderr.write(`${build.stdout ?? ''}${build.stderr ?? ''}`);
+    ctx.stderr.write(`layerbench check: the build failed (${build.error?.message ?? `exit ${build.status}`}): cannot tell (125)\n`);
+    return checkExit.cannotTell;
+  }
+  const main = join(root, 'apps', 'cli', 'dist', 'main.js');
+  const rest = args.filter((arg) => arg !== '--build');
+  return new Promise<number>((resolve) => {
+    const child = spawn(process.execPath, [main, 'check', ...rest], { cwd: ctx.cwd, env: ctx.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout.on('data', (chunk: Buffer) => ctx.stdout.write(chunk));
+    child.stderr.on('data', (chunk: Buffer) => ctx.stderr.write(chunk));
+    child.on('error', (error) => {
+      ctx.stderr.write(`layerbench check: could not start the fresh build: ${error.message}\n`);
+      resolve(checkExit.cannotTell);
+    });
+    child.on('close', (code) => resolve(code ?? checkExit.cannotTell));
+  });
+}
+
+async function checkAgainstBaseline(args: string[], ctx: CommandContext): Promise<number> {
+  const parsed = parseArgs(args, { options, positionals: { name: '[suite...]' } });
+  const chosen = parsed.options;
+  if (chosen.baseline === undefined) throw new UsageError('--baseline <file> is required');
+  if (chosen.build) return buildThenCheck(args, ctx);
+
+  const baseline = readRunInput(ctx, chosen.baseline);
+  const style = styleFor(ctx.stderr, ctx.env);
+  const suiteNames = parsed.positionals.length > 0 ? parsed.positionals : baseline.suites;
+  const suites = suiteNames.length > 0 ? suiteNames.map(suiteByName) : allSuites;
+  const filter = chosen.filter ?? baseline.options.filter;
+  const baselineIds = new Set(baseline.cases.filter((result) => result.status === 'ok').map((result) => result.id));
+
+  const measurement = await measure(
+    {
+      suites,
+      selection: filter === undefined ? {} : { filter },
+      timePerCase: chosen.time ?? baseline.options.timePerCase,
+      quiet: chosen.quiet,
+      onlyIds: baselineIds,
+      onStart: ({ cases }) => ctx.stderr.write(`layerbench check: ${cases.length} case(s) against ${chosen.baseline}\n`),
+    },
+    ctx,
+  );
+  if (measurement.selected.length === 0) {
+    ctx.stderr.write(`layerbench check: the baseline has none of the selected cases: cannot tell (125)\n`);
+    return checkExit.cannotTell;
+  }
+  if (measurement.run.interrupted === true) {
+    ctx.stderr.write('layerbench check: interrupted\n');
+    return 130;
+  }
+  for (const { suite, error } of measurement.suiteErrors) {
+    ctx.stderr.write(`${style.red('error:')} suite ${suite} could not build its cases: ${error.message}\n`);
+  }
+  const comparison = compareResults(baseline, measurement.run, {
+    ...(chosen.threshold === undefined ? {} : { threshold: chosen.threshold }),
+    ...(chosen.alpha === undefined ? {} : { alpha: chosen.alpha }),
+  });
+  ctx.stdout.write(formatComparison(comparison).replace(/\n?$/, '\n'));
+  ctx.stdout.write(`\n${comparisonSummaryLine(comparison)}\n`);
+  for (const line of failureLines(measurement.run)) ctx.stderr.write(`${style.red(line)}\n`);
+  const verdict = checkVerdict(comparison, measurement.run);
+  const word = verdict.code === checkExit.good ? 'good' : verdict.code === checkExit.regressed ? 'bad' : 'cannot tell';
+  ctx.stdout.write(`check: ${word} (exit ${verdict.code}): ${verdict.reason}\n`);
+  return verdict.code;
+}

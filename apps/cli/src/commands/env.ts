@@ -1,0 +1,80 @@
+// `layerbench env`: the environment fingerprint a run would record — the
+// capability word, every dispatch decision with its reason, the runtime and
+// each layer's identity — so "what changed?" starts with facts.
+import { collectEnv, formatJson } from '@layerbench/bench-runner';
+import type { EnvFingerprint } from '@layerbench/bench-runner';
+import { formatOptionHelp, oneOf, parseArgs, valueOption } from '../args.js';
+import { describeLayers } from '../layer-env.js';
+import { loadWorkspaceLayers } from '../layers.js';
+import { styleFor } from '../terminal.js';
+import type { Command, CommandContext } from './types.js';
+
+const options = {
+  format: valueOption('name', 'text|json (json: the env fingerprint object)', oneOf(['text', 'json'] as const)),
+};
+
+export const envCommand: Command = {
+  name: 'env',
+  summary: 'print the capability word, dispatch decisions, runtime and layer versions',
+  usage: [
+    'Usage: layerbench env [options]',
+    '',
+    'Prints what every result file records about this machine and these layers:',
+    'the `CPU capabilities:` word, each dispatch decision with its reason, the Node,',
+    'V8 and OpenSSL versions, the CPU, and each layer package with its version, git',
+    'commit and the content hash of its built code.',
+    '',
+    'Options:',
+    formatOptionHelp(options),
+  ].join('\n'),
+  run: printEnv,
+};
+
+function columns(rows: string[][]): string[] {
+  const widths = rows[0]?.map((_, column) => Math.max(...rows.map((row) => row[column]?.length ?? 0))) ?? [];
+  return rows.map((row) => row.map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column]! + 2))).join('').trimEnd());
+}
+
+export function formatEnvText(env: EnvFingerprint): string {
+  const lines = [`CPU capabilities: ${env.capabilities ?? '(not reported)'}`, '', 'Dispatch decisions:'];
+  if (env.dispatch.length === 0) lines.push('  (none reported)');
+  lines.push(
+    ...columns(env.dispatch.map((decision) => [`  ${decision.layer}`, decision.decision, `-> ${decision.impl}`, decision.reason])),
+  );
+  lines.push(
+    '',
+    'Runtime:',
+    `  node ${env.node}   V8 ${env.v8}   OpenSSL ${env.openssl}`,
+    `  ${env.os}`,
+    `  ${env.cpuModel} x ${env.cpuCount}   load ${env.loadAvgStart.map((load) => load.toFixed(2)).join(' ')}`,
+    `  machine id ${env.machineId}`,
+    '',
+    'Layers:',
+  );
+  lines.push(
+    ...columns(
+      env.layers.map((layer) => [
+        `  ${layer.name}`,
+        layer.version,
+        layer.source ?? '',
+        layer.commit === undefined ? 'commit -' : `commit ${layer.commit.slice(0, 12)}`,
+        layer.contentHash === undefined ? 'content -' : `content ${layer.contentHash.slice(0, 19)}`,
+      ]),
+    ),
+  );
+  return lines.join('\n');
+}
+
+async function printEnv(args: string[], ctx: CommandContext): Promise<number> {
+  const { options: chosen } = parseArgs(args, { options });
+  const report = describeLayers(await loadWorkspaceLayers());
+  const env = collectEnv(
+    report.capabilities === undefined
+      ? { dispatch: report.dispatch, layers: report.layers }
+      : { capabilities: report.capabilities, dispatch: report.dispatch, layers: report.layers },
+  );
+  const style = styleFor(ctx.stderr, ctx.env);
+  for (const note of report.missing) ctx.stderr.write(`${style.dim('note:')} ${note}\n`);
+  ctx.stdout.write(chosen.format === 'json' ? formatJson(env).replace(/\n?$/, '\n') : formatEnvText(env) + '\n');
+  return 0;
+}

@@ -1,0 +1,70 @@
+// `layerbench mem [suite...]`: bytes per keyed object (cipher, CMAC context,
+// HMAC state, ESP SA) of every layer and peer — the NTPsec question "how much
+// memory does a ctx take?" answered with numbers.
+import { ensureExposedGc, formatJson, measureMemory } from '@layerbench/bench-runner';
+import type { MemResult } from '@layerbench/bench-runner';
+import { formatOptionHelp, oneOf, parseArgs, positiveInteger, regexText, valueOption } from '../args.js';
+import { loadWorkspaceLayers } from '../layers.js';
+import { allSuites, buildMemCases, selectCases, suiteByName } from '../suites/index.js';
+import { styleFor } from '../terminal.js';
+import type { Command, CommandContext } from './types.js';
+
+const options = {
+  filter: valueOption('regex', 'only objects whose id matches this regular expression', regexText),
+  count: valueOption('n', 'objects kept alive per measurement (default: bench-runner\'s)', positiveInteger('objects')),
+  format: valueOption('name', 'table|json', oneOf(['table', 'json'] as const)),
+};
+
+export const memCommand: Command = {
+  name: 'mem',
+  summary: 'bytes per keyed object (context, key schedule) of every layer and peer',
+  usage: [
+    'Usage: layerbench mem [suite...] [options]',
+    '',
+    'Creates N objects of each kind with a forced garbage collection before and',
+    'after, and prints the growth per object: V8 heap, external memory, ArrayBuffers',
+    'and their total. Runs itself again with --expose-gc when that flag is missing.',
+    '',
+    'Options:',
+    formatOptionHelp(options),
+    '',
+    'Exit codes: 0 every object measured, 1 a measurement failed, 2 bad input.',
+  ].join('\n'),
+  run: measureObjects,
+};
+
+export function formatMemTable(results: readonly MemResult[]): string {
+  const header = ['object', 'heap B', 'external B', 'arrayBuffers B', 'total B'];
+  const rows = results.map((result) =>
+    result.status === 'ok'
+      ? [
+          result.id,
+          ...[result.perObject.heapUsed, result.perObject.external, result.perObject.arrayBuffers, result.perObject.total].map((bytes) =>
+            Math.round(bytes).toString(),
+          ),
+        ]
+      : [result.id, `failed: ${result.error?.message ?? 'no error recorded'}`, '', '', ''],
+  );
+  const all = [header, ...rows];
+  const widths = header.map((_, column) => Math.max(...all.map((row) => row[column]!.length)));
+  const line = (row: string[]) =>
+    row.map((cell, column) => (column === 0 ? cell.padEnd(widths[0]!) : cell.padStart(widths[column]!))).join('  ').trimEnd();
+  return [line(header), ...rows.map(line)].join('\n');
+}
+
+async function measureObjects(args: string[], ctx: CommandContext): Promise<number> {
+  const parsed = parseArgs(args, { options, positionals: { name: '[suite...]' } });
+  const chosen = parsed.options;
+  const suites = parsed.positionals.length === 0 ? allSuites : parsed.positionals.map(suiteByName);
+  // Without --expose-gc the measurement runs in a child that inherits stdio;
+  // the parent stops here and exits with the child's code (process.exitCode).
+  if (!ensureExposedGc()) return typeof process.exitCode === 'number' ? process.exitCode : 0;
+
+  const layers = await loadWorkspaceLayers();
+  const memCases = selectCases(buildMemCases(suites, layers), chosen.filter === undefined ? {} : { filter: chosen.filter });
+  const style = styleFor(ctx.stderr, ctx.env);
+  if (memCases.length === 0) ctx.stderr.write(`${style.yellow('warning:')} no memory cases selected\n`);
+  const results = await measureMemory(memCases, chosen.count === undefined ? {} : { count: chosen.count });
+  ctx.stdout.write((chosen.format === 'json' ? formatJson(results) : formatMemTable(results)).replace(/\n?$/, '\n'));
+  return results.some((result) => result.status === 'failed') ? 1 : 0;
+}

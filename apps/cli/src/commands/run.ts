@@ -1,0 +1,171 @@
+// `layerbench run [suite...]`: measure suites and print them in the suite's
+// own format (the NTPsec table, esptest lines, ...) or one chosen format.
+import {
+  formatEsptest,
+  formatJson,
+  formatMarkdown,
+  formatNtpsec,
+  formatSpeed,
+  formatTable,
+  toBmf,
+} from '@layerbench/bench-runner';
+import type { RunResult } from '@layerbench/bench-runner';
+import {
+  anyText,
+  booleanOption,
+  formatOptionHelp,
+  oneOf,
+  parseArgs,
+  positiveNumber,
+  regexText,
+  shardSpec,
+  valueOption,
+} from '../args.js';
+import type { LayerReport } from '../layer-env.js';
+import { failureLines, measure } from '../measure.js';
+import { outputPath } from '../result-files.js';
+import { allSuites, defaultRun, suiteByName } from '../suites/index.js';
+import type { SuiteDefinition } from '../suites/index.js';
+import type { DefaultFormat } from '../suites/types.js';
+import { styleFor } from '../terminal.js';
+import type { Command, CommandContext } from './types.js';
+
+export const runFormats = ['table', 'ntpsec', 'esptest', 'speed', 'markdown', 'json', 'bmf'] as const;
+export type RunFormat = (typeof runFormats)[number];
+
+const options = {
+  filter: valueOption('regex', 'only cases whose id matches this regular expression', regexText),
+  time: valueOption('seconds', `seconds of measurement per case (default 1; ${defaultRun.timePerCase} for the default suites)`, positiveNumber('seconds')),
+  format: valueOption('name', `output: ${runFormats.join('|')} (default: each suite's own format)`, oneOf(runFormats)),
+  out: valueOption('file', 'write the result file here, rewritten after every finished case', anyText),
+  shard: valueOption('k/n', 'run only shard k of n (for a CI matrix); every case is in exactly one shard', shardSpec),
+  quiet: booleanOption('no progress on stderr', 'q'),
+  'esptest-seconds': valueOption('seconds', `length of each esptest loop (default 5; ${defaultRun.esptestSeconds} for the default suites)`, positiveNumber('seconds')),
+  compat: booleanOption("esptest lines use esptest's own Mb/s formula (count*1400/5/250000, half the true rate)"),
+};
+
+export const runCommand: Command = {
+  name: 'run',
+  summary: 'measure suites and print their tables (default: the suites of `npm run bench`)',
+  usage: [
+    'Usage: layerbench run [suite...] [options]',
+    '',
+    'Measures the cases of the given suites and prints them. Without suites it runs',
+    `the default set (${defaultRun.suites.join(', ')}) sized to finish in about two minutes.`,
+    '',
+    `Suites: ${allSuites.map((suite) => suite.name).join(', ')}`,
+    '',
+    'Options:',
+    formatOptionHelp(options),
+    '',
+    'Machine-readable output (json, bmf) goes to stdout and nothing else does; progress',
+    'goes to stderr only when it is a terminal. Ctrl-C stops after the current case and',
+    'keeps the finished cases in --out.',
+    '',
+    'Exit codes: 0 every case ran with the right output, 1 a case failed or its output',
+    'digest was wrong, 2 bad input, 130 interrupted.',
+    '',
+    'Examples:',
+    '  layerbench run cmac-timing --format ntpsec',
+    '  layerbench run esptest --esptest-seconds 5 --compat',
+    '  layerbench run sha1 hmac --time 2 --out head.json',
+    '  layerbench run --shard 2/4 --format json > shard2.json',
+  ].join('\n'),
+  run: runSuites,
+};
+
+function renderRun(run: RunResult, format: Exclude<RunFormat, 'json' | 'bmf'>, compat: boolean): string {
+  switch (format) {
+    case 'table':
+      return formatTable(run);
+    case 'ntpsec':
+      return formatNtpsec(run);
+    case 'esptest':
+      // run prints the capability line before measuring (as esptest does); the reporter's copy would repeat it.
+      return formatEsptest(run, { compat })
+        .split('\n')
+        .filter((line) => !line.startsWith('CPU capabilities: '))
+        .join('\n');
+    case 'speed':
+      return formatSpeed(run);
+    case 'markdown':
+      return formatMarkdown(run);
+  }
+}
+
+function withNewline(text: string): string {
+  return text.endsWith('\n') ? text : `${text}\n`;
+}
+
+/** The lines esptest prints before measuring: the capability word and the dispatch decisions. */
+export function capabilityLines(report: LayerReport, withDispatch: boolean): string[] {
+  const lines = [`CPU capabilities: ${report.capabilities ?? '(not reported)'}`];
+  if (withDispatch) {
+    for (const decision of report.dispatch) {
+      lines.push(`Dispatch: ${decision.layer}: ${decision.decision} -> ${decision.impl} (${decision.reason})`);
+    }
+  }
+  return lines;
+}
+
+async function runSuites(args: string[], ctx: CommandContext): Promise<number> {
+  const parsed = parseArgs(args, { options, positionals: { name: '[suite...]' } });
+  const chosen = parsed.options;
+  const useDefaults = parsed.positionals.length === 0;
+  const suites: SuiteDefinition[] = (useDefaults ? [...defaultRun.suites] : parsed.positionals).map(suiteByName);
+  const format = chosen.format;
+  const machine = format === 'json' || format === 'bmf';
+  const out = chosen.out === undefined ? undefined : outputPath(ctx, chosen.out);
+  const timePerCase = chosen.time ?? (useDefaults ? defaultRun.timePerCase : undefined);
+  const esptestSeconds = chosen['esptest-seconds'] ?? (useDefaults ? defaultRun.esptestSeconds : undefined);
+  const style = styleFor(ctx.stderr, ctx.env);
+  const usesEsptest = format === 'esptest' || (format === undefined && suites.some((suite) => suite.defaultFormat === 'esptest'));
+
+  const measurement = await measure(
+    {
+      suites,
+      selection: {
+        ...(chosen.filter === undefined ? {} : { filter: chosen.filter }),
+        ...(chosen.shard === undefined ? {} : { shard: chosen.shard }),
+      },
+      ...(timePerCase === undefined ? {} : { timePerCase }),
+      ...(esptestSeconds === undefined ? {} : { esptestSeconds }),
+      ...(out === undefined ? {} : { out }),
+      quiet: chosen.quiet,
+      onStart: ({ report, cases }) => {
+        for (const note of report.missing) ctx.stderr.write(`${style.dim('note:')} ${note}\n`);
+        if (!machine) ctx.stdout.write(capabilityLines(report, usesEsptest).join('\n') + '\n');
+        if (cases.length === 0) ctx.stderr.write(`${style.yellow('warning:')} no cases selected\n`);
+      },
+    },
+    ctx,
+  );
+  const { run } = measurement;
+
+  if (format === 'json') ctx.stdout.write(withNewline(formatJson(run)));
+  else if (format === 'bmf') ctx.stdout.write(JSON.stringify(toBmf(run), null, 2) + '\n');
+  else if (format !== undefined) ctx.stdout.write(withNewline(renderRun(run, format, chosen.compat)));
+  else {
+    // Each suite in its own format, in the order given.
+    const groups = suites
+      .map((suite) => ({ suite, cases: run.cases.filter((result) => measurement.suiteOf.get(result.id) === suite.name) }))
+      .filter((group) => group.cases.length > 0);
+    for (const group of groups) {
+      if (groups.length > 1) ctx.stdout.write(`\n== ${group.suite.name}: ${group.suite.description}\n\n`);
+      const suiteFormat: DefaultFormat = group.suite.defaultFormat;
+      ctx.stdout.write(withNewline(renderRun({ ...run, cases: group.cases }, suiteFormat, chosen.compat)));
+    }
+  }
+
+  for (const { suite, error } of measurement.suiteErrors) {
+    ctx.stderr.write(`${style.red('error:')} suite ${suite} could not build its cases: ${error.message}\n`);
+  }
+  const failures = failureLines(run);
+  for (const line of failures) ctx.stderr.write(`${style.red(line)}\n`);
+  if (run.interrupted === true) {
+    const kept = out === undefined ? '' : ` (kept in ${chosen.out})`;
+    ctx.stderr.write(`layerbench: interrupted after ${run.cases.length} of ${measurement.selected.length} cases${kept}\n`);
+    return 130;
+  }
+  return failures.length > 0 || measurement.suiteErrors.length > 0 ? 1 : 0;
+}

@@ -1,0 +1,115 @@
+// One measurement as `run` and `check` do it: build the selected cases of some
+// suites over a Layers composition, ask the layers for their fingerprint
+// reports, run the cases with bench-runner, and keep the --out file valid
+// after every finished case (so Ctrl-C keeps what finished).
+import { runCases, writeResultFile } from '@layerbench/bench-runner';
+import type { BenchCase, RunResult } from '@layerbench/bench-runner';
+import type { CommandContext } from './commands/types.js';
+import { describeLayers } from './layer-env.js';
+import type { LayerReport } from './layer-env.js';
+import { loadWorkspaceLayers } from './layers.js';
+import type { Layers } from './layers.js';
+import { buildCases, selectCases } from './suites/index.js';
+import type { BuiltCases, Selection, SuiteDefinition } from './suites/index.js';
+import { progressStream } from './terminal.js';
+
+export interface MeasureRequest {
+  suites: readonly SuiteDefinition[];
+  selection: Selection;
+  /** Seconds per case; bench-runner's default when not given. */
+  timePerCase?: number;
+  esptestSeconds?: number;
+  /** Absolute path of the result file, rewritten after every case. */
+  out?: string;
+  quiet: boolean;
+  /** Only cases whose id is in this set (check: the baseline's cases). */
+  onlyIds?: ReadonlySet<string>;
+  /** Before the cases run: the report of the layers and the cases that will run. */
+  onStart?: (start: { report: LayerReport; cases: BenchCase[] }) => void;
+}
+
+export interface Measurement {
+  run: RunResult;
+  /** Cases selected (the run may hold fewer when interrupted). */
+  selected: BenchCase[];
+  suiteOf: Map<string, string>;
+  suiteErrors: BuiltCases['errors'];
+  report: LayerReport;
+}
+
+/** Everything up to running: layers, their report, the selected cases. */
+export async function prepareCases(
+  request: Pick<MeasureRequest, 'suites' | 'selection' | 'esptestSeconds' | 'onlyIds'>,
+  layers?: Layers,
+): Promise<{ layers: Layers; built: BuiltCases; selected: BenchCase[] }> {
+  const composed = layers ?? (await loadWorkspaceLayers());
+  const built = buildCases(
+    request.suites,
+    composed,
+    request.esptestSeconds === undefined ? {} : { esptestSeconds: request.esptestSeconds },
+  );
+  let selected = selectCases(built.cases, request.selection);
+  const onlyIds = request.onlyIds;
+  if (onlyIds !== undefined) selected = selected.filter((benchCase) => onlyIds.has(benchCase.id));
+  return { layers: composed, built, selected };
+}
+
+export async function measure(request: MeasureRequest, ctx: CommandContext, layers?: Layers): Promise<Measurement> {
+  const prepared = await prepareCases(request, layers);
+  const report = describeLayers(prepared.layers);
+  request.onStart?.({ report, cases: prepared.selected });
+
+  // Writes are chained so they land in order; the first failure is kept and rethrown at the end.
+  let writes: Promise<unknown> = Promise.resolve();
+  let writeError: unknown;
+  const out = request.out;
+  const keep = (partial: RunResult): void => {
+    if (out === undefined) return;
+    writes = writes.then(
+      () => writeResultFile(out, partial),
+    ).catch((error: unknown) => {
+      writeError ??= error;
+    });
+  };
+
+  const progress = progressStream(ctx, request.quiet);
+  const env: NonNullable<Parameters<typeof runCases>[1]>['env'] =
+    report.capabilities === undefined
+      ? { dispatch: report.dispatch, layers: report.layers }
+      : { capabilities: report.capabilities, dispatch: report.dispatch, layers: report.layers };
+  const run = await runCases(prepared.selected, {
+    ...(request.timePerCase === undefined ? {} : { timePerCase: request.timePerCase }),
+    quiet: progress === undefined,
+    ...(progress === undefined ? {} : { progress }),
+    signal: ctx.signal,
+    onCase: (_result, partial) => keep(partial),
+    env,
+    suites: request.suites.map((suite) => suite.name),
+    ...(request.selection.shard === undefined ? {} : { shard: request.selection.shard.text }),
+    ...(request.selection.filter === undefined ? {} : { filter: request.selection.filter }),
+  });
+  keep(run);
+  await writes;
+  if (writeError !== undefined) throw writeError;
+
+  return {
+    run,
+    selected: prepared.selected,
+    suiteOf: prepared.built.suiteOf,
+    suiteErrors: prepared.built.errors,
+    report,
+  };
+}
+
+/** Cases that failed or whose digest did not match, one line each. */
+export function failureLines(run: RunResult): string[] {
+  const lines: string[] = [];
+  for (const result of run.cases) {
+    if (result.status === 'failed') {
+      lines.push(`FAILED ${result.id}: ${result.error ? `${result.error.name}: ${result.error.message}` : 'no error recorded'}`);
+    } else if (result.digestOk === false) {
+      lines.push(`WRONG OUTPUT ${result.id}: digest ${result.digest ?? '?'} but expected ${result.expectedDigest ?? '?'}`);
+    }
+  }
+  return lines;
+}

@@ -1,0 +1,150 @@
+// `layerbench compare` and `check` exit codes. compare runs on synthetic
+// result files with known distributions; check's exit codes are driven by a
+// real baseline whose samples are scaled tenfold (far beyond any noise).
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { readComparison, readRunResult, computeStats } from '@layerbench/bench-runner';
+import type { Comparison, RunResult } from '@layerbench/bench-runner';
+import { afterAll, describe, expect, it } from 'vitest';
+import { lines, runCli } from './spawn-cli.js';
+import { samplesAround, syntheticCase, syntheticEnv, syntheticRun } from './synthetic-results.js';
+
+const work = mkdtempSync(join(tmpdir(), 'layerbench-cli-compare-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+function writeRun(name: string, run: RunResult): string {
+  const path = join(work, name);
+  writeFileSync(path, JSON.stringify(run, null, 2));
+  return path;
+}
+
+const base = writeRun(
+  'base.json',
+  syntheticRun([syntheticCase('sha1/64/unrolled', samplesAround(100, 1)), syntheticCase('sha1/1500/unrolled', samplesAround(1000, 2))]),
+);
+const unchanged = writeRun(
+  'unchanged.json',
+  syntheticRun([syntheticCase('sha1/64/unrolled', samplesAround(100, 3)), syntheticCase('sha1/1500/unrolled', samplesAround(1000, 4))]),
+);
+// The seed's story: same code, the dispatcher fell back to generic, 64-byte hashing got 40% slower.
+const regressed = writeRun(
+  'regressed.json',
+  syntheticRun(
+    [syntheticCase('sha1/64/unrolled', samplesAround(140, 5)), syntheticCase('sha1/1500/unrolled', samplesAround(1000, 6))],
+    syntheticEnv({
+      openssl: '3.5.0',
+      dispatch: [{ layer: 'sha1-dispatch', decision: 'whole-message', impl: 'generic', reason: 'synthetic fallback' }],
+    }),
+  ),
+);
+
+describe('compare', () => {
+  it('exit 0 when nothing changed', async () => {
+    const result = await runCli(['compare', base, unchanged]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain('sha1/64/unrolled');
+    expect(result.stdout).toMatch(/compare: 0 regressed, 0 improved, 2 unchanged/);
+  });
+
+  it('exit 1 when a case regressed; fingerprint differences come first', async () => {
+    const result = await runCli(['compare', base, regressed]);
+    expect(result.code, result.stderr).toBe(1);
+    const firstCase = result.stdout.indexOf('sha1/64/unrolled');
+    const opensslDiff = result.stdout.indexOf('3.5.0');
+    const dispatchDiff = result.stdout.indexOf('generic');
+    expect(opensslDiff).toBeGreaterThanOrEqual(0);
+    expect(dispatchDiff).toBeGreaterThanOrEqual(0);
+    expect(opensslDiff).toBeLessThan(firstCase);
+    expect(dispatchDiff).toBeLessThan(firstCase);
+    expect(result.stdout).toMatch(/regressed/);
+    expect(result.stdout).toMatch(/compare: 1 regressed, 0 improved, 1 unchanged/);
+    expect(result.stdout).not.toContain('\u001b[');
+  });
+
+  it('exit 0 the other way round (an improvement is not a regression)', async () => {
+    const result = await runCli(['compare', regressed, base]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/compare: 0 regressed, 1 improved/);
+  });
+
+  it('exit 1 when an output digest changed, even if not slower', async () => {
+    const wrong = writeRun('wrong-digest.json', syntheticRun([syntheticCase('sha1/64/unrolled', samplesAround(100, 7), 'ffff')]));
+    const result = await runCli(['compare', base, wrong]);
+    expect(result.code).toBe(1);
+  });
+
+  it('--format json prints the comparison and --out writes the same file', async () => {
+    const out = join(work, 'comparison.json');
+    const result = await runCli(['compare', base, regressed, '--format', 'json', '--out', out, '--threshold', '0.05', '--alpha', '0.01']);
+    expect(result.code).toBe(1);
+    const printed = JSON.parse(result.stdout) as Comparison;
+    expect(printed.kind).toBe('layerbench/compare');
+    expect(printed.threshold).toBe(0.05);
+    expect(printed.alpha).toBe(0.01);
+    const written = readComparison(out);
+    expect(written.cases.map((c) => [c.id, c.verdict])).toEqual(printed.cases.map((c) => [c.id, c.verdict]));
+    expect(written.cases.find((c) => c.id === 'sha1/64/unrolled')?.verdict).toBe('regressed');
+    expect(written.fingerprintDiffs.map((diff) => diff.kind)).toEqual(expect.arrayContaining(['openssl', 'dispatch']));
+  });
+
+  it('--format markdown prints a Markdown table', async () => {
+    const result = await runCli(['compare', base, regressed, '--format', 'markdown']);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(/^\|.*\|$/m);
+  });
+
+  it('exit 2 with the file and the problem for corrupt, truncated, wrong-kind and missing files', async () => {
+    const text = readFileSync(base, 'utf8');
+    const truncated = join(work, 'truncated.json');
+    writeFileSync(truncated, text.slice(0, Math.floor(text.length / 2)));
+    const corrupt = join(work, 'corrupt.json');
+    writeFileSync(corrupt, 'this is not json');
+    const wrongKind = join(work, 'wrong-kind.json');
+    writeFileSync(wrongKind, JSON.stringify({ ...JSON.parse(text), kind: 'layerbench/compare' }));
+    const missing = join(work, 'missing.json');
+    for (const bad of [truncated, corrupt, wrongKind, missing]) {
+      const result = await runCli(['compare', base, bad]);
+      expect(result.code, bad).toBe(2);
+      expect(result.stdout).toBe('');
+      expect(lines(result.stderr)).toHaveLength(1);
+      expect(result.stderr).toContain(bad);
+    }
+    const swapped = await runCli(['compare', missing, base]);
+    expect(swapped.code).toBe(2);
+    expect(swapped.stderr).toContain(`${missing}: no such file`);
+  });
+});
+
+describe('check (git bisect run)', () => {
+  it('exit 125 when the baseline has none of the selected cases', async () => {
+    const result = await runCli(['check', '--baseline', base, 'cmac-timing', '--time', '0.02', '--quiet']);
+    expect(result.code, result.stderr).toBe(125);
+    expect(result.stderr).toContain('the baseline has none of the selected cases');
+  });
+
+  it('exit 1 against a baseline ten times faster, 0 against one ten times slower', async () => {
+    const ids = lines((await runCli(['list', 'cmac-timing'])).stdout).slice(0, 1);
+    const filter = `^${ids[0]!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`;
+    const measured = join(work, 'measured.json');
+    const run = await runCli(['run', 'cmac-timing', '--time', '0.05', '--filter', filter, '--out', measured, '--quiet']);
+    expect(run.code, run.stderr).toBe(0);
+    const real = readRunResult(measured);
+    const scaled = (factor: number): RunResult => ({
+      ...real,
+      cases: real.cases.map((c) => {
+        const samples = c.samples.map((sample) => sample * factor);
+        return { ...c, samples, stats: computeStats(samples, c.bytesPerOp) };
+      }),
+    });
+    const fasterBaseline = writeRun('faster-baseline.json', scaled(0.1));
+    const slowerBaseline = writeRun('slower-baseline.json', scaled(10));
+
+    const bad = await runCli(['check', '--baseline', fasterBaseline, '--time', '0.05', '--quiet']);
+    expect(bad.code, bad.stdout + bad.stderr).toBe(1);
+    expect(bad.stdout).toMatch(/^check: bad \(exit 1\): regressed: /m);
+    const good = await runCli(['check', '--baseline', slowerBaseline, '--time', '0.05', '--quiet']);
+    expect(good.code, good.stdout + good.stderr).toBe(0);
+    expect(good.stdout).toMatch(/^check: good \(exit 0\)/m);
+  });
+});

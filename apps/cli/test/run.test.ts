@@ -1,0 +1,154 @@
+// `layerbench run` and `list` end to end on the built CLI, with tiny time
+// budgets: output shapes, the seeds' outputs (NTPsec MACs, esptest lines),
+// shards that cover every case exactly once, and --out after Ctrl-C.
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { readRunResult } from '@layerbench/bench-runner';
+import type { RunResult } from '@layerbench/bench-runner';
+import { afterAll, describe, expect, it } from 'vitest';
+import { lines, runCli, spawnCli } from './spawn-cli.js';
+
+const work = mkdtempSync(join(tmpdir(), 'layerbench-cli-run-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** A --filter that selects exactly these ids. */
+const exactly = (ids: string[]) => `^(${ids.map(escapeRegex).join('|')})$`;
+
+async function listIds(args: string[]): Promise<string[]> {
+  const result = await runCli(['list', ...args]);
+  expect(result.code, result.stderr).toBe(0);
+  return lines(result.stdout);
+}
+
+describe('list', () => {
+  it('--suites names every suite', async () => {
+    const result = await runCli(['list', '--suites']);
+    expect(result.code).toBe(0);
+    const names = lines(result.stdout).map((line) => line.split(/\s+/)[0]);
+    expect(names).toEqual(['aes', 'cmac', 'cmac-timing', 'sha1', 'hmac', 'esp', 'esptest', 'peers']);
+  });
+
+  it('prints unique case ids; peers is the union of the peer cases', async () => {
+    const all = await listIds([]);
+    expect(all.length).toBeGreaterThan(0);
+    expect(new Set(all).size).toBe(all.length);
+    const json = await runCli(['list', '--format', 'json']);
+    const rows = JSON.parse(json.stdout) as { id: string; suite: string; params: { peer?: boolean } }[];
+    expect(rows.map((row) => row.id)).toEqual(all);
+    const peers = await listIds(['peers']);
+    expect(peers.length).toBeGreaterThan(0);
+    expect(peers.sort()).toEqual(rows.filter((row) => row.params.peer === true).map((row) => row.id).sort());
+  });
+
+  it('--shard k/n splits the cases: every case in exactly one shard, sizes within one', async () => {
+    const all = await listIds([]);
+    for (const count of [1, 2, 3, 7]) {
+      const shards = await Promise.all(Array.from({ length: count }, (_, k) => listIds(['--shard', `${k + 1}/${count}`])));
+      const seen = shards.flat();
+      expect(seen.sort()).toEqual([...all].sort());
+      const sizes = shards.map((shard) => shard.length);
+      expect(Math.max(...sizes) - Math.min(...sizes)).toBeLessThanOrEqual(1);
+    }
+  });
+
+  it('--filter selects by regular expression over ids', async () => {
+    const all = await listIds([]);
+    const some = all.slice(0, 3);
+    expect(await listIds(['--filter', exactly(some)])).toEqual(some);
+  });
+});
+
+describe('run', () => {
+  it('run cmac-timing --format ntpsec prints the NTPsec MACs', async () => {
+    const result = await runCli(['run', 'cmac-timing', '--format', 'ntpsec', '--time', '0.02', '--filter', '/pl=48/']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/^CPU capabilities: \S/);
+    for (const mac of ['475ac1c053379e7dbd4ce80b87d2178e', 'c906422bfe0963de6df50e022b4aa7d4', '991f4017858de97515260dd9ae440b06']) {
+      expect(result.stdout).toContain(mac);
+    }
+    expect(result.stdout).toContain('# KL=key length, PL=packet length, CL=CMAC length');
+  });
+
+  it('run esptest prints the capability line, then the esptest lines', async () => {
+    const result = await runCli(['run', 'esptest', '--esptest-seconds', '0.2']);
+    expect(result.code, result.stderr).toBe(0);
+    const out = lines(result.stdout);
+    expect(out[0]).toMatch(/^CPU capabilities: [0-9a-f]/);
+    expect(result.stdout).toMatch(/^Encrypted \d+ packets in [\d.]+s \([\d.]+ Mb\/s\)/m);
+    expect(result.stdout).toMatch(/^Encrypted\+decrypted \d+ packets in [\d.]+s \([\d.]+ Mb\/s\)/m);
+  });
+
+  it('--format json: stdout is exactly one run result with the layers in its fingerprint', async () => {
+    const ids = (await listIds(['cmac-timing'])).slice(0, 2);
+    const result = await runCli(['run', 'cmac-timing', '--format', 'json', '--time', '0.02', '--filter', exactly(ids)]);
+    expect(result.code, result.stderr).toBe(0);
+    const run = JSON.parse(result.stdout) as RunResult;
+    expect(run.kind).toBe('layerbench/run');
+    expect(run.cases.map((c) => c.id).sort()).toEqual([...ids].sort());
+    expect(run.options.filter).toBe(exactly(ids));
+    expect(run.env.layers.map((layer) => layer.name).sort()).toEqual([
+      '@layerbench/aes-core',
+      '@layerbench/bench-runner',
+      '@layerbench/cmac',
+      '@layerbench/esp',
+      '@layerbench/sha1-dispatch',
+    ]);
+    expect(run.env.layers.every((layer) => layer.source === 'workspace')).toBe(true);
+    expect(run.env.capabilities).toMatch(/\S/);
+    expect(run.env.dispatch.length).toBeGreaterThan(0);
+  });
+
+  it('--format bmf prints a Bencher Metric Format object keyed by case id', async () => {
+    const ids = (await listIds(['cmac-timing'])).slice(0, 1);
+    const result = await runCli(['run', 'cmac-timing', '--format', 'bmf', '--time', '0.02', '--filter', exactly(ids)]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(Object.keys(JSON.parse(result.stdout) as object)).toEqual(ids);
+  });
+
+  it('--shard k/n over a run covers the selected cases exactly once', async () => {
+    const ids = (await listIds(['cmac-timing'])).slice(0, 5);
+    const filter = exactly(ids);
+    const runs = await Promise.all(
+      [1, 2].map((k) => runCli(['run', 'cmac-timing', '--format', 'json', '--time', '0.02', '--filter', filter, '--shard', `${k}/2`])),
+    );
+    const seen = runs.flatMap((result) => {
+      expect(result.code, result.stderr).toBe(0);
+      const run = JSON.parse(result.stdout) as RunResult;
+      expect(run.options.shard).toMatch(/^[12]\/2$/);
+      return run.cases.map((c) => c.id);
+    });
+    expect(seen.sort()).toEqual([...ids].sort());
+  });
+
+  it('--out is a valid result file after Ctrl-C, holding the finished cases', async () => {
+    const ids = (await listIds(['cmac'])).slice(0, 8);
+    const out = join(work, 'interrupted.json');
+    const { child, done } = spawnCli(['run', 'cmac', '--time', '0.3', '--filter', exactly(ids), '--out', out, '--quiet']);
+    // Interrupt once the first finished case has been written.
+    while (!existsSync(out)) {
+      if (child.exitCode !== null) break;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    child.kill('SIGINT');
+    const result = await done;
+    expect(result.code, result.stderr).toBe(130);
+    expect(result.stderr).toMatch(/interrupted after \d+ of 8 cases \(kept in /);
+    const run = readRunResult(out);
+    expect(run.interrupted).toBe(true);
+    expect(run.cases.length).toBeGreaterThanOrEqual(1);
+    expect(run.cases.length).toBeLessThan(8);
+    for (const finished of run.cases) expect(ids).toContain(finished.id);
+  });
+
+  it('default output of two suites: each in its own format under a heading', async () => {
+    const ids = [...(await listIds(['cmac-timing'])).slice(0, 1), ...(await listIds(['sha1'])).slice(0, 1)];
+    const result = await runCli(['run', 'cmac-timing', 'sha1', '--time', '0.02', '--filter', exactly(ids)]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/^== cmac-timing: /m);
+    expect(result.stdout).toMatch(/^== sha1: /m);
+    expect(result.stdout.indexOf('== cmac-timing')).toBeLessThan(result.stdout.indexOf('== sha1'));
+    expect(result.stderr).not.toContain('\u001b[');
+  });
+});

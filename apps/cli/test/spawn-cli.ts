@@ -1,0 +1,55 @@
+// Runs the BUILT layerbench CLI (apps/cli/dist/main.js) as a child process,
+// the way a user does, and collects its exit code and output.
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+export const cliMain = fileURLToPath(new URL('../dist/main.js', import.meta.url));
+
+export interface CliRun {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface SpawnedCli {
+  child: ChildProcess;
+  done: Promise<CliRun>;
+}
+
+/** A colour-neutral environment: the test decides whether NO_COLOR is set. */
+function childEnv(extra: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, ...extra };
+  delete env.FORCE_COLOR;
+  if (!('NO_COLOR' in extra)) delete env.NO_COLOR;
+  return env;
+}
+
+export function spawnCli(args: readonly string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): SpawnedCli {
+  if (!existsSync(cliMain)) throw new Error(`${cliMain} is missing: build the CLI first (cd apps/cli && npx tsc -b)`);
+  const child = spawn(process.execPath, [cliMain, ...args], {
+    cwd: options.cwd ?? process.cwd(),
+    env: childEnv(options.env ?? {}),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const done = new Promise<CliRun>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+  });
+  return { child, done };
+}
+
+export function runCli(args: readonly string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<CliRun> {
+  return spawnCli(args, options).done;
+}
+
+/** The non-empty lines of a text. */
+export function lines(text: string): string[] {
+  return text.split('\n').filter((line) => line.trim() !== '');
+}

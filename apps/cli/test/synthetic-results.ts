@@ -1,0 +1,53 @@
+// Synthetic run result files for compare/check tests: known sample
+// distributions (seeded), so verdicts do not depend on this machine's timing.
+import { computeStats, seededRandom } from '@layerbench/bench-runner';
+import type { CaseResult, EnvFingerprint, RunResult } from '@layerbench/bench-runner';
+
+export function syntheticEnv(overrides: Partial<EnvFingerprint> = {}): EnvFingerprint {
+  return {
+    node: 'v20.20.2',
+    v8: '11.3.244.8-node.33',
+    openssl: '3.0.17',
+    os: 'linux 6.1.0 x64',
+    cpuModel: 'Synthetic CPU @ 3.00GHz',
+    cpuCount: 2,
+    loadAvgStart: [0.5, 0.5, 0.5],
+    loadAvgEnd: [0.5, 0.5, 0.5],
+    capabilities: '00000003',
+    dispatch: [{ layer: 'sha1-dispatch', decision: 'whole-message', impl: 'unrolled', reason: 'synthetic' }],
+    layers: [{ name: '@layerbench/sha1-dispatch', version: '0.1.0', source: 'workspace' }],
+    machineId: 'synthetic-machine',
+    ...overrides,
+  };
+}
+
+/** Samples around `centerNs` with about 1% relative noise, from a fixed seed. */
+export function samplesAround(centerNs: number, seed: number, count = 60): number[] {
+  const random = seededRandom(seed);
+  return Array.from({ length: count }, () => centerNs * (1 + (random() - 0.5) * 0.02));
+}
+
+export function syntheticCase(id: string, samples: number[], digest = 'abcd'): CaseResult {
+  return {
+    id,
+    layer: 'sha1-dispatch',
+    params: { algorithm: 'SHA-1', size: 64, impl: 'unrolled' },
+    bytesPerOp: 64,
+    status: 'ok',
+    digest,
+    samples,
+    stats: computeStats(samples, 64),
+  };
+}
+
+export function syntheticRun(cases: CaseResult[], env: EnvFingerprint = syntheticEnv()): RunResult {
+  return {
+    kind: 'layerbench/run',
+    schemaVersion: 1,
+    createdAt: '2026-11-30T14:00:00.000Z',
+    suites: ['sha1'],
+    options: { timePerCase: 0.5 },
+    env,
+    cases,
+  };
+}
