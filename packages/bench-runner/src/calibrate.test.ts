@@ -1,4 +1,8 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { readCalibration, writeResultFile } from './result-file.js';
 import { calibrate, calibrationWork, minimumDetectableEffect, summarizeEffect, wilsonInterval } from './calibrate.js';
 import { normalVariate, seededRandom } from './stats.js';
 import type { CalibrationEffect } from './types.js';
@@ -45,6 +49,16 @@ describe('calibrate statistics (injected samples, no timing)', () => {
     const cal = await calibrate({ repeats: 10, effects: [0.01, 0.03], sampleSource: syntheticSource(20, 200) });
     expect(cal.minimumDetectableEffect).toBeNull();
     expect(cal.effects.every((e) => e.detectionRate < 0.95)).toBe(true);
+  });
+
+  it('round-trips through a calibration file', async () => {
+    const cal = await calibrate({ repeats: 3, effects: [0.05], sampleSource: syntheticSource(50, 10) });
+    expect(cal.aaOutcomes).toHaveLength(3);
+    expect(cal.effects[0]!.outcomes).toHaveLength(3);
+    const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'bench-runner-cal-')), 'cal.json');
+    writeResultFile(file, cal);
+    expect(readCalibration(file)).toEqual(cal);
+    rmSync(path.dirname(file), { recursive: true });
   });
 
   it('rejects bad options', async () => {

@@ -25,7 +25,7 @@ export interface CalibrateOptions {
   effects?: number[];
   threshold?: number;
   alpha?: number;
-  /** Interleaved rounds per comparison (default 10). */
+  /** Interleaved rounds per comparison (default: one per 50 ms of timePerCase, at least 10). */
   rounds?: number;
   /** Iterations of the inner loop of the base workload (default 2000, about 1-2 µs). */
   workIterations?: number;
@@ -73,6 +73,7 @@ export function summarizeEffect(effect: number, outcomes: readonly SampleCompari
     significantRate: n > 0 ? significant / n : 0,
     medianRatio: n > 0 ? median(outcomes.map((o) => o.ratio)) : 1,
     verdicts,
+    outcomes: [...outcomes],
   };
 }
 
@@ -143,9 +144,11 @@ export async function calibrate(options: CalibrateOptions = {}): Promise<Calibra
     if (!(e > 0 && e < 10)) throw new RangeError(`effects must be relative sizes in (0, 10), got ${e}`);
   }
   const env = collectEnv(options.env);
+  // Short slices: a burst of load from a neighbour then hits both variants alike.
+  const rounds = options.rounds ?? Math.max(10, Math.round(timePerCase / 0.05));
   const source =
     options.sampleSource ??
-    timedSampleSource({ timePerCase, rounds: options.rounds ?? 10, workIterations: options.workIterations ?? 2000 });
+    timedSampleSource({ timePerCase, rounds, workIterations: options.workIterations ?? 2000 });
   const say = options.onProgress ?? (() => undefined);
 
   let overhead: Calibration['overhead'] = { medianNs: 0, madNs: 0, ci: [0, 0] };
@@ -186,6 +189,8 @@ export async function calibrate(options: CalibrateOptions = {}): Promise<Calibra
     falseAlarmRate: falseAlarms / repeats,
     falseAlarmCi: wilsonInterval(falseAlarms, repeats),
     aaRatio: { median: median(aaRatios), mad: mad(aaRatios) },
+    aaOutcomes: aa,
+    rounds,
     effects: summaries,
     minimumDetectableEffect: minimumDetectableEffect(summaries),
     overhead,

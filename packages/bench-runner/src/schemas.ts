@@ -133,6 +133,8 @@ export const comparisonSchema = z.looseObject({
   }),
 }) as unknown as z.ZodType<Comparison>;
 
+const sampleComparisonSchema = z.looseObject({ ratio: finite, ratioCi: interval, pValue: finite, verdict: verdictSchema });
+
 const effectSchema = z.looseObject({
   effect: finite,
   repeats: z.number().int().nonnegative(),
@@ -141,6 +143,7 @@ const effectSchema = z.looseObject({
   significantRate: finite,
   medianRatio: finite,
   verdicts: z.record(verdictSchema, z.number().int().nonnegative()),
+  outcomes: z.array(sampleComparisonSchema).optional(),
 });
 
 export const calibrationSchema = z.looseObject({
@@ -155,6 +158,8 @@ export const calibrationSchema = z.looseObject({
   falseAlarmRate: finite,
   falseAlarmCi: interval,
   aaRatio: z.looseObject({ median: finite, mad: finite }),
+  aaOutcomes: z.array(sampleComparisonSchema).optional(),
+  rounds: z.number().int().positive().optional(),
   effects: z.array(effectSchema),
   minimumDetectableEffect: finite.nullable(),
   overhead: z.looseObject({ medianNs: finite, madNs: finite, ci: interval }),

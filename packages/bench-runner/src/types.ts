@@ -263,6 +263,8 @@ export interface CalibrationEffect {
   /** Median measured ratio over the repeats (expected about 1 + effect). */
   medianRatio: number;
   verdicts: Record<Verdict, number>;
+  /** Every comparison of this effect, in order. */
+  outcomes?: SampleComparison[];
 }
 
 export interface Calibration {
@@ -279,6 +281,10 @@ export interface Calibration {
   falseAlarmCi: [number, number];
   /** A/A: spread of the measured ratio (median and MAD over the repeats). */
   aaRatio: { median: number; mad: number };
+  /** Every A/A comparison, in order. */
+  aaOutcomes?: SampleComparison[];
+  /** Interleaved rounds per comparison. */
+  rounds?: number;
   effects: CalibrationEffect[];
   /** Smallest effect detected with >= 95% power, or null when none was. */
   minimumDetectableEffect: number | null;
