@@ -57,9 +57,9 @@ export function measureSizes(impls: Sha1ImplName[], sizes: number[], msPerPoint:
       n *= 2;
     }
   };
-  // A first pass over every size warms each hasher up (JIT tiers), so the
-  // smallest size is not measured on unoptimised code.
-  for (const msg of messages) for (const h of hashers) calibrate(h, msg);
+  // Passes over every size warm each hasher up (JIT tiers), so the smallest
+  // size is not measured on unoptimised code; one pass was not enough.
+  for (let pass = 0; pass < 3; pass++) for (const msg of messages) for (const h of hashers) calibrate(h, msg);
   for (let m = 0; m < sizes.length; m++) {
     const size = sizes[m]!;
     const msg = messages[m]!;
@@ -79,6 +79,14 @@ export function measureSizes(impls: Sha1ImplName[], sizes: number[], msPerPoint:
     });
   }
   return rows;
+}
+
+/** Per-point median of several measurement rounds (same sizes and impls in each). */
+export function medianRows(rounds: SizeMeasurement[][]): SizeMeasurement[] {
+  return rounds[0]!.map((row, i) => {
+    const values = rounds.map((r) => r[i]!.nsPerOp).sort((a, b) => a - b);
+    return { ...row, nsPerOp: values[values.length >> 1]! };
+  });
 }
 
 /** Fastest implementation among `candidates` at each measured size. */

@@ -51,7 +51,8 @@ export class BlockSha1 implements Sha1Hash {
   readonly impl: string;
   private readonly compressor: Sha1Compressor;
   private readonly state = new Uint32Array(5);
-  private readonly buffer = new Uint8Array(64);
+  // 128 bytes: the final padding may need two blocks, compressed in one call.
+  private readonly buffer = new Uint8Array(128);
   private buffered = 0;
   /** Bytes absorbed so far, including any key block an HMAC started from. */
   private length = 0;
@@ -107,16 +108,12 @@ export class BlockSha1 implements Sha1Hash {
     if (this.finished) throw new Error('sha1: digest() called twice; call reset() first');
     this.finished = true;
     const buf = this.buffer;
-    let n = this.buffered;
-    buf[n++] = 0x80;
-    if (n > 56) {
-      buf.fill(0, n);
-      this.compressor.blockDataOrder(this.state, buf, 0, 1);
-      n = 0;
-    }
-    buf.fill(0, n, 56);
-    writeBitLength(buf, 56, this.length);
-    this.compressor.blockDataOrder(this.state, buf, 0, 1);
+    const n = this.buffered;
+    const blocks = n < 56 ? 1 : 2;
+    buf[n] = 0x80;
+    buf.fill(0, n + 1, blocks * 64 - 8);
+    writeBitLength(buf, blocks * 64 - 8, this.length);
+    this.compressor.blockDataOrder(this.state, buf, 0, blocks);
     writeStateBigEndian(this.state, out, offset);
   }
 
