@@ -20,7 +20,10 @@ function errorOf(err: unknown): { name: string; message: string } {
 let loaded: LoadedComposition | undefined;
 const cases = new Map<string, BenchCase>();
 
-type RunCases = (cases: BenchCase[], options: { timePerCase: number; quiet: boolean }) => Promise<{ cases: CaseResult[] }>;
+type RunCases = (
+  cases: BenchCase[],
+  options: { timePerCase: number; quiet: boolean; overhead: boolean },
+) => Promise<{ cases: CaseResult[] }>;
 
 async function init(message: Extract<ParentMessage, { type: 'init' }>): Promise<void> {
   try {
@@ -66,7 +69,8 @@ async function measure(message: Extract<ParentMessage, { type: 'measure' }>): Pr
   } else {
     try {
       const runCases = loaded.benchRunner['runCases'] as RunCases;
-      const run = await runCases([benchCase], { timePerCase: message.seconds, quiet: true });
+      // No empty-case overhead run per visit: bisection compares variants, the overhead cancels.
+      const run = await runCases([benchCase], { timePerCase: message.seconds, quiet: true, overhead: false });
       const r = run.cases[0];
       if (!r) throw new Error('runCases returned no result');
       result = { id: r.id, status: r.status, samples: r.samples };

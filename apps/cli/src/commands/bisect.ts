@@ -45,8 +45,8 @@ const options = {
   layers: valueOption('a,b,...', 'only swap these layers (default: every layer that differs)', layerList),
   suite: repeatedOption('name', `a suite to measure (default: ${DEFAULT_BISECT_SUITES.join(', ')})`, anyText),
   filter: valueOption('regex', 'only cases whose id matches', regexText),
-  time: valueOption('seconds', 'seconds measured per case per variant, split over the rounds (default 1)', positiveNumber('seconds')),
-  rounds: valueOption('n', 'interleaved rounds (default 5)', positiveInteger('rounds')),
+  time: valueOption('seconds', 'seconds measured per case per variant, split over the rounds (default 2)', positiveNumber('seconds')),
+  rounds: valueOption('n', 'interleaved rounds; each gives one value per variant and case (default 10, at least 5)', positiveInteger('rounds')),
   threshold: valueOption('ratio', 'changes smaller than this are "unchanged" (default 0.03)', fraction('a relative change')),
   alpha: valueOption('p', 'significance level (default 0.01)', fraction('a probability')),
   out: valueOption('file', 'write the bisect result file here', anyText),
@@ -75,7 +75,9 @@ export const bisectCommand: Command = {
     '',
     'Measures the all-good stack, the all-bad stack, each differing layer taken from',
     'the bad side into the good stack, and each taken back from the good side into',
-    'the bad stack, one worker process per variant, in interleaved rounds. Per case:',
+    'the bad stack, one worker process per variant, in interleaved rounds (each round',
+    'visits every variant in a shuffled order; the median of each visit is one value,',
+    'so drift over time lands on every variant alike). Per case:',
     'the total change with its interval, each layer\'s share, the layers that explain',
     'it with their version, dispatch and capability changes, and a note when the',
     'parts do not add up to the whole.',
@@ -146,6 +148,9 @@ async function bisect(args: string[], ctx: CommandContext): Promise<number> {
   const goodId = identify(goodSide, layerFingerprint);
   const badId = identify(badSide, layerFingerprint);
   const layers = differingLayers(goodId, badId, chosen.layers);
+  const rounds = chosen.rounds ?? 10;
+  // Each round gives one value per variant: below 5 v 5 the rank test can never reach alpha = 0.01.
+  if (rounds < 5) throw new UsageError(`--rounds must be at least 5 (each round is one value per variant), got ${rounds}`);
   const threshold = chosen.threshold ?? 0.03;
   const alpha = chosen.alpha ?? 0.01;
   const env = collectEnv();
@@ -158,8 +163,8 @@ async function bisect(args: string[], ctx: CommandContext): Promise<number> {
     layers,
     suites: chosen.suite.length ? chosen.suite : DEFAULT_BISECT_SUITES,
     ...(chosen.filter === undefined ? {} : { filter: chosen.filter }),
-    timePerCase: chosen.time ?? 1,
-    rounds: chosen.rounds ?? 5,
+    timePerCase: chosen.time ?? 2,
+    rounds,
     threshold,
     alpha,
     compare: sampleComparer(threshold, alpha),

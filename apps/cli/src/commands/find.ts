@@ -5,7 +5,7 @@
 // commits that do not build are skipped like `git bisect skip`. Prints the
 // path it took.
 import { spawnSync } from 'node:child_process';
-import { compareSamples } from '@layerbench/bench-runner';
+import { compareSamples, median } from '@layerbench/bench-runner';
 import { anyText, booleanOption, formatOptionHelp, fraction, parseArgs, positiveInteger, positiveNumber, regexText, repeatedOption, UsageError, valueOption } from '../args.js';
 import { formatEffect } from '../compose/bisect-format.js';
 import { LayerSourceError, resolveCommit, type LayerResolver } from '../compose/sources.js';
@@ -20,8 +20,8 @@ const options = {
   bad: valueOption('ref', 'a later commit where it changed (default HEAD)', anyText),
   filter: valueOption('regex', 'the case (a regular expression matching exactly one case id)', regexText),
   suite: repeatedOption('name', `the suite(s) holding the case (default: ${DEFAULT_BISECT_SUITES.join(', ')})`, anyText),
-  time: valueOption('seconds', 'seconds measured per commit per step, split over the rounds (default 1)', positiveNumber('seconds')),
-  rounds: valueOption('n', 'interleaved rounds per step (default 5)', positiveInteger('rounds')),
+  time: valueOption('seconds', 'seconds measured per commit per step, split over the rounds (default 2)', positiveNumber('seconds')),
+  rounds: valueOption('n', 'interleaved rounds per step (default 10)', positiveInteger('rounds')),
   threshold: valueOption('ratio', 'a change smaller than this is noise (default 0.03)', fraction('a relative change')),
   alpha: valueOption('p', 'significance level (default 0.01)', fraction('a probability')),
   ...sharedSourceOptions,
@@ -105,8 +105,9 @@ async function find(args: string[], ctx: CommandContext): Promise<number> {
   const suites = chosen.suite.length ? chosen.suite : DEFAULT_BISECT_SUITES;
   const threshold = chosen.threshold ?? 0.03;
   const alpha = chosen.alpha ?? 0.01;
-  const time = chosen.time ?? 1;
-  const rounds = chosen.rounds ?? 5;
+  const time = chosen.time ?? 2;
+  const rounds = chosen.rounds ?? 10;
+  if (rounds < 5) throw new UsageError(`--rounds must be at least 5 (each round is one value per commit), got ${rounds}`);
   const out = (line: string) => ctx.stdout.write(line + '\n');
   const short = (c: string) => c.slice(0, 10);
 
@@ -138,7 +139,8 @@ async function find(args: string[], ctx: CommandContext): Promise<number> {
         for (const [w, into] of shuffle([[goodWorker, goodSamples] as const, [worker, head] as const])) {
           const m = await w.measure(caseId, time / rounds);
           if (m.status !== 'ok') throw new MixError(m.error ? `${m.error.name}: ${m.error.message}` : 'the case failed');
-          into.push(...m.samples);
+          // One value per visit (see bisect-run.ts: the visits, not the raw samples, are the units).
+          if (m.samples.length) into.push(median(m.samples));
         }
       }
       return compareSamples(goodSamples, head, { threshold, alpha });

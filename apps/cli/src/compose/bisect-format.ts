@@ -51,7 +51,14 @@ export function headline(result: BisectResult): string {
   const attributed = Object.entries(s.attributed)
     .sort((a, b) => b[1] - a[1])
     .map(([layer, count]) => `${layer} (${count} case${count === 1 ? '' : 's'})`);
-  const head = s.regressed > 0 ? 'Regression' : s.improved > 0 ? 'Improvement, no regression' : 'No change';
+  const head =
+    s.regressed > 0
+      ? 'Regression'
+      : s.improved > 0
+        ? 'Improvement, no regression'
+        : s.inconclusive > 0
+          ? 'No regression detected (some cases inconclusive)'
+          : 'No change';
   const counts = `${s.regressed} of ${n} cases regressed, ${s.improved} improved, ${s.unchanged} unchanged, ${s.inconclusive} inconclusive${s.failed ? `, ${s.failed} failed` : ''}`;
   const why = attributed.length ? `; explained by ${attributed.join(', ')}` : '';
   return `${head}: ${counts}${why}`;

@@ -227,6 +227,7 @@ export async function runBisect(inputs: BisectInputs): Promise<BisectResult> {
         }
       }
     }
+    /** Per case, per variant: the median of each visit (one per round). */
     const samples = new Map<string, Record<string, number[]>>();
     const problems = new Map<string, Record<string, string>>();
     const impls = new Map<string, Record<string, string>>();
@@ -266,7 +267,12 @@ export async function runBisect(inputs: BisectInputs): Promise<BisectResult> {
             delete samples.get(c.id)![r.plan.id];
             continue;
           }
-          (samples.get(c.id)![r.plan.id] ??= []).push(...m.samples);
+          if (m.samples.length === 0) continue;
+          // One value per visit: the median of that slice. mitata's batch size adapts to the
+          // machine's state, so a slice yields from a few hundred to a few hundred thousand
+          // samples; pooled raw, one quiet or busy slice would outweigh all the others and
+          // the drift the rounds are there to cancel would come back.
+          (samples.get(c.id)![r.plan.id] ??= []).push(median(m.samples));
           if (m.implementation !== undefined) impls.get(c.id)![r.plan.id] = m.implementation;
           if (m.digest !== undefined) digests.get(c.id)![r.plan.id] = m.digest;
         }
