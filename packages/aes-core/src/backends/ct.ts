@@ -24,114 +24,130 @@ function rotr(x: number, s: number): number {
   return (x >>> s) | (x << (32 - s));
 }
 
-/** Forward S-box on all bytes of the bitsliced state, in place. */
-export function subBytesBitsliced(q: Int32Array): void {
-  const U0 = q[7]!, U1 = q[6]!, U2 = q[5]!, U3 = q[4]!, U4 = q[3]!, U5 = q[2]!, U6 = q[1]!, U7 = q[0]!;
-  // Top linear layer.
-  const T1 = U0 ^ U3, T2 = U0 ^ U5, T3 = U0 ^ U6, T4 = U3 ^ U5, T5 = U4 ^ U6, T6 = T1 ^ T5;
-  const T7 = U1 ^ U2, T8 = U7 ^ T6, T9 = U7 ^ T7, T10 = T6 ^ T7, T11 = U1 ^ U5, T12 = U2 ^ U5;
-  const T13 = T3 ^ T4, T14 = T6 ^ T11, T15 = T5 ^ T11, T16 = T5 ^ T12, T17 = T9 ^ T16, T18 = U3 ^ U7;
-  const T19 = T7 ^ T18, T20 = T1 ^ T19, T21 = U6 ^ U7, T22 = T7 ^ T21, T23 = T2 ^ T22, T24 = T2 ^ T10;
-  const T25 = T20 ^ T17, T26 = T3 ^ T16, T27 = T1 ^ T12;
-  // Shared non-linear middle (inversion in GF(2^8) through GF(2^4)).
-  const M1 = T13 & T6, M2 = T23 & T8, M3 = T14 ^ M1, M4 = T19 & U7, M5 = M4 ^ M1, M6 = T3 & T16;
-  const M7 = T22 & T9, M8 = T26 ^ M6, M9 = T20 & T17, M10 = M9 ^ M6, M11 = T1 & T15, M12 = T4 & T27;
-  const M13 = M12 ^ M11, M14 = T2 & T10, M15 = M14 ^ M11, M16 = M3 ^ M2, M17 = M5 ^ T24, M18 = M8 ^ M7;
-  const M19 = M10 ^ M15, M20 = M16 ^ M13, M21 = M17 ^ M15, M22 = M18 ^ M13, M23 = M19 ^ T25;
-  const M24 = M22 ^ M23, M25 = M22 & M20, M26 = M21 ^ M25, M27 = M20 ^ M21, M28 = M23 ^ M25;
-  const M29 = M28 & M27, M30 = M26 & M24, M31 = M20 & M23, M32 = M27 & M31, M33 = M27 ^ M25;
-  const M34 = M21 & M22, M35 = M24 & M34, M36 = M24 ^ M25, M37 = M21 ^ M29, M38 = M32 ^ M33;
-  const M39 = M23 ^ M30, M40 = M35 ^ M36, M41 = M38 ^ M40, M42 = M37 ^ M39, M43 = M37 ^ M38;
-  const M44 = M39 ^ M40, M45 = M42 ^ M41, M46 = M44 & T6, M47 = M40 & T8, M48 = M39 & U7;
-  const M49 = M43 & T16, M50 = M38 & T9, M51 = M37 & T17, M52 = M42 & T15, M53 = M45 & T27;
-  const M54 = M41 & T10, M55 = M44 & T13, M56 = M40 & T23, M57 = M39 & T19, M58 = M43 & T3;
-  const M59 = M38 & T22, M60 = M37 & T20, M61 = M42 & T1, M62 = M45 & T4, M63 = M41 & T2;
-  // Bottom linear layer (with the affine constant 0x63 as the four NOTs).
-  const L0 = M61 ^ M62, L1 = M50 ^ M56, L2 = M46 ^ M48, L3 = M47 ^ M55, L4 = M54 ^ M58;
-  const L5 = M49 ^ M61, L6 = M62 ^ L5, L7 = M46 ^ L3, L8 = M51 ^ M59, L9 = M52 ^ M53;
-  const L10 = M53 ^ L4, L11 = M60 ^ L2, L12 = M48 ^ M51, L13 = M50 ^ L0, L14 = M52 ^ M61;
-  const L15 = M55 ^ L1, L16 = M56 ^ L0, L17 = M57 ^ L1, L18 = M58 ^ L8, L19 = M63 ^ L4;
-  const L20 = L0 ^ L1, L21 = L1 ^ L7, L22 = L3 ^ L12, L23 = L18 ^ L2, L24 = L15 ^ L9;
-  const L25 = L6 ^ L10, L26 = L7 ^ L9, L27 = L8 ^ L10, L28 = L11 ^ L14, L29 = L11 ^ L17;
-  q[7] = L6 ^ L24;
-  q[6] = ~(L16 ^ L26);
-  q[5] = ~(L19 ^ L28);
-  q[4] = L6 ^ L21;
-  q[3] = L20 ^ L22;
-  q[2] = L25 ^ L29;
-  q[1] = ~(L13 ^ L27);
-  q[0] = ~(L6 ^ L23);
-}
-
 /**
- * The inverse affine map of FIPS 197 (5.3.2) on bit planes, in place:
- * b'_i = b_(i+2) ^ b_(i+5) ^ b_(i+7) ^ {05}_i.
+ * SubBytes (or InvSubBytes) alone on the bit planes q, in place: one round
+ * with all-zero round keys, then the frame rotation of that round undone.
+ * Used by the key schedule and by the exhaustive S-box test, so the circuit
+ * exists once, inside runRounds.
  */
-function inverseAffine(q: Int32Array): void {
-  const b0 = q[0]!, b1 = q[1]!, b2 = q[2]!, b3 = q[3]!, b4 = q[4]!, b5 = q[5]!, b6 = q[6]!, b7 = q[7]!;
-  q[0] = ~(b2 ^ b5 ^ b7);
-  q[1] = b3 ^ b6 ^ b0;
-  q[2] = ~(b4 ^ b7 ^ b1);
-  q[3] = b5 ^ b0 ^ b2;
-  q[4] = b6 ^ b1 ^ b3;
-  q[5] = b7 ^ b2 ^ b4;
-  q[6] = b0 ^ b3 ^ b5;
-  q[7] = b1 ^ b4 ^ b6;
+export function subBytesBitsliced(q: Int32Array, inverse = false): void {
+  runRounds(q, ZERO_ROUND_KEYS, 1, inverse);
+  rotateRowsToFrame(q, 0, inverse ? 3 : 1);
 }
 
-/** Inverse S-box: InvS(y) = A^-1(S(A^-1(y ^ 63)) ^ 63), each A^-1(. ^ 63) being inverseAffine. */
-export function invSubBytesBitsliced(q: Int32Array): void {
-  inverseAffine(q);
-  subBytesBitsliced(q);
-  inverseAffine(q);
-}
+const ZERO_ROUND_KEYS = new Int32Array(16);
 
 /**
- * MixColumns in frame k (k ShiftRows skipped so far, mod 4), in place:
+ * All rounds of one block on the state planes q (frame 0 in and out), in
+ * either direction; branches depend only on the direction and round number.
+ *
+ * MixColumns in frame k (k ShiftRows skipped so far, mod 4):
  * out = 2(a ^ R1 a) ^ R1 a ^ R2(a ^ R1 a), where Rj brings the byte j rows
- * down in the same logical column: j rows within the byte, k*j physical
- * columns over. Only the low copy (rows 0..3) of the result is valid, so
- * it is doubled again with one multiplication by 0x11 (no carries: nibbles).
+ * down in the same logical column: j rows within the byte and k*j physical
+ * columns over, one rotation by 8kj + j. Only the low copy (rows 0..3) of the
+ * result is valid, so it is doubled again by a multiplication by 0x11 (no
+ * carries: each byte holds one nibble). InvMixColumns is MixColumns after a
+ * cheap pre-step, InvMixColumns = MixColumns * circ(5, 0, 4, 0): a ^= 4(a ^ R2 a).
  */
-function mixColumns(q: Int32Array, k: number): void {
-  const s1 = (8 * k + 1) & 31;
-  const s2 = (16 * k + 2) & 31;
-  const a0 = q[0]!, a1 = q[1]!, a2 = q[2]!, a3 = q[3]!, a4 = q[4]!, a5 = q[5]!, a6 = q[6]!, a7 = q[7]!;
-  const r0 = rotr(a0, s1), r1 = rotr(a1, s1), r2 = rotr(a2, s1), r3 = rotr(a3, s1);
-  const r4 = rotr(a4, s1), r5 = rotr(a5, s1), r6 = rotr(a6, s1), r7 = rotr(a7, s1);
-  const t0 = a0 ^ r0, t1 = a1 ^ r1, t2 = a2 ^ r2, t3 = a3 ^ r3, t4 = a4 ^ r4, t5 = a5 ^ r5, t6 = a6 ^ r6, t7 = a7 ^ r7;
-  q[0] = Math.imul((t7 ^ r0 ^ rotr(t0, s2)) & 0x0f0f0f0f, 0x11);
-  q[1] = Math.imul((t0 ^ t7 ^ r1 ^ rotr(t1, s2)) & 0x0f0f0f0f, 0x11);
-  q[2] = Math.imul((t1 ^ r2 ^ rotr(t2, s2)) & 0x0f0f0f0f, 0x11);
-  q[3] = Math.imul((t2 ^ t7 ^ r3 ^ rotr(t3, s2)) & 0x0f0f0f0f, 0x11);
-  q[4] = Math.imul((t3 ^ t7 ^ r4 ^ rotr(t4, s2)) & 0x0f0f0f0f, 0x11);
-  q[5] = Math.imul((t4 ^ r5 ^ rotr(t5, s2)) & 0x0f0f0f0f, 0x11);
-  q[6] = Math.imul((t5 ^ r6 ^ rotr(t6, s2)) & 0x0f0f0f0f, 0x11);
-  q[7] = Math.imul((t6 ^ r7 ^ rotr(t7, s2)) & 0x0f0f0f0f, 0x11);
-}
-
-/**
- * InvMixColumns in frame k, in place, as MixColumns after a cheap pre-step:
- * InvMixColumns = MixColumns * circ(5, 0, 4, 0), i.e. a ^= 4(a ^ R2 a).
- */
-function invMixColumns(q: Int32Array, k: number): void {
-  const s2 = (16 * k + 2) & 31;
-  const v0 = q[0]! ^ rotr(q[0]!, s2), v1 = q[1]! ^ rotr(q[1]!, s2), v2 = q[2]! ^ rotr(q[2]!, s2), v3 = q[3]! ^ rotr(q[3]!, s2);
-  const v4 = q[4]! ^ rotr(q[4]!, s2), v5 = q[5]! ^ rotr(q[5]!, s2), v6 = q[6]! ^ rotr(q[6]!, s2), v7 = q[7]! ^ rotr(q[7]!, s2);
-  // 4v on bit planes: x^2 * v reduced by x^8 = x^4 + x^3 + x + 1.
-  q[0] = Math.imul((q[0]! ^ v6) & 0x0f0f0f0f, 0x11);
-  q[1] = Math.imul((q[1]! ^ v6 ^ v7) & 0x0f0f0f0f, 0x11);
-  q[2] = Math.imul((q[2]! ^ v0 ^ v7) & 0x0f0f0f0f, 0x11);
-  q[3] = Math.imul((q[3]! ^ v1 ^ v6) & 0x0f0f0f0f, 0x11);
-  q[4] = Math.imul((q[4]! ^ v2 ^ v6 ^ v7) & 0x0f0f0f0f, 0x11);
-  q[5] = Math.imul((q[5]! ^ v3 ^ v7) & 0x0f0f0f0f, 0x11);
-  q[6] = Math.imul((q[6]! ^ v4) & 0x0f0f0f0f, 0x11);
-  q[7] = Math.imul((q[7]! ^ v5) & 0x0f0f0f0f, 0x11);
-  mixColumns(q, k);
-}
-
-function addRoundKey(q: Int32Array, rk: Int32Array, off: number): void {
-  for (let i = 0; i < 8; i++) q[i] ^= rk[off + i]!;
+function runRounds(q: Int32Array, rk: Int32Array, rounds: number, inverse: boolean): void {
+  let off = inverse ? 8 * rounds : 0;
+  const step = inverse ? -8 : 8;
+  let a0 = q[0]! ^ rk[off]!, a1 = q[1]! ^ rk[off + 1]!, a2 = q[2]! ^ rk[off + 2]!, a3 = q[3]! ^ rk[off + 3]!;
+  let a4 = q[4]! ^ rk[off + 4]!, a5 = q[5]! ^ rk[off + 5]!, a6 = q[6]! ^ rk[off + 6]!, a7 = q[7]! ^ rk[off + 7]!;
+  for (let i = 1; i <= rounds; i++) {
+    off += step;
+    // InvS(y) = A^-1(S(A^-1(y ^ 63)) ^ 63): the forward circuit between two inverse affine maps.
+    for (let pass = inverse ? 0 : 1; pass < (inverse ? 3 : 2); pass++) {
+      if (pass !== 1) {
+        // Inverse affine map (FIPS 197 5.3.2): b'_i = b_(i+2) ^ b_(i+5) ^ b_(i+7) ^ {05}_i.
+        const b0 = a0, b1 = a1, b2 = a2, b3 = a3, b4 = a4, b5 = a5, b6 = a6, b7 = a7;
+        a0 = ~(b2 ^ b5 ^ b7);
+        a1 = b3 ^ b6 ^ b0;
+        a2 = ~(b4 ^ b7 ^ b1);
+        a3 = b5 ^ b0 ^ b2;
+        a4 = b6 ^ b1 ^ b3;
+        a5 = b7 ^ b2 ^ b4;
+        a6 = b0 ^ b3 ^ b5;
+        a7 = b1 ^ b4 ^ b6;
+        continue;
+      }
+      // S-box (Boyar-Peralta), bit 7 = U0: top linear layer.
+      const U0 = a7, U1 = a6, U2 = a5, U3 = a4, U4 = a3, U5 = a2, U6 = a1, U7 = a0;
+      const T1 = U0 ^ U3, T2 = U0 ^ U5, T3 = U0 ^ U6, T4 = U3 ^ U5, T5 = U4 ^ U6, T6 = T1 ^ T5;
+      const T7 = U1 ^ U2, T8 = U7 ^ T6, T9 = U7 ^ T7, T10 = T6 ^ T7, T11 = U1 ^ U5, T12 = U2 ^ U5;
+      const T13 = T3 ^ T4, T14 = T6 ^ T11, T15 = T5 ^ T11, T16 = T5 ^ T12, T17 = T9 ^ T16, T18 = U3 ^ U7;
+      const T19 = T7 ^ T18, T20 = T1 ^ T19, T21 = U6 ^ U7, T22 = T7 ^ T21, T23 = T2 ^ T22, T24 = T2 ^ T10;
+      const T25 = T20 ^ T17, T26 = T3 ^ T16, T27 = T1 ^ T12;
+      // Shared non-linear middle (inversion in GF(2^8) through GF(2^4)).
+      const M1 = T13 & T6, M2 = T23 & T8, M3 = T14 ^ M1, M4 = T19 & U7, M5 = M4 ^ M1, M6 = T3 & T16;
+      const M7 = T22 & T9, M8 = T26 ^ M6, M9 = T20 & T17, M10 = M9 ^ M6, M11 = T1 & T15, M12 = T4 & T27;
+      const M13 = M12 ^ M11, M14 = T2 & T10, M15 = M14 ^ M11, M16 = M3 ^ M2, M17 = M5 ^ T24, M18 = M8 ^ M7;
+      const M19 = M10 ^ M15, M20 = M16 ^ M13, M21 = M17 ^ M15, M22 = M18 ^ M13, M23 = M19 ^ T25;
+      const M24 = M22 ^ M23, M25 = M22 & M20, M26 = M21 ^ M25, M27 = M20 ^ M21, M28 = M23 ^ M25;
+      const M29 = M28 & M27, M30 = M26 & M24, M31 = M20 & M23, M32 = M27 & M31, M33 = M27 ^ M25;
+      const M34 = M21 & M22, M35 = M24 & M34, M36 = M24 ^ M25, M37 = M21 ^ M29, M38 = M32 ^ M33;
+      const M39 = M23 ^ M30, M40 = M35 ^ M36, M41 = M38 ^ M40, M42 = M37 ^ M39, M43 = M37 ^ M38;
+      const M44 = M39 ^ M40, M45 = M42 ^ M41, M46 = M44 & T6, M47 = M40 & T8, M48 = M39 & U7;
+      const M49 = M43 & T16, M50 = M38 & T9, M51 = M37 & T17, M52 = M42 & T15, M53 = M45 & T27;
+      const M54 = M41 & T10, M55 = M44 & T13, M56 = M40 & T23, M57 = M39 & T19, M58 = M43 & T3;
+      const M59 = M38 & T22, M60 = M37 & T20, M61 = M42 & T1, M62 = M45 & T4, M63 = M41 & T2;
+      // Bottom linear layer (with the affine constant 0x63 as the four NOTs).
+      const L0 = M61 ^ M62, L1 = M50 ^ M56, L2 = M46 ^ M48, L3 = M47 ^ M55, L4 = M54 ^ M58;
+      const L5 = M49 ^ M61, L6 = M62 ^ L5, L7 = M46 ^ L3, L8 = M51 ^ M59, L9 = M52 ^ M53;
+      const L10 = M53 ^ L4, L11 = M60 ^ L2, L12 = M48 ^ M51, L13 = M50 ^ L0, L14 = M52 ^ M61;
+      const L15 = M55 ^ L1, L16 = M56 ^ L0, L17 = M57 ^ L1, L18 = M58 ^ L8, L19 = M63 ^ L4;
+      const L20 = L0 ^ L1, L21 = L1 ^ L7, L22 = L3 ^ L12, L23 = L18 ^ L2, L24 = L15 ^ L9;
+      const L25 = L6 ^ L10, L26 = L7 ^ L9, L27 = L8 ^ L10, L28 = L11 ^ L14, L29 = L11 ^ L17;
+      a7 = L6 ^ L24;
+      a6 = ~(L16 ^ L26);
+      a5 = ~(L19 ^ L28);
+      a4 = L6 ^ L21;
+      a3 = L20 ^ L22;
+      a2 = L25 ^ L29;
+      a1 = ~(L13 ^ L27);
+      a0 = ~(L6 ^ L23);
+    }
+    if (inverse) {
+      a0 ^= rk[off]!; a1 ^= rk[off + 1]!; a2 ^= rk[off + 2]!; a3 ^= rk[off + 3]!;
+      a4 ^= rk[off + 4]!; a5 ^= rk[off + 5]!; a6 ^= rk[off + 6]!; a7 ^= rk[off + 7]!;
+    }
+    if (i < rounds) {
+      const k = (inverse ? -i : i) & 3;
+      const s1 = (8 * k + 1) & 31;
+      const s2 = (16 * k + 2) & 31;
+      if (inverse) {
+        const v0 = a0 ^ rotr(a0, s2), v1 = a1 ^ rotr(a1, s2), v2 = a2 ^ rotr(a2, s2), v3 = a3 ^ rotr(a3, s2);
+        const v4 = a4 ^ rotr(a4, s2), v5 = a5 ^ rotr(a5, s2), v6 = a6 ^ rotr(a6, s2), v7 = a7 ^ rotr(a7, s2);
+        // a ^= 4v: x^2 * v reduced by x^8 = x^4 + x^3 + x + 1, then doubled again.
+        a0 = Math.imul((a0 ^ v6) & 0x0f0f0f0f, 0x11);
+        a1 = Math.imul((a1 ^ v6 ^ v7) & 0x0f0f0f0f, 0x11);
+        a2 = Math.imul((a2 ^ v0 ^ v7) & 0x0f0f0f0f, 0x11);
+        a3 = Math.imul((a3 ^ v1 ^ v6) & 0x0f0f0f0f, 0x11);
+        a4 = Math.imul((a4 ^ v2 ^ v6 ^ v7) & 0x0f0f0f0f, 0x11);
+        a5 = Math.imul((a5 ^ v3 ^ v7) & 0x0f0f0f0f, 0x11);
+        a6 = Math.imul((a6 ^ v4) & 0x0f0f0f0f, 0x11);
+        a7 = Math.imul((a7 ^ v5) & 0x0f0f0f0f, 0x11);
+      }
+      const r0 = rotr(a0, s1), r1 = rotr(a1, s1), r2 = rotr(a2, s1), r3 = rotr(a3, s1);
+      const r4 = rotr(a4, s1), r5 = rotr(a5, s1), r6 = rotr(a6, s1), r7 = rotr(a7, s1);
+      const t0 = a0 ^ r0, t1 = a1 ^ r1, t2 = a2 ^ r2, t3 = a3 ^ r3, t4 = a4 ^ r4, t5 = a5 ^ r5, t6 = a6 ^ r6, t7 = a7 ^ r7;
+      a0 = Math.imul((t7 ^ r0 ^ rotr(t0, s2)) & 0x0f0f0f0f, 0x11);
+      a1 = Math.imul((t0 ^ t7 ^ r1 ^ rotr(t1, s2)) & 0x0f0f0f0f, 0x11);
+      a2 = Math.imul((t1 ^ r2 ^ rotr(t2, s2)) & 0x0f0f0f0f, 0x11);
+      a3 = Math.imul((t2 ^ t7 ^ r3 ^ rotr(t3, s2)) & 0x0f0f0f0f, 0x11);
+      a4 = Math.imul((t3 ^ t7 ^ r4 ^ rotr(t4, s2)) & 0x0f0f0f0f, 0x11);
+      a5 = Math.imul((t4 ^ r5 ^ rotr(t5, s2)) & 0x0f0f0f0f, 0x11);
+      a6 = Math.imul((t5 ^ r6 ^ rotr(t6, s2)) & 0x0f0f0f0f, 0x11);
+      a7 = Math.imul((t6 ^ r7 ^ rotr(t7, s2)) & 0x0f0f0f0f, 0x11);
+    }
+    if (!inverse) {
+      a0 ^= rk[off]!; a1 ^= rk[off + 1]!; a2 ^= rk[off + 2]!; a3 ^= rk[off + 3]!;
+      a4 ^= rk[off + 4]!; a5 ^= rk[off + 5]!; a6 ^= rk[off + 6]!; a7 ^= rk[off + 7]!;
+    }
+  }
+  q[0] = a0; q[1] = a1; q[2] = a2; q[3] = a3; q[4] = a4; q[5] = a5; q[6] = a6; q[7] = a7;
+  // Back to frame 0 from frame +rounds (encryption) or -rounds (decryption).
+  if ((rounds & 3) !== 0) rotateRowsToFrame(q, 0, inverse ? rounds & 3 : (4 - rounds) & 3);
 }
 
 /**
@@ -212,9 +228,14 @@ const state = new Int32Array(8);
 const columns = new Int32Array(4);
 const keyBytes = new Uint8Array(16);
 
+/** Zeroes the block scratch (explicit stores: TypedArray.fill costs more than the stores here). */
+function wipeBlockScratch(): void {
+  for (let i = 0; i < 8; i++) state[i] = 0;
+  for (let i = 0; i < 4; i++) columns[i] = 0;
+}
+
 function wipeScratch(): void {
-  state.fill(0);
-  columns.fill(0);
+  wipeBlockScratch();
   keyBytes.fill(0);
 }
 
@@ -267,33 +288,6 @@ function planeSchedule(words: Int32Array, shift: number): Int32Array {
   return out;
 }
 
-function encryptPlanes(rk: Int32Array, rounds: number): void {
-  const q = state;
-  addRoundKey(q, rk, 0);
-  for (let i = 1; i < rounds; i++) {
-    subBytesBitsliced(q);
-    mixColumns(q, i & 3);
-    addRoundKey(q, rk, 8 * i);
-  }
-  subBytesBitsliced(q);
-  addRoundKey(q, rk, 8 * rounds);
-  // Back from frame `rounds` to frame 0.
-  if ((rounds & 3) !== 0) rotateRowsToFrame(q, 0, (4 - rounds) & 3);
-}
-
-function decryptPlanes(dk: Int32Array, rounds: number): void {
-  const q = state;
-  addRoundKey(q, dk, 8 * rounds);
-  for (let i = rounds - 1; i > 0; i--) {
-    invSubBytesBitsliced(q);
-    addRoundKey(q, dk, 8 * i);
-    invMixColumns(q, (i - rounds) & 3);
-  }
-  invSubBytesBitsliced(q);
-  addRoundKey(q, dk, 0);
-  if ((rounds & 3) !== 0) rotateRowsToFrame(q, 0, rounds & 3);
-}
-
 class ConstantTimeAesCipher extends AesCipherBase {
   private readonly rounds: number;
   private words: Int32Array;
@@ -323,17 +317,17 @@ class ConstantTimeAesCipher extends AesCipherBase {
 
   protected encryptRaw(src: Uint8Array, so: number, dst: Uint8Array, dOff: number): void {
     loadPlanes(src, so, columns, state, 0);
-    encryptPlanes(this.ek, this.rounds);
+    runRounds(state, this.ek, this.rounds, false);
     storePlanes(state, columns, dst, dOff);
-    wipeScratch();
+    wipeBlockScratch();
   }
 
   protected decryptRaw(src: Uint8Array, so: number, dst: Uint8Array, dOff: number): void {
     const dk = this.decryptionSchedule();
     loadPlanes(src, so, columns, state, 0);
-    decryptPlanes(dk, this.rounds);
+    runRounds(state, dk, this.rounds, true);
     storePlanes(state, columns, dst, dOff);
-    wipeScratch();
+    wipeBlockScratch();
   }
 
   protected wipe(): void {
