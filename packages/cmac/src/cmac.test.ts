@@ -135,6 +135,12 @@ for (const backend of testBackends()) {
       original.update(b).update(b);
       const ab = new Uint8Array([...a, ...b]);
       expect(bytesToHex(copy.digest())).toBe(bytesToHex(cmacNative(key, ab)));
+      const fresh = ctxFor(key);
+      const freshCopy = fresh.clone().update(a);
+      expect(bytesToHex(fresh.digest()), 'a fresh context is not changed by its clone').toBe(
+        bytesToHex(cmacNative(key, new Uint8Array(0))),
+      );
+      expect(bytesToHex(freshCopy.digest())).toBe(bytesToHex(cmacNative(key, a)));
       original.destroy();
       expect(bytesToHex(copy.digest()), 'a clone survives destroy() of its original').toBe(
         bytesToHex(cmacNative(key, ab)),

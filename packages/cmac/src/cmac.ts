@@ -4,31 +4,26 @@
 // aes-core backend (or another 128-bit block cipher) can be measured here.
 import type { AesBackendInfo, BlockCipher } from '@layerbench/aes-core';
 import { CmacDestroyedError, checkBytes, tagLengthOption } from './errors.js';
-import { subkeysFromL } from './subkeys.js';
+import { dblWords, readWords } from './subkeys.js';
 
 export interface CmacOptions {
   /** Bytes of tag returned by digest()/mac() and expected by verify(): 4..16, default 16. */
   tagLength?: number;
 }
 
-// Layout of a context's only typed array: both subkeys, the chaining value
-// and the pending final block. One 64-byte array keeps a context small (the
-// seed asked "how much memory does a ctx take?") and wipes with one fill().
-const K1 = 0;
-const K2 = 16;
-const X = 32;
-const BUF = 48;
-const CONTEXT_BYTES = 64;
-
 // The block every encryptBlock() call of this module works on. Sharing one
 // (JavaScript runs one call at a time and encryptBlock never calls back)
-// spares each context a 16-byte view; it is zeroed after every operation so
-// no chaining value or tag stays behind in it.
+// spares each context a 16-byte typed array, about 200 bytes in V8; it is
+// zeroed after every operation so no chaining value or tag stays behind.
 const block = new Uint8Array(16);
+const emptyMessage = new Uint8Array(0);
+// K1 of the context being built or the one-shot call in progress; wiped after use.
+const subkeyScratch = new Int32Array(4);
 
 // The block helpers below are unrolled on purpose: a 16-step loop or
 // fill()/set() on a 16-byte array costs several times more than 16 plain
-// stores in V8, and these run once per block of every message.
+// stores in V8, and these run once per block of every message. Stores into
+// a Uint8Array keep the low 8 bits, so words are stored without masking.
 
 /** block = msg[off..off+16) */
 function loadMessageBlock(msg: Uint8Array, off: number): void {
@@ -48,17 +43,13 @@ function xorMessageBlock(msg: Uint8Array, off: number): void {
   s[12]! ^= msg[off + 12]!; s[13]! ^= msg[off + 13]!; s[14]! ^= msg[off + 14]!; s[15]! ^= msg[off + 15]!;
 }
 
-/** block ^= msg[off..off+16) ^ k1[k..k+16): a complete last block. */
-function xorCompleteLastBlock(msg: Uint8Array, off: number, k1: Uint8Array, k: number): void {
+/** block ^= the 16 big-endian bytes of (w0, w1, w2, w3) */
+function xorWords(w0: number, w1: number, w2: number, w3: number): void {
   const s = block;
-  s[0]! ^= msg[off]! ^ k1[k]!; s[1]! ^= msg[off + 1]! ^ k1[k + 1]!;
-  s[2]! ^= msg[off + 2]! ^ k1[k + 2]!; s[3]! ^= msg[off + 3]! ^ k1[k + 3]!;
-  s[4]! ^= msg[off + 4]! ^ k1[k + 4]!; s[5]! ^= msg[off + 5]! ^ k1[k + 5]!;
-  s[6]! ^= msg[off + 6]! ^ k1[k + 6]!; s[7]! ^= msg[off + 7]! ^ k1[k + 7]!;
-  s[8]! ^= msg[off + 8]! ^ k1[k + 8]!; s[9]! ^= msg[off + 9]! ^ k1[k + 9]!;
-  s[10]! ^= msg[off + 10]! ^ k1[k + 10]!; s[11]! ^= msg[off + 11]! ^ k1[k + 11]!;
-  s[12]! ^= msg[off + 12]! ^ k1[k + 12]!; s[13]! ^= msg[off + 13]! ^ k1[k + 13]!;
-  s[14]! ^= msg[off + 14]! ^ k1[k + 14]!; s[15]! ^= msg[off + 15]! ^ k1[k + 15]!;
+  s[0]! ^= w0 >>> 24; s[1]! ^= w0 >>> 16; s[2]! ^= w0 >>> 8; s[3]! ^= w0;
+  s[4]! ^= w1 >>> 24; s[5]! ^= w1 >>> 16; s[6]! ^= w1 >>> 8; s[7]! ^= w1;
+  s[8]! ^= w2 >>> 24; s[9]! ^= w2 >>> 16; s[10]! ^= w2 >>> 8; s[11]! ^= w2;
+  s[12]! ^= w3 >>> 24; s[13]! ^= w3 >>> 16; s[14]! ^= w3 >>> 8; s[15]! ^= w3;
 }
 
 /** block = 0 */
@@ -69,29 +60,36 @@ function wipeBlock(): void {
 }
 
 /**
- * The final-block rule: a complete last block is XORed with K1, a partial
- * one (including the empty message) is padded with 10* and XORed with K2.
- * `last[lastOff..lastOff+rem)` holds the rem (0..16) bytes of the last block;
- * `keys[keysOff..+32)` holds K1 then K2.
+ * The final-block rule, then the last encryption: a complete last block is
+ * XORed with K1; a partial one (the empty message included) is padded with
+ * 10* and XORed with K2 = dbl(K1), computed here branch-free from the K1
+ * words. `last[lastOff..lastOff+rem)` holds the rem (0..16) bytes of the
+ * last block; `block` holds the chaining value.
  */
-function xorFinalBlock(last: Uint8Array, lastOff: number, rem: number, keys: Uint8Array, keysOff: number): void {
+function finishChain(
+  cipher: BlockCipher, last: Uint8Array, lastOff: number, rem: number,
+  k0: number, k1: number, k2: number, k3: number,
+): void {
   if (rem === 16) {
-    xorCompleteLastBlock(last, lastOff, keys, keysOff + K1);
-    return;
+    xorMessageBlock(last, lastOff);
+    xorWords(k0, k1, k2, k3);
+  } else {
+    const s = block;
+    for (let i = 0; i < rem; i++) s[i]! ^= last[lastOff + i]!;
+    s[rem]! ^= 0x80;
+    xorWords((k0 << 1) | (k1 >>> 31), (k1 << 1) | (k2 >>> 31), (k2 << 1) | (k3 >>> 31), (k3 << 1) ^ (0x87 & -(k0 >>> 31)));
   }
-  const s = block;
-  const k = keysOff + K2;
-  for (let i = 0; i < rem; i++) s[i]! ^= last[lastOff + i]! ^ keys[k + i]!;
-  s[rem]! ^= 0x80 ^ keys[k + rem]!;
-  for (let i = rem + 1; i < 16; i++) s[i]! ^= keys[k + i]!;
+  cipher.encryptBlock(block, block);
 }
 
 /**
- * CMAC of a whole message from the keyed start; leaves the full 16-byte tag
- * in `block` (the caller copies what it needs, then wipes `block`).
- * `keys[keysOff..+32)` holds K1 then K2.
+ * CMAC of a whole message from the keyed start, K1 given as four words;
+ * leaves the full 16-byte tag in `block` (the caller copies what it needs,
+ * then wipes `block`).
  */
-export function chainWholeMessage(cipher: BlockCipher, keys: Uint8Array, keysOff: number, msg: Uint8Array): void {
+export function chainWholeMessage(
+  cipher: BlockCipher, msg: Uint8Array, k0: number, k1: number, k2: number, k3: number,
+): void {
   const n = msg.length;
   // Start of the last block (1..16 bytes long; 0 bytes only for the empty message).
   const lastStart = n === 0 ? 0 : (n - 1) & ~15;
@@ -106,8 +104,7 @@ export function chainWholeMessage(cipher: BlockCipher, keys: Uint8Array, keysOff
       cipher.encryptBlock(s, s);
     }
   }
-  xorFinalBlock(msg, lastStart, n - lastStart, keys, keysOff);
-  cipher.encryptBlock(s, s);
+  finishChain(cipher, msg, lastStart, n - lastStart, k0, k1, k2, k3);
 }
 
 /** Copies the first tagLength bytes of `block` into a new array and wipes `block`. */
@@ -128,18 +125,34 @@ function blockEqualsTag(tag: Uint8Array, tagLength: number): boolean {
   return diff === 0;
 }
 
-/** Computes L = E_K(0^128) with `cipher` and writes K1, K2 into keys[off..off+32). */
-export function deriveSubkeys(cipher: BlockCipher, keys: Uint8Array, off: number): void {
+/**
+ * K1 = dbl(E_K(0^128)) with `cipher`, as four words in `subkeyScratch`
+ * (the caller copies them out and wipes the scratch).
+ */
+export function deriveK1(cipher: BlockCipher): Int32Array {
   wipeBlock();
   cipher.encryptBlock(block, block);
-  subkeysFromL(block, keys, off);
+  readWords(block, 0, subkeyScratch);
   wipeBlock();
+  dblWords(subkeyScratch, subkeyScratch);
+  return subkeyScratch;
 }
 
-/** Clones share one cipher; it is destroyed when the last of them is. */
-interface CipherOwner {
+/**
+ * Contexts sharing one cipher through clone() count references here; it is
+ * created by the first clone(), so a context never cloned carries none.
+ */
+interface SharedCipher {
   refs: number;
 }
+
+// Streaming state, allocated by the first update(): the chaining value, the
+// pending (possibly last) block and its length. Contexts used only through
+// mac()/verify() never allocate it.
+const X = 0;
+const PENDING = 16;
+const PENDING_LENGTH = 32;
+const STREAM_BYTES = 33;
 
 // Module-private key of the options object by which clone() hands its state
 // to the constructor (so clone() need not derive the subkeys again, and
@@ -151,12 +164,13 @@ interface InternalOptions extends CmacOptions {
 
 /**
  * A CMAC context keyed once (the "preloaded cipher and key" of the NTPsec
- * report): the key schedule lives in the cipher, the subkeys K1/K2 are
- * derived in the constructor, and every message afterwards costs only its
- * block encryptions.
+ * report): the key schedule lives in the cipher, the subkey K1 is derived in
+ * the constructor and kept as four integers (K2 = dbl(K1) costs a few
+ * shifts when a message needs it), and every message afterwards costs only
+ * its block encryptions.
  *
  * Streaming: update() processes full blocks eagerly but always keeps the
- * last (possibly full) block buffered, because CMAC treats the final block
+ * last (possibly full) block pending, because CMAC treats the final block
  * differently. digest() does not change the state: calling it again gives
  * the same tag and update() continues the same message; reset() starts a
  * new one. mac(msg) and verify(msg, tag) work on a whole message and leave
@@ -164,18 +178,21 @@ interface InternalOptions extends CmacOptions {
  *
  * Ownership: the context takes ownership of `cipher`. clone() shares the
  * (read-only) cipher and counts references: destroy() wipes this context's
- * subkeys and state, and destroys the cipher only when the last context
+ * subkey and state, and destroys the cipher only when the last context
  * sharing it is destroyed. Do not hand one cipher to two `new Cmac(...)`
  * calls; clone() instead.
  */
 export class Cmac {
   readonly tagLength: number;
   private readonly cipher: BlockCipher;
-  private readonly owner: CipherOwner;
-  /** K1 | K2 | chaining value | pending block (see the layout constants). */
-  private readonly state: Uint8Array;
-  private bufferLength: number;
-  private destroyed: boolean;
+  // K1 as big-endian words.
+  private k0: number;
+  private k1: number;
+  private k2: number;
+  private k3: number;
+  /** null: sole owner of the cipher; shared after clone(); undefined once destroyed. */
+  private owner: SharedCipher | null | undefined;
+  private stream: Uint8Array | undefined;
 
   constructor(cipher: BlockCipher, options: CmacOptions = {}) {
     if (cipher === null || typeof cipher !== 'object' || typeof cipher.encryptBlock !== 'function') {
@@ -184,21 +201,34 @@ export class Cmac {
     if (cipher.blockSize !== 16) {
       throw new RangeError(`CMAC needs a 128-bit block cipher (blockSize 16), got blockSize ${String(cipher.blockSize)}`);
     }
+    const source = (options as InternalOptions)[cloneSource];
     this.tagLength = tagLengthOption(options.tagLength);
     this.cipher = cipher;
-    this.state = new Uint8Array(CONTEXT_BYTES);
-    this.destroyed = false;
-    const source = (options as InternalOptions)[cloneSource];
-    if (source === undefined) {
-      this.owner = { refs: 1 };
-      this.bufferLength = 0;
-      deriveSubkeys(cipher, this.state, K1);
-    } else {
-      this.owner = source.owner;
-      this.owner.refs++;
-      this.bufferLength = source.bufferLength;
-      this.state.set(source.state);
-    }
+    // One path of field assignments for new contexts and clones alike, so
+    // both have one hidden class and the hot methods stay monomorphic.
+    const k = source === undefined ? deriveK1(cipher) : source.subkeyInto(subkeyScratch);
+    this.k0 = k[0]!;
+    this.k1 = k[1]!;
+    this.k2 = k[2]!;
+    this.k3 = k[3]!;
+    k.fill(0);
+    this.owner = source === undefined ? null : source.shareCipher();
+    this.stream = source?.stream === undefined ? undefined : new Uint8Array(source.stream);
+  }
+
+  /** Counts one more context on this context's cipher and returns the shared count. */
+  private shareCipher(): SharedCipher {
+    const shared = (this.owner ??= { refs: 1 });
+    shared.refs++;
+    return shared;
+  }
+
+  private subkeyInto(out: Int32Array): Int32Array {
+    out[0] = this.k0;
+    out[1] = this.k1;
+    out[2] = this.k2;
+    out[3] = this.k3;
+    return out;
   }
 
   /** AES key size of the cipher: 128, 192 or 256. */
@@ -212,27 +242,27 @@ export class Cmac {
   }
 
   update(data: Uint8Array): this {
-    if (this.destroyed) throw new CmacDestroyedError('update');
+    if (this.owner === undefined) throw new CmacDestroyedError('update');
     checkBytes(data, 'message');
     const n = data.length;
     if (n === 0) return this;
-    const st = this.state;
-    let used = this.bufferLength;
+    const st = (this.stream ??= new Uint8Array(STREAM_BYTES));
+    let used = st[PENDING_LENGTH]!;
     let pos = 0;
     if (used < 16) {
       const take = Math.min(16 - used, n);
-      for (let i = 0; i < take; i++) st[BUF + used + i] = data[i]!;
+      for (let i = 0; i < take; i++) st[PENDING + used + i] = data[i]!;
       used += take;
       pos = take;
-      // Whatever was buffered may still be the last block: keep it.
+      // Whatever is pending may still be the last block: keep it.
       if (pos === n) {
-        this.bufferLength = used;
+        st[PENDING_LENGTH] = used;
         return this;
       }
     }
-    // More data follows a full buffered block, so that block is not the last.
+    // More data follows a full pending block, so that block is not the last.
     const s = block;
-    for (let i = 0; i < 16; i++) s[i] = st[X + i]! ^ st[BUF + i]!;
+    for (let i = 0; i < 16; i++) s[i] = st[X + i]! ^ st[PENDING + i]!;
     const cipher = this.cipher;
     cipher.encryptBlock(s, s);
     // Full blocks straight from the input, except one that may be the last.
@@ -244,50 +274,51 @@ export class Cmac {
     for (let i = 0; i < 16; i++) st[X + i] = s[i]!;
     wipeBlock();
     const rem = n - pos;
-    for (let i = 0; i < rem; i++) st[BUF + i] = data[pos + i]!;
-    this.bufferLength = rem;
+    for (let i = 0; i < rem; i++) st[PENDING + i] = data[pos + i]!;
+    st[PENDING_LENGTH] = rem;
     return this;
   }
 
   /** Writes the tag (tagLength bytes) into out[0..tagLength); the state is unchanged. */
   digestInto(out: Uint8Array): void {
-    if (this.destroyed) throw new CmacDestroyedError('digestInto');
+    if (this.owner === undefined) throw new CmacDestroyedError('digestInto');
     checkBytes(out, 'output');
     const tagLength = this.tagLength;
     if (out.length < tagLength) {
       throw new RangeError(`CMAC output must hold at least tagLength = ${tagLength} bytes, got ${out.length}`);
     }
-    const st = this.state;
-    // A loop, not subarray(): a view would allocate and move the context's
-    // small on-heap array to a separate backing store.
-    for (let i = 0; i < 16; i++) block[i] = st[X + i]!;
-    xorFinalBlock(st, BUF, this.bufferLength, st, K1);
-    this.cipher.encryptBlock(block, block);
+    const st = this.stream;
+    if (st === undefined) {
+      // Nothing was ever updated: the tag of the empty message.
+      chainWholeMessage(this.cipher, emptyMessage, this.k0, this.k1, this.k2, this.k3);
+    } else {
+      for (let i = 0; i < 16; i++) block[i] = st[X + i]!;
+      finishChain(this.cipher, st, PENDING, st[PENDING_LENGTH]!, this.k0, this.k1, this.k2, this.k3);
+    }
     for (let i = 0; i < tagLength; i++) out[i] = block[i]!;
     wipeBlock();
   }
 
   /** The tag of everything updated since the start or the last reset(); the state is unchanged. */
   digest(): Uint8Array {
-    if (this.destroyed) throw new CmacDestroyedError('digest');
+    if (this.owner === undefined) throw new CmacDestroyedError('digest');
     const out = new Uint8Array(this.tagLength);
     this.digestInto(out);
     return out;
   }
 
-  /** Back to the keyed start: the subkeys stay, the message is forgotten. */
+  /** Back to the keyed start: the subkey stays, the message is forgotten. */
   reset(): this {
-    if (this.destroyed) throw new CmacDestroyedError('reset');
-    this.state.fill(0, X, CONTEXT_BYTES);
-    this.bufferLength = 0;
+    if (this.owner === undefined) throw new CmacDestroyedError('reset');
+    this.stream?.fill(0);
     return this;
   }
 
   /** The tag of `msg` alone (as reset + update + digest), without touching the streaming state. */
   mac(msg: Uint8Array): Uint8Array {
-    if (this.destroyed) throw new CmacDestroyedError('mac');
+    if (this.owner === undefined) throw new CmacDestroyedError('mac');
     checkBytes(msg, 'message');
-    chainWholeMessage(this.cipher, this.state, K1, msg);
+    chainWholeMessage(this.cipher, msg, this.k0, this.k1, this.k2, this.k3);
     return takeTag(this.tagLength);
   }
 
@@ -296,32 +327,37 @@ export class Cmac {
    * another length than tagLength is false (the length is not secret).
    */
   verify(msg: Uint8Array, tag: Uint8Array): boolean {
-    if (this.destroyed) throw new CmacDestroyedError('verify');
+    if (this.owner === undefined) throw new CmacDestroyedError('verify');
     checkBytes(msg, 'message');
     checkBytes(tag, 'tag');
     if (tag.length !== this.tagLength) return false;
-    chainWholeMessage(this.cipher, this.state, K1, msg);
+    chainWholeMessage(this.cipher, msg, this.k0, this.k1, this.k2, this.k3);
     return blockEqualsTag(tag, this.tagLength);
   }
 
   /** An independent copy of this context (the EVP_MAC_CTX_dup pattern): no re-keying, no subkey derivation. */
   clone(): Cmac {
-    if (this.destroyed) throw new CmacDestroyedError('clone');
+    if (this.owner === undefined) throw new CmacDestroyedError('clone');
     const options: InternalOptions = { tagLength: this.tagLength, [cloneSource]: this };
     return new Cmac(this.cipher, options);
   }
 
   /**
-   * Wipes the subkeys and state; the cipher's key schedule is wiped when the
+   * Wipes the subkey and state; the cipher's key schedule is wiped when the
    * last clone sharing it is destroyed. Later calls throw CmacDestroyedError.
    * A garbage-collected runtime may have copied the bytes before: this is
    * hygiene, not a guarantee.
    */
   destroy(): void {
-    if (this.destroyed) return;
-    this.destroyed = true;
-    this.state.fill(0);
-    this.bufferLength = 0;
-    if (--this.owner.refs === 0) this.cipher.destroy();
+    const owner = this.owner;
+    if (owner === undefined) return;
+    this.owner = undefined;
+    this.k0 = 0;
+    this.k1 = 0;
+    this.k2 = 0;
+    this.k3 = 0;
+    this.stream?.fill(0);
+    this.stream = undefined;
+    if (owner === null || --owner.refs === 0) this.cipher.destroy();
   }
 }

@@ -5,7 +5,7 @@
 import { createCipheriv } from 'node:crypto';
 import type { CmacOptions } from './cmac.js';
 import { checkAesKey, checkBytes, tagLengthOption } from './errors.js';
-import { subkeysFromL } from './subkeys.js';
+import { dblWords, readWords, writeWords } from './subkeys.js';
 
 const zeroBlock = new Uint8Array(16);
 
@@ -19,8 +19,11 @@ export function cmacNative(key: Uint8Array, msg: Uint8Array, options: CmacOption
   const ecb = createCipheriv(`aes-${bits}-ecb`, key, null);
   ecb.setAutoPadding(false);
   const l = ecb.update(zeroBlock);
-  const subkeys = new Uint8Array(32);
-  subkeysFromL(l, subkeys, 0);
+  const k1 = new Int32Array(4);
+  readWords(l, 0, k1);
+  dblWords(k1, k1);
+  const k2 = new Int32Array(4);
+  dblWords(k1, k2);
 
   // CBC-MAC with a zero IV over every block but the last, then the last
   // block XORed with K1 (complete) or padded 10* and XORed with K2.
@@ -28,10 +31,9 @@ export function cmacNative(key: Uint8Array, msg: Uint8Array, options: CmacOption
   const lastStart = n === 0 ? 0 : (n - 1) & ~15;
   const rem = n - lastStart;
   const last = new Uint8Array(16);
-  const k = rem === 16 ? 0 : 16;
+  writeWords(rem === 16 ? k1 : k2, last, 0);
   for (let i = 0; i < 16; i++) {
-    const m = i < rem ? msg[lastStart + i]! : i === rem ? 0x80 : 0;
-    last[i] = m ^ subkeys[k + i]!;
+    last[i] ^= i < rem ? msg[lastStart + i]! : i === rem ? 0x80 : 0;
   }
   const cbc = createCipheriv(`aes-${bits}-cbc`, key, zeroBlock);
   cbc.setAutoPadding(false);
@@ -40,7 +42,8 @@ export function cmacNative(key: Uint8Array, msg: Uint8Array, options: CmacOption
   const tag = new Uint8Array(final.subarray(0, tagLength));
 
   l.fill(0);
-  subkeys.fill(0);
+  k1.fill(0);
+  k2.fill(0);
   last.fill(0);
   final.fill(0);
   return tag;

@@ -5,7 +5,7 @@
 // AES layer of another version.
 import { createAes } from '@layerbench/aes-core';
 import type { BlockCipher, BlockCipherFactory } from '@layerbench/aes-core';
-import { Cmac, chainWholeMessage, deriveSubkeys, takeTag } from './cmac.js';
+import { Cmac, chainWholeMessage, deriveK1, takeTag } from './cmac.js';
 import type { CmacOptions } from './cmac.js';
 import { checkAesKey, checkBytes, tagLengthOption } from './errors.js';
 
@@ -36,20 +36,21 @@ export function createCmac(key: Uint8Array, options: CmacKeyOptions = {}): Cmac 
   return new Cmac(keyCipher(key, options), { tagLength });
 }
 
-// K1 | K2 of the one-shot call in progress; wiped before cmac() returns.
-const oneShotSubkeys = new Uint8Array(32);
-
-/** AES-CMAC of `msg` under `key`, keying the cipher and deriving subkeys on this call. */
+/** AES-CMAC of `msg` under `key`, keying the cipher and deriving the subkeys on this call. */
 export function cmac(key: Uint8Array, msg: Uint8Array, options: CmacKeyOptions = {}): Uint8Array {
   const tagLength = tagLengthOption(options.tagLength);
   checkBytes(msg, 'message');
   const cipher = keyCipher(key, options);
   try {
-    deriveSubkeys(cipher, oneShotSubkeys, 0);
-    chainWholeMessage(cipher, oneShotSubkeys, 0, msg);
+    const k = deriveK1(cipher);
+    const k0 = k[0]!;
+    const k1 = k[1]!;
+    const k2 = k[2]!;
+    const k3 = k[3]!;
+    k.fill(0);
+    chainWholeMessage(cipher, msg, k0, k1, k2, k3);
     return takeTag(tagLength);
   } finally {
-    oneShotSubkeys.fill(0);
     cipher.destroy();
   }
 }

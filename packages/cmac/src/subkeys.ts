@@ -1,23 +1,38 @@
 // CMAC subkey derivation (RFC 4493 section 2.3): K1 = dbl(E_K(0^128)),
 // K2 = dbl(K1), where dbl is a left shift by one bit in GF(2^128) reduced by
 // x^128 + x^7 + x^2 + x + 1. Subkeys are secret, so the reduction is masked
-// arithmetic, never a branch on the top bit.
+// arithmetic, never a branch on the top bit. Values are four big-endian
+// 32-bit words, the form a context keeps K1 in (K2 is derived when needed).
 
-/** dst[dstOff..+16) = dbl(src[srcOff..+16)); safe when src and dst overlap exactly. */
-export function dbl(src: Uint8Array, srcOff: number, dst: Uint8Array, dstOff: number): void {
-  // -msb is 0 or -1 (all ones), so 0x87 & -msb selects the reduction without a branch.
-  const msb = src[srcOff]! >>> 7;
-  for (let i = 0; i < 15; i++) {
-    dst[dstOff + i] = (src[srcOff + i]! << 1) | (src[srcOff + i + 1]! >>> 7);
-  }
-  dst[dstOff + 15] = (src[srcOff + 15]! << 1) ^ (0x87 & -msb);
+/** out[0..4) = dbl(w[0..4)); out may be w. */
+export function dblWords(w: ArrayLike<number>, out: Int32Array): void {
+  const w0 = w[0]!;
+  const w1 = w[1]!;
+  const w2 = w[2]!;
+  const w3 = w[3]!;
+  out[0] = (w0 << 1) | (w1 >>> 31);
+  out[1] = (w1 << 1) | (w2 >>> 31);
+  out[2] = (w2 << 1) | (w3 >>> 31);
+  // -(w0 >>> 31) is 0 or -1 (all ones), so 0x87 & it selects the reduction without a branch.
+  out[3] = (w3 << 1) ^ (0x87 & -(w0 >>> 31));
 }
 
-/**
- * Writes K1 at out[off..off+16) and K2 at out[off+16..off+32) from
- * L = E_K(0^128), which the caller computed with its cipher.
- */
-export function subkeysFromL(l: Uint8Array, out: Uint8Array, off: number): void {
-  dbl(l, 0, out, off);
-  dbl(out, off, out, off + 16);
+/** out[0..4) = the four big-endian words of bytes[off..off+16). */
+export function readWords(bytes: Uint8Array, off: number, out: Int32Array): void {
+  for (let i = 0; i < 4; i++) {
+    const o = off + 4 * i;
+    out[i] = (bytes[o]! << 24) | (bytes[o + 1]! << 16) | (bytes[o + 2]! << 8) | bytes[o + 3]!;
+  }
+}
+
+/** bytes[off..off+16) = the four words of w, big-endian. */
+export function writeWords(w: ArrayLike<number>, bytes: Uint8Array, off: number): void {
+  for (let i = 0; i < 4; i++) {
+    const v = w[i]!;
+    const o = off + 4 * i;
+    bytes[o] = v >>> 24;
+    bytes[o + 1] = v >>> 16;
+    bytes[o + 2] = v >>> 8;
+    bytes[o + 3] = v;
+  }
 }
