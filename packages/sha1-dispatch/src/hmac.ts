@@ -4,7 +4,7 @@
 // node:crypto Hash templates duplicated with Hash#copy().
 import { createHash } from 'node:crypto';
 import type { Hash } from 'node:crypto';
-import { BlockSha1, checkBytes, checkOutput, SHA1_IV, sha1WithCompressor, writeStateBigEndian } from './sha1-hash.js';
+import { BlockSha1, checkBytes, checkOutput, finishFrom, SHA1_IV, sha1WithCompressor, writeStateBigEndian } from './sha1-hash.js';
 import type { HmacSha1, Sha1Compressor } from './types.js';
 
 export const HMAC_SHA1_MIN_TAG = 10;
@@ -119,6 +119,8 @@ export class BlockHmacSha1 extends HmacSha1Base {
   /** The outer hash's only block: inner digest, 0x80, zeros, bit length of 64 + 20 bytes. */
   private readonly outerBlock = new Uint8Array(64);
   private readonly work = new Uint32Array(5);
+  private readonly innerDigest = new Uint8Array(20);
+  private readonly fullScratch = new Uint8Array(20);
 
   constructor(compressor: Sha1Compressor, key: Uint8Array | null, tagLength: number, from?: BlockHmacSha1) {
     super(tagLength);
@@ -163,6 +165,31 @@ export class BlockHmacSha1 extends HmacSha1Base {
     return this;
   }
 
+  /**
+   * reset + update + digest without the streaming buffer: the message is
+   * finished straight from the keyed inner state (one call for wasm), then
+   * the outer hash from the keyed outer state.
+   */
+  override mac(msg: Uint8Array): Uint8Array {
+    this.checkLive();
+    checkBytes('HMAC-SHA1 mac: message', msg);
+    const out = new Uint8Array(this.tagLength);
+    const inner = this.innerDigest;
+    finishFrom(this.compressor, this.innerState, 64, msg, inner, 0);
+    if (this.tagLength === 20) {
+      finishFrom(this.compressor, this.outerState, 64, inner, out, 0);
+    } else {
+      const full = this.fullScratch;
+      finishFrom(this.compressor, this.outerState, 64, inner, full, 0);
+      for (let i = 0; i < this.tagLength; i++) out[i] = full[i]!;
+      full.fill(0);
+    }
+    inner.fill(0);
+    // As after reset + update + digest: the stream is finished until reset().
+    this.hash.restartFrom(this.innerState, 64).markFinished();
+    return out;
+  }
+
   protected fullTagInto(out: Uint8Array, offset: number): void {
     this.hash.digestInto(this.outerBlock, 0);
     this.work.set(this.outerState);
@@ -180,6 +207,7 @@ export class BlockHmacSha1 extends HmacSha1Base {
     this.outerState.fill(0);
     this.work.fill(0);
     this.outerBlock.fill(0);
+    this.innerDigest.fill(0);
     this.hash.wipe();
   }
 }

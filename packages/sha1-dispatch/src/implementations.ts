@@ -3,7 +3,7 @@
 import { blockDataOrder as genericBlocks } from './backends/generic.js';
 import { nodeCryptoWorks } from './backends/node.js';
 import { blockDataOrder as unrolledBlocks } from './backends/unrolled.js';
-import { blockDataOrder as wasmBlocks, wasmLoads } from './backends/wasm.js';
+import { wasmCompressor, wasmLoads } from './backends/wasm.js';
 import { CAPABILITY_BITS } from './capabilities.js';
 import type { CapabilityName } from './capabilities.js';
 import type { Sha1Compressor } from './types.js';
@@ -36,7 +36,7 @@ interface ImplEntry {
 const ENTRIES: Record<Sha1ImplName, ImplEntry> = {
   generic: { name: 'generic', native: false, requires: [], compressor: { name: 'generic', blockDataOrder: genericBlocks }, loads: () => true },
   unrolled: { name: 'unrolled', native: false, requires: [], compressor: { name: 'unrolled', blockDataOrder: unrolledBlocks }, loads: () => true },
-  wasm: { name: 'wasm', native: false, requires: ['wasm'], compressor: { name: 'wasm', blockDataOrder: wasmBlocks }, loads: wasmLoads },
+  wasm: { name: 'wasm', native: false, requires: ['wasm'], compressor: wasmCompressor, loads: wasmLoads },
   node: { name: 'node', native: true, requires: ['nodeCrypto'], loads: nodeCryptoWorks },
 };
 

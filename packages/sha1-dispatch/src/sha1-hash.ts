@@ -141,6 +141,12 @@ export class BlockSha1 implements Sha1Hash {
     return copy;
   }
 
+  /** Marks the hash finished (as after digest()), for callers that finished it another way. */
+  markFinished(): void {
+    this.buffered = 0;
+    this.finished = true;
+  }
+
   /** Overwrites the chaining state and buffered data (HMAC's destroy). */
   wipe(): void {
     this.state.fill(0);
@@ -151,31 +157,45 @@ export class BlockSha1 implements Sha1Hash {
   }
 }
 
-// Scratch for one-shot hashing, reused across calls: a one-shot hash allocates
+// Scratch for finishing hashes, reused across calls: a one-shot hash allocates
 // only its 20-byte result. Safe because block functions never call back out.
-const oneShotState = new Uint32Array(5);
-const oneShotTail = new Uint8Array(128);
+const finishState = new Uint32Array(5);
+const finishTail = new Uint8Array(128);
 
-/** SHA-1 of a whole message with one block function: full blocks in one call, the padded tail in a second. */
-export function sha1WithCompressor(compressor: Sha1Compressor, msg: Uint8Array, out: Uint8Array = new Uint8Array(20), offset = 0): Uint8Array {
-  const st = oneShotState;
-  st[0] = 0x67452301;
-  st[1] = 0xefcdab89;
-  st[2] = 0x98badcfe;
-  st[3] = 0x10325476;
-  st[4] = 0xc3d2e1f0;
+/**
+ * Finishes a hash that started from `state` after `priorLength` bytes (a
+ * multiple of 64): all of `msg`, then the padding. Uses the backend's own
+ * finishFrom when it has one; otherwise full blocks go in one blockDataOrder
+ * call straight from `msg` and the padded tail in a second. `state` is not modified.
+ */
+export function finishFrom(compressor: Sha1Compressor, state: ArrayLike<number>, priorLength: number, msg: Uint8Array, out: Uint8Array, offset: number): void {
+  const st = finishState;
+  st[0] = state[0]!;
+  st[1] = state[1]!;
+  st[2] = state[2]!;
+  st[3] = state[3]!;
+  st[4] = state[4]!;
+  if (compressor.finishFrom !== undefined) {
+    compressor.finishFrom(st, priorLength, msg, out, offset);
+    return;
+  }
   const len = msg.length;
   const full = Math.floor(len / 64);
   if (full > 0) compressor.blockDataOrder(st, msg, 0, full);
   const rest = len - full * 64;
-  const tail = oneShotTail;
+  const tail = finishTail;
   // A byte loop, not set(subarray()): creating a subarray costs more than copying < 64 bytes.
   for (let i = 0, base = full * 64; i < rest; i++) tail[i] = msg[base + i]!;
   tail[rest] = 0x80;
   const tailBlocks = rest < 56 ? 1 : 2;
   tail.fill(0, rest + 1, tailBlocks * 64 - 8);
-  writeBitLength(tail, tailBlocks * 64 - 8, len);
+  writeBitLength(tail, tailBlocks * 64 - 8, priorLength + len);
   compressor.blockDataOrder(st, tail, 0, tailBlocks);
   writeStateBigEndian(st, out, offset);
+}
+
+/** SHA-1 of a whole message with one block function. */
+export function sha1WithCompressor(compressor: Sha1Compressor, msg: Uint8Array, out: Uint8Array = new Uint8Array(20), offset = 0): Uint8Array {
+  finishFrom(compressor, SHA1_IV, 0, msg, out, offset);
   return out;
 }

@@ -8,6 +8,14 @@
 export interface Sha1Compressor {
   readonly name: string;
   blockDataOrder(state: Uint32Array, data: Uint8Array, offset: number, blocks: number): void;
+  /**
+   * Optional whole-tail fast path: finish a hash that started from `state`
+   * after `priorLength` bytes (a multiple of 64) by absorbing all of `msg` and
+   * the padding, writing the 20-byte digest to out[offset..). `state` is not
+   * modified. Backends with a per-call cost (wasm) provide it so a message
+   * costs one call; without it the caller runs blockDataOrder twice.
+   */
+  finishFrom?(state: Uint32Array, priorLength: number, msg: Uint8Array, out: Uint8Array, offset: number): void;
 }
 
 /** A streaming hash (SHA-1) object. */

@@ -2,13 +2,11 @@
 // takes after dispatch, shared with the crossover measurements so what is
 // measured is exactly what runs.
 import { nodeSha1 } from './backends/node.js';
-import { wasmSha1 } from './backends/wasm.js';
 import { compressorOf } from './implementations.js';
 import type { Sha1ImplName } from './implementations.js';
 import { sha1WithCompressor } from './sha1-hash.js';
 
 export function hashWholeMessage(impl: Sha1ImplName, msg: Uint8Array, out: Uint8Array = new Uint8Array(20)): Uint8Array {
   if (impl === 'node') return nodeSha1(msg, out, 0);
-  if (impl === 'wasm') return wasmSha1(msg, out, 0);
   return sha1WithCompressor(compressorOf(impl)!, msg, out, 0);
 }

@@ -91,22 +91,20 @@ function wasmOrThrow(): Sha1WasmInstance {
 }
 
 /**
- * SHA-1 of a whole message in one pass through linear memory: the message and
- * its padding are laid out there and compressed with one call when it fits,
- * so a small message costs one copy and one call instead of two of each.
+ * Finishes a hash in one pass through linear memory: starting from `state`
+ * after `priorLength` bytes, the message and its padding are laid out there
+ * and compressed with one call when they fit, so a small message costs one
+ * copy and one call instead of two of each. `state` is left unchanged.
  */
-export function wasmSha1(msg: Uint8Array, out: Uint8Array, offset: number): Uint8Array {
+export function finishFrom(state: Uint32Array, priorLength: number, msg: Uint8Array, out: Uint8Array, offset: number): void {
   const w = wasmOrThrow();
   const { bytes, view } = w;
   const len = msg.length;
   const full = Math.floor(len / 64);
   const rest = len - full * 64;
   const tailBlocks = rest < 56 ? 1 : 2;
-  view.setUint32(0, 0x67452301, true);
-  view.setUint32(4, 0xefcdab89, true);
-  view.setUint32(8, 0x98badcfe, true);
-  view.setUint32(12, 0x10325476, true);
-  view.setUint32(16, 0xc3d2e1f0, true);
+  const total = priorLength + len;
+  loadState(view, state);
   let tailAt = DATA_OFFSET;
   if (full + tailBlocks <= MAX_BLOCKS) {
     copyIn(bytes, msg, 0, len);
@@ -125,8 +123,8 @@ export function wasmSha1(msg: Uint8Array, out: Uint8Array, offset: number): Uint
   const end = tailAt + tailBlocks * 64;
   bytes[tailAt + rest] = 0x80;
   bytes.fill(0, tailAt + rest + 1, end - 8);
-  view.setUint32(end - 8, Math.floor(len / 0x20000000), false);
-  view.setUint32(end - 4, (len * 8) >>> 0, false);
+  view.setUint32(end - 8, Math.floor(total / 0x20000000), false);
+  view.setUint32(end - 4, (total * 8) >>> 0, false);
   w.blocks(DATA_OFFSET, (end - DATA_OFFSET) / 64);
   for (let i = 0; i < 5; i++) {
     const word = view.getUint32(4 * i, true);
@@ -135,7 +133,6 @@ export function wasmSha1(msg: Uint8Array, out: Uint8Array, offset: number): Uint
     out[offset + 4 * i + 2] = word >>> 8;
     out[offset + 4 * i + 3] = word;
   }
-  return out;
 }
 
 /** sha1_block_data_order in WebAssembly. */
@@ -159,4 +156,4 @@ export function blockDataOrder(state: Uint32Array, data: Uint8Array, offset: num
   state[4] = view.getUint32(16, true);
 }
 
-export const wasmCompressor: Sha1Compressor = { name: 'wasm', blockDataOrder };
+export const wasmCompressor: Sha1Compressor = { name: 'wasm', blockDataOrder, finishFrom };
