@@ -184,6 +184,9 @@ export async function runCases(cases: BenchCase[], options: RunCasesOptions = {}
   const progress = new Progress(options, planned);
   try {
     for (let i = 0; i < cases.length; i++) {
+      // A macrotask turn between cases: timing loops are synchronous, and without it
+      // a SIGINT handler (the CLI's AbortController) never runs until the whole run ends.
+      await new Promise<void>((resolve) => setImmediate(resolve));
       if (options.signal?.aborted) {
         run.interrupted = true;
         break;
