@@ -127,17 +127,21 @@ export async function main(argv: readonly string[], context: Partial<CommandCont
   }
 }
 
-/** Ctrl-C once: abort (the running command stops after the current case). Twice: exit now. */
+/**
+ * Ctrl-C once: abort (the running command stops after the current case).
+ * Twice: exit now. The handler removes itself after the first signal, so the
+ * second one gets the default action and ends the process even while a
+ * synchronous timing loop blocks the event loop (the --out file on disk is
+ * still the complete one written after the last finished case).
+ */
 function abortOnSigint(stderr: NodeJS.WritableStream): AbortController {
   const controller = new AbortController();
-  process.on('SIGINT', () => {
-    if (controller.signal.aborted) {
-      stderr.write('\nlayerbench: interrupted again, exiting now\n');
-      process.exit(130);
-    }
+  const onSigint = (): void => {
+    process.removeListener('SIGINT', onSigint);
     stderr.write('\nlayerbench: interrupted, finishing the current case (Ctrl-C again to exit now)\n');
     controller.abort();
-  });
+  };
+  process.on('SIGINT', onSigint);
   return controller;
 }
 
@@ -152,6 +156,11 @@ function isProgramEntry(): boolean {
 }
 
 if (isProgramEntry()) {
+  // `layerbench list | head`: a closed stdout ends the command quietly, as for any Unix tool.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(0);
+    throw error;
+  });
   const controller = abortOnSigint(process.stderr);
   main(process.argv.slice(2), { ...defaultContext(), signal: controller.signal }).then(
     (code) => {

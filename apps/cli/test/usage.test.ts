@@ -34,7 +34,7 @@ describe('help and version', () => {
     expect(result.stdout).toBe(`${packageVersion}\n`);
   });
 
-  it.each(['run', 'list', 'compare', 'env', 'mem', 'calibrate', 'check'])('%s --help and help %s print its usage', async (name) => {
+  it.each(['run', 'list', 'compare', 'env', 'mem', 'calibrate', 'check'])('%s --help and help <command> print its usage', async (name) => {
     const viaFlag = await runCli([name, '--help']);
     expect(viaFlag.code).toBe(0);
     expect(viaFlag.stdout).toMatch(new RegExp(`^Usage: layerbench ${name}`));

@@ -58,7 +58,7 @@ export function formatEnvText(env: EnvFingerprint): string {
         layer.version,
         layer.source ?? '',
         layer.commit === undefined ? 'commit -' : `commit ${layer.commit.slice(0, 12)}`,
-        layer.contentHash === undefined ? 'content -' : `content ${layer.contentHash.slice(0, 19)}`,
+        layer.contentHash === undefined ? 'content -' : `content ${layer.contentHash.replace(/^sha256:/, '').slice(0, 12)}`,
       ]),
     ),
   );

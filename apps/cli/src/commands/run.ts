@@ -133,7 +133,6 @@ async function runSuites(args: string[], ctx: CommandContext): Promise<number> {
       ...(out === undefined ? {} : { out }),
       quiet: chosen.quiet,
       onStart: ({ report, cases }) => {
-        for (const note of report.missing) ctx.stderr.write(`${style.dim('note:')} ${note}\n`);
         if (!machine) ctx.stdout.write(capabilityLines(report, usesEsptest).join('\n') + '\n');
         if (cases.length === 0) ctx.stderr.write(`${style.yellow('warning:')} no cases selected\n`);
       },
