@@ -4,6 +4,7 @@ import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { bytesToHex, checkStreamingEquivalence, hexToBytes, loadVectors, loadWycheproof, seededBytes } from '#vectors';
 import { blockDataOrder as unrolledBlocks } from './backends/unrolled.js';
+import { wasmCompressor, wasmMemoryForTests } from './backends/wasm.js';
 import { BlockHmacSha1, constantTimeEqual } from './hmac.js';
 import { createHmacSha1, hmacSha1, SHA1_IMPL_NAMES } from './index.js';
 import type { Sha1Compressor } from './types.js';
@@ -157,6 +158,20 @@ describe('pre-keyed state', () => {
     expect(Array.from(inner)).toEqual([0, 0, 0, 0, 0]);
     expect(Array.from(outer)).toEqual([0, 0, 0, 0, 0]);
     expect(() => h.update(new Uint8Array(1))).toThrow(/destroyed/);
+  });
+});
+
+describe('wasm scratch', () => {
+  it('keying and destroy leave no key block or keyed state in the wasm linear memory', () => {
+    const key = new Uint8Array(20).fill(0x42);
+    const h = new BlockHmacSha1(wasmCompressor, key, 20);
+    const mem = wasmMemoryForTests()!;
+    // State words and the first two data blocks, where the ipad/opad blocks were copied.
+    expect(mem.subarray(0, 64 + 128).every((b) => b === 0)).toBe(true);
+    h.mac(new Uint8Array(100));
+    expect(mem.subarray(0, 20).some((b) => b !== 0)).toBe(true);
+    h.destroy();
+    expect(mem.subarray(0, 64 + 128).every((b) => b === 0)).toBe(true);
   });
 });
 

@@ -138,6 +138,7 @@ export class BlockHmacSha1 extends HmacSha1Base {
       const { ipad, opad } = keyBlocks(key!, hashKey);
       this.innerState = this.keyState(ipad);
       this.outerState = this.keyState(opad);
+      compressor.clearScratch?.();
       this.hash.restartFrom(this.innerState, 64);
     }
     this.outerBlock[20] = 0x80;
@@ -209,6 +210,7 @@ export class BlockHmacSha1 extends HmacSha1Base {
     this.outerBlock.fill(0);
     this.innerDigest.fill(0);
     this.hash.wipe();
+    this.compressor.clearScratch?.();
   }
 }
 

@@ -16,6 +16,12 @@ export interface Sha1Compressor {
    * costs one call; without it the caller runs blockDataOrder twice.
    */
   finishFrom?(state: Uint32Array, priorLength: number, msg: Uint8Array, out: Uint8Array, offset: number): void;
+  /**
+   * Optional: overwrite the backend's own copies of recently processed data
+   * and state (wasm's linear memory). HMAC calls it after compressing the key
+   * blocks and on destroy().
+   */
+  clearScratch?(): void;
 }
 
 /** A streaming hash (SHA-1) object. */

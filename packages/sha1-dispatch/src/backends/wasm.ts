@@ -156,4 +156,14 @@ export function blockDataOrder(state: Uint32Array, data: Uint8Array, offset: num
   state[4] = view.getUint32(16, true);
 }
 
-export const wasmCompressor: Sha1Compressor = { name: 'wasm', blockDataOrder, finishFrom };
+/** The module's linear memory, for tests that check what is left in it. */
+export function wasmMemoryForTests(): Uint8Array | undefined {
+  return load()?.bytes;
+}
+
+/** Zeroes the state words and the first blocks of the data area (where key blocks land). */
+export function clearScratch(): void {
+  if (loaded) loaded.bytes.fill(0, 0, DATA_OFFSET + 128);
+}
+
+export const wasmCompressor: Sha1Compressor = { name: 'wasm', blockDataOrder, finishFrom, clearScratch };
