@@ -3,9 +3,10 @@
 // module and loads it synchronously. `npm run build` runs this before tsc;
 // `wasm.test.ts` re-assembles and checks the committed bytes have not drifted.
 // Usage: node scripts/build-wasm.mjs [--check]
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import wabtInit from 'wabt';
+import { writeOrCheck } from './write-or-check.mjs';
 
 const watPath = fileURLToPath(new URL('../src/backends/sha1.wat', import.meta.url));
 const outPath = fileURLToPath(new URL('../src/backends/sha1-wasm.generated.ts', import.meta.url));
@@ -35,13 +36,5 @@ export function generatedModuleText(bytes) {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const text = generatedModuleText(await assembleWat(readFileSync(watPath, 'utf8')));
-  if (process.argv.includes('--check')) {
-    if (readFileSync(outPath, 'utf8') !== text) {
-      console.error('src/backends/sha1-wasm.generated.ts is stale: run node scripts/build-wasm.mjs');
-      process.exit(1);
-    }
-  } else {
-    writeFileSync(outPath, text);
-  }
+  writeOrCheck(outPath, generatedModuleText(await assembleWat(readFileSync(watPath, 'utf8'))), 'node scripts/build-wasm.mjs');
 }

@@ -3,8 +3,8 @@
 // message schedule held in locals. Writing this by hand is error-prone; the
 // output is committed, and `unrolled.test.ts` checks it is what this script emits.
 // Usage: node scripts/gen-unrolled.mjs [--check]
-import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { writeOrCheck } from './write-or-check.mjs';
 
 const target = fileURLToPath(new URL('../src/backends/unrolled.ts', import.meta.url));
 
@@ -56,13 +56,5 @@ export function generateUnrolled() {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const text = generateUnrolled();
-  if (process.argv.includes('--check')) {
-    if (readFileSync(target, 'utf8') !== text) {
-      console.error('src/backends/unrolled.ts is stale: run node scripts/gen-unrolled.mjs');
-      process.exit(1);
-    }
-  } else {
-    writeFileSync(target, text);
-  }
+  writeOrCheck(target, generateUnrolled(), 'node scripts/gen-unrolled.mjs');
 }

@@ -3,8 +3,8 @@
 // spells out the 80 unrolled rounds, which nobody should type by hand. The
 // output is committed; `wasm.test.ts` checks it is what this script emits.
 // Usage: node scripts/gen-wat.mjs [--check]
-import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { writeOrCheck } from './write-or-check.mjs';
 
 const target = fileURLToPath(new URL('../src/backends/sha1.wat', import.meta.url));
 
@@ -72,13 +72,5 @@ export function generateWat() {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const text = generateWat();
-  if (process.argv.includes('--check')) {
-    if (readFileSync(target, 'utf8') !== text) {
-      console.error('src/backends/sha1.wat is stale: run node scripts/gen-wat.mjs');
-      process.exit(1);
-    }
-  } else {
-    writeFileSync(target, text);
-  }
+  writeOrCheck(target, generateWat(), 'node scripts/gen-wat.mjs');
 }

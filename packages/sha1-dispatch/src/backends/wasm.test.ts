@@ -3,29 +3,17 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import wabtInit from 'wabt';
 import { describe, expect, it } from 'vitest';
+import { assembleWat } from '../../scripts/build-wasm.mjs';
 import { decodeBase64, wasmLoadError, wasmLoads } from './wasm.js';
 import { sha1WasmBase64 } from './sha1-wasm.generated.js';
 
 const pkg = fileURLToPath(new URL('../../', import.meta.url));
 
-async function assemble(text: string): Promise<Uint8Array> {
-  const wabt = await wabtInit();
-  const mod = wabt.parseWat('sha1.wat', text);
-  try {
-    mod.resolveNames();
-    mod.validate();
-    return Uint8Array.from(mod.toBinary({ log: false, write_debug_names: false }).buffer);
-  } finally {
-    mod.destroy();
-  }
-}
-
 describe('wasm backend build', () => {
   it('re-assembling sha1.wat gives exactly the committed bytes', async () => {
     const wat = readFileSync(`${pkg}src/backends/sha1.wat`, 'utf8');
-    const fresh = await assemble(wat);
+    const fresh = await assembleWat(wat);
     const committed = decodeBase64(sha1WasmBase64);
     expect(committed.length).toBe(fresh.length);
     expect(Buffer.from(committed).equals(Buffer.from(fresh))).toBe(true);
