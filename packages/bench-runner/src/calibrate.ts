@@ -3,14 +3,17 @@
 // amount of extra work (1, 2, 3, 5, 10% more iterations of a fixed loop) give
 // the detection rate per effect size, and so the minimum detectable effect:
 // the smallest change found with >= 95% power at this time per case.
-import { compareSamples, defaultAlpha, defaultThreshold } from './compare.js';
+import { defaultAlpha, defaultThreshold } from './compare.js';
 import { collectEnv } from './env.js';
-import { runInterleaved } from './interleaved.js';
+import { compareRounds, runInterleaved } from './interleaved.js';
 import { measureOverhead } from './run.js';
 import { computeStats, mad, median } from './stats.js';
 import type { BenchCase, Calibration, CalibrationEffect, RunOptions, SampleComparison, Verdict } from './types.js';
 
-/** One repeat's base and head samples (ns per op) for an effect size (0 = A/A). */
+/**
+ * One repeat for an effect size (0 = A/A): paired per-round medians (ns per
+ * op) of the base and head variants, compared with compareRounds.
+ */
 export type CalibrationSampleSource = (
   effect: number,
   repeat: number,
@@ -126,10 +129,10 @@ export function timedSampleSource(options: { timePerCase: number; rounds: number
       rounds: options.rounds,
     });
     const [base, head] = result.cases;
-    if (base!.status !== 'ok' || head!.status !== 'ok') {
+    if (base!.status !== 'ok' || head!.status !== 'ok' || !result.roundMedians) {
       throw new Error(`calibration workload failed: ${base!.error?.message ?? head!.error?.message}`);
     }
-    return { base: base!.samples, head: head!.samples };
+    return { base: result.roundMedians[0]!, head: result.roundMedians[1]! };
   };
 }
 
@@ -163,7 +166,7 @@ export async function calibrate(options: CalibrateOptions = {}): Promise<Calibra
     const outcomes: SampleComparison[] = [];
     for (let r = 0; r < repeats; r++) {
       const { base, head } = await source(effect, r);
-      const outcome = compareSamples(base, head, { threshold, alpha });
+      const outcome = compareRounds(base, head, { threshold, alpha });
       outcomes.push(outcome);
       say(`${effect === 0 ? 'A/A' : `A/B +${(effect * 100).toFixed(0)}%`} ${r + 1}/${repeats}: ratio ${outcome.ratio.toFixed(4)} ` +
         `[${outcome.ratioCi[0].toFixed(4)}, ${outcome.ratioCi[1].toFixed(4)}] p=${outcome.pValue.toPrecision(2)} ${outcome.verdict}`);

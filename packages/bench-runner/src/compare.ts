@@ -34,7 +34,7 @@ export interface CompareOptions extends BootstrapOptions {
   alpha?: number;
 }
 
-function checkCompareOptions(options: CompareOptions): { threshold: number; alpha: number } {
+export function checkCompareOptions(options: CompareOptions): { threshold: number; alpha: number } {
   const threshold = options.threshold ?? defaultThreshold;
   const alpha = options.alpha ?? defaultAlpha;
   if (!(threshold >= 0 && threshold < 1)) throw new RangeError(`threshold must be within [0, 1), got ${threshold}`);

@@ -16,8 +16,9 @@ export {
   erfc,
   normalUpperTail,
   bootstrapGeomeanRatioCi,
+  wilcoxonSignedRank,
 } from './stats.js';
-export type { RandomSource, BootstrapOptions, MannWhitneyResult } from './stats.js';
+export type { RandomSource, BootstrapOptions, MannWhitneyResult, SignedRankResult } from './stats.js';
 export { runCases, runCase, measureOverhead, DigestMismatchError } from './run.js';
 export type { RunCasesOptions } from './run.js';
 export { collectEnv, layerFingerprint, machineId, contentHash } from './env.js';
@@ -36,9 +37,9 @@ export { runResultSchema, comparisonSchema, envFingerprintSchema, calibrationSch
 export { formatTable, describeEnv } from './reporters/table.js';
 export { measureMemory, ensureExposedGc, forcedGc } from './memory.js';
 export type { MeasureMemoryOptions } from './memory.js';
-export { compareResults, compareSamples, verdictOf, diffFingerprints, defaultThreshold, defaultAlpha } from './compare.js';
+export { compareResults, compareSamples, checkCompareOptions, verdictOf, diffFingerprints, defaultThreshold, defaultAlpha } from './compare.js';
 export type { CompareOptions } from './compare.js';
-export { runInterleaved } from './interleaved.js';
+export { runInterleaved, compareRounds } from './interleaved.js';
 export type { InterleavedOptions } from './interleaved.js';
 export {
   calibrate,

@@ -3,7 +3,15 @@
 // and each variant's samples are pooled, so slow drift of a shared machine
 // (frequency, neighbours, thermal) lands on every variant alike and cancels in
 // the ratio.
-import { compareSamples, type CompareOptions } from './compare.js';
+//
+// The statistics work on rounds, not on single samples: every slice is a fresh
+// compilation of the timing loop, and its code layout can shift a slice by a
+// few percent, so samples within a slice are not independent. Per round we
+// take each variant's slice median; the ratio is the median over rounds of the
+// paired ratio variant/first, its CI a bootstrap over rounds, and its p-value
+// a Wilcoxon signed-rank test of the paired log ratios. (Pooling all samples
+// gave CIs far too narrow: 7% false alarms in A/A calibration.)
+import { checkCompareOptions, verdictOf, type CompareOptions } from './compare.js';
 import {
   checkDigest,
   checkTimePerCase,
@@ -14,9 +22,9 @@ import {
   warmupSeconds,
   type PreparedCase,
 } from './run.js';
-import { computeStats } from './stats.js';
+import { bootstrapMedianCi, computeStats, median, wilcoxonSignedRank } from './stats.js';
 import { batchSize, measureSamples, sampleTargetNs, warmUp } from './timing.js';
-import type { BenchCase, CaseResult, InterleavedResult } from './types.js';
+import type { BenchCase, CaseResult, InterleavedResult, SampleComparison } from './types.js';
 
 export interface InterleavedOptions extends CompareOptions {
   /** Seconds of measurement per variant over all rounds (default 1). */
@@ -30,6 +38,36 @@ interface Slot {
   result: CaseResult;
   batch: number;
   samples: number[];
+  /** Median of this variant's slice in each round (NaN when the slice failed). */
+  roundMedians: number[];
+}
+
+/**
+ * Paired comparison of per-round medians: ratio = median over rounds of
+ * head/base, CI by bootstrap of that median over rounds, p from the Wilcoxon
+ * signed-rank test of the log ratios.
+ */
+export function compareRounds(
+  baseRounds: readonly number[],
+  headRounds: readonly number[],
+  options: CompareOptions = {},
+): SampleComparison {
+  const { threshold, alpha } = checkCompareOptions(options);
+  if (baseRounds.length !== headRounds.length) {
+    throw new RangeError(`paired rounds must have the same length, got ${baseRounds.length} and ${headRounds.length}`);
+  }
+  const logRatios: number[] = [];
+  for (let r = 0; r < baseRounds.length; r++) {
+    const b = baseRounds[r]!;
+    const h = headRounds[r]!;
+    if (b > 0 && h > 0) logRatios.push(Math.log(h / b));
+  }
+  if (logRatios.length === 0) throw new RangeError('no round has a positive median on both sides');
+  const ratio = Math.exp(median(logRatios));
+  const [lo, hi] = bootstrapMedianCi(logRatios, options);
+  const ratioCi: [number, number] = [Math.exp(lo), Math.exp(hi)];
+  const { pValue } = wilcoxonSignedRank(logRatios);
+  return { ratio, ratioCi, pValue, verdict: verdictOf(ratioCi, pValue, threshold, alpha) };
 }
 
 export async function runInterleaved(variants: BenchCase[], options: InterleavedOptions = {}): Promise<InterleavedResult> {
@@ -41,7 +79,7 @@ export async function runInterleaved(variants: BenchCase[], options: Interleaved
 
   const slots: Slot[] = [];
   for (const variant of variants) {
-    const slot: Slot = { result: emptyCaseResult(variant), batch: 1, samples: [] };
+    const slot: Slot = { result: emptyCaseResult(variant), batch: 1, samples: [], roundMedians: [] };
     try {
       slot.prepared = await prepareCase(variant, slot.result);
       const warm = await warmUp(slot.prepared.call, warmupSeconds(timePerCase));
@@ -60,6 +98,7 @@ export async function runInterleaved(variants: BenchCase[], options: Interleaved
       try {
         const samples = await measureSamples(slot.prepared.call, slice, slot.batch);
         for (const s of samples) slot.samples.push(Math.round(s * 1000) / 1000);
+        slot.roundMedians[round] = median(samples);
       } catch (error) {
         failCase(slot.result, error);
       }
@@ -86,9 +125,10 @@ export async function runInterleaved(variants: BenchCase[], options: Interleaved
   if (reference.status === 'ok') {
     for (const c of cases.slice(1)) {
       if (c.status !== 'ok') continue;
-      const cmp = compareSamples(reference.samples, c.samples, options);
+      const slot = slots[cases.indexOf(c)]!;
+      const cmp = compareRounds(slots[0]!.roundMedians, slot.roundMedians, options);
       ratios.push({ id: c.id, ratio: cmp.ratio, ci: cmp.ratioCi, pValue: cmp.pValue, verdict: cmp.verdict });
     }
   }
-  return { cases, ratios, rounds };
+  return { cases, ratios, rounds, roundMedians: slots.map((s) => s.roundMedians) };
 }

@@ -13,6 +13,7 @@ import {
   normalVariate,
   percentile,
   seededRandom,
+  wilcoxonSignedRank,
 } from './stats.js';
 
 function normalSamples(n: number, mu: number, sigma: number, seed: number): number[] {
@@ -117,6 +118,31 @@ describe('mannWhitneyU', () => {
     expect(ab.u + ba.u).toBe(40 * 30);
     expect(ab.z).toBeCloseTo(-ba.z, 12);
     expect(ab.pValue).toBeCloseTo(ba.pValue, 12);
+  });
+});
+
+describe('wilcoxonSignedRank', () => {
+  // Reference values: scipy.stats.wilcoxon(d, zero_method='wilcox', correction=True,
+  // method='approx') (SciPy 1.17.1); SciPy reports min(W+, W-).
+  it('with tied magnitudes', () => {
+    const r = wilcoxonSignedRank([0.5, -0.2, 1.1, 0.9, 0.3, -0.4, 0.8, 1.5, 0.2, 0.7]);
+    expect(r.wPlus).toBe(49.5);
+    expect(55 - r.wPlus).toBe(5.5);
+    expect(r.pValue).toBeCloseTo(0.028314054945765665, 12);
+  });
+  it('drops zeros and handles ties', () => {
+    const r = wilcoxonSignedRank([1, 2, 2, -3, 4, 0, 5, -1, 1, 6, 2, 3]);
+    expect(r.n).toBe(11);
+    expect(r.n * (r.n + 1) / 2 - r.wPlus).toBe(9.5);
+    expect(r.pValue).toBeCloseTo(0.03996565688935283, 12);
+  });
+  it('all negative', () => {
+    const r = wilcoxonSignedRank([-1, -2, -3, -4, -5, -6, -7, -8]);
+    expect(r.wPlus).toBe(0);
+    expect(r.pValue).toBeCloseTo(0.014266186701446923, 12);
+  });
+  it('no non-zero differences: p = 1', () => {
+    expect(wilcoxonSignedRank([0, 0]).pValue).toBe(1);
   });
 });
 

@@ -280,6 +280,45 @@ export function mannWhitneyU(a: readonly number[], b: readonly number[]): MannWh
   return { u, z, pValue };
 }
 
+export interface SignedRankResult {
+  /** Sum of the ranks of the positive differences (zeros dropped). */
+  wPlus: number;
+  /** Non-zero differences used. */
+  n: number;
+  z: number;
+  pValue: number;
+}
+
+/**
+ * Wilcoxon signed-rank test of paired differences against zero, two-sided,
+ * normal approximation with tie and continuity corrections, zero differences
+ * dropped (SciPy's wilcoxon(d, zero_method='wilcox', correction=True, method='approx')).
+ */
+export function wilcoxonSignedRank(differences: readonly number[]): SignedRankResult {
+  const nonZero = differences.filter((d) => d !== 0);
+  const n = nonZero.length;
+  if (n === 0) return { wPlus: 0, n: 0, z: 0, pValue: 1 };
+  const order = nonZero.map((_, i) => i).sort((x, y) => Math.abs(nonZero[x]!) - Math.abs(nonZero[y]!));
+  let wPlus = 0;
+  let tieTerm = 0;
+  for (let i = 0; i < n; ) {
+    let j = i + 1;
+    while (j < n && Math.abs(nonZero[order[j]!]!) === Math.abs(nonZero[order[i]!]!)) j++;
+    const averageRank = (i + 1 + j) / 2;
+    const t = j - i;
+    if (t > 1) tieTerm += t * t * t - t;
+    for (let k = i; k < j; k++) if (nonZero[order[k]!]! > 0) wPlus += averageRank;
+    i = j;
+  }
+  const mu = (n * (n + 1)) / 4;
+  const variance = (n * (n + 1) * (2 * n + 1)) / 24 - tieTerm / 48;
+  if (!(variance > 0)) return { wPlus, n, z: 0, pValue: 1 };
+  const diff = wPlus - mu;
+  const corrected = Math.sign(diff) * Math.max(0, Math.abs(diff) - 0.5);
+  const z = corrected / Math.sqrt(variance);
+  return { wPlus, n, z, pValue: Math.min(1, 2 * normalUpperTail(Math.abs(z))) };
+}
+
 /** Geometric mean of positive numbers. */
 export function geometricMean(values: readonly number[]): number {
   requireSamples(values, 'geometricMean');

@@ -239,6 +239,8 @@ export interface InterleavedResult {
   /** For every variant after the first: median ratio variant/first (> 1 is slower) with its CI. */
   ratios: { id: string; ratio: number; ci: [number, number]; pValue?: number; verdict?: Verdict }[];
   rounds: number;
+  /** Per variant (same order as cases), the median of its slice in each round. */
+  roundMedians?: number[][];
 }
 
 /** Outcome of one comparison of two sample sets (compareSamples). */
