@@ -31,11 +31,17 @@ export interface PipelineDefinition {
   create(cipher: BlockCipher, mac: HmacSha1): SealPipeline;
 }
 
-/** Writes padding 1, 2, 3, ... (RFC 4303 section 2.4), the pad length and the next header at `offset`. */
-export function writeTrailer(dst: Uint8Array, offset: number, padLength: number, nextHeader: number): void {
-  for (let i = 0; i < padLength; i++) dst[offset + i] = i + 1;
-  dst[offset + padLength] = padLength;
-  dst[offset + padLength + 1] = nextHeader;
+/**
+ * Lays the plaintext out in place at offset 24: payload, padding 1, 2, 3, ...
+ * (RFC 4303 section 2.4), pad length, next header. Both pipelines then
+ * encrypt it where it lies.
+ */
+export function layOutPlaintext(packet: Uint8Array, payload: Uint8Array, padLength: number, nextHeader: number): void {
+  packet.set(payload, CIPHERTEXT_OFFSET);
+  const trailer = CIPHERTEXT_OFFSET + payload.length;
+  for (let i = 0; i < padLength; i++) packet[trailer + i] = i + 1;
+  packet[trailer + padLength] = padLength;
+  packet[trailer + padLength + 1] = nextHeader;
 }
 
 /**

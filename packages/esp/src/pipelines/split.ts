@@ -8,7 +8,7 @@ import {
   CIPHERTEXT_OFFSET,
   HEADER_BYTES,
   writeIcv,
-  writeTrailer,
+  layOutPlaintext,
   type PipelineDefinition,
   type SealPipeline,
 } from '../pipeline.js';
@@ -23,8 +23,7 @@ class SplitPipeline implements SealPipeline {
   ) {}
 
   seal(packet: Uint8Array, payload: Uint8Array, nextHeader: number, padLength: number, icvOffset: number): void {
-    packet.set(payload, CIPHERTEXT_OFFSET);
-    writeTrailer(packet, CIPHERTEXT_OFFSET + payload.length, padLength, nextHeader);
+    layOutPlaintext(packet, payload, padLength, nextHeader);
     const body = packet.subarray(CIPHERTEXT_OFFSET, icvOffset);
     const encrypted = this.cipher.cbcEncrypt(packet.subarray(HEADER_BYTES, CIPHERTEXT_OFFSET), body, body);
     if (encrypted !== body) packet.set(encrypted, CIPHERTEXT_OFFSET);

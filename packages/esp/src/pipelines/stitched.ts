@@ -9,7 +9,7 @@ import {
   CIPHERTEXT_OFFSET,
   HEADER_BYTES,
   writeIcv,
-  writeTrailer,
+  layOutPlaintext,
   type PipelineDefinition,
   type SealPipeline,
 } from '../pipeline.js';
@@ -30,8 +30,7 @@ class StitchedPipeline implements SealPipeline {
     const { mac, cipher } = this;
     // Lay the plaintext out in place (one memcpy), then encrypt it in place 64
     // bytes at a time; each stitch chains from the previous stitch's last block.
-    packet.set(payload, CIPHERTEXT_OFFSET);
-    writeTrailer(packet, CIPHERTEXT_OFFSET + payload.length, padLength, nextHeader);
+    layOutPlaintext(packet, payload, padLength, nextHeader);
     mac.reset();
     let chain = packet.subarray(HEADER_BYTES, CIPHERTEXT_OFFSET);
     let macked = 0;
