@@ -241,6 +241,23 @@ for (const backend of testBackends()) {
       expect(checked).toBe(1200);
     });
 
+    it('long messages (the bulk CBC path, across its 4096-byte chunks) match cmacNative', () => {
+      const bytes = seededBytes(0x4096);
+      for (const len of [255, 256, 257, 272, 273, 4096, 4097, 4112, 4113, 8209, 10000]) {
+        const key = bytes([16, 24, 32][len % 3]!);
+        const msg = bytes(len);
+        const want = bytesToHex(cmacNative(key, msg));
+        const ctx = ctxFor(key);
+        expect(bytesToHex(ctx.mac(msg)), `mac, len ${len}`).toBe(want);
+        expect(bytesToHex(cmac(key, msg, { aes })), `one-shot, len ${len}`).toBe(want);
+        for (const step of [5, 200, 4100, 5000]) {
+          ctx.reset();
+          for (let off = 0; off < len; off += step) ctx.update(msg.subarray(off, off + step));
+          expect(bytesToHex(ctx.digest()), `streaming by ${step}, len ${len}`).toBe(want);
+        }
+      }
+    });
+
     it('rejects bad input with typed errors', () => {
       const key = new Uint8Array(16);
       expect(() => createCmac(new Uint8Array(20), { aes })).toThrow(
