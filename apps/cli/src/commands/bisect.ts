@@ -46,7 +46,7 @@ const options = {
   suite: repeatedOption('name', `a suite to measure (default: ${DEFAULT_BISECT_SUITES.join(', ')})`, anyText),
   filter: valueOption('regex', 'only cases whose id matches', regexText),
   time: valueOption('seconds', 'seconds measured per case per variant, split over the rounds (default 2)', positiveNumber('seconds')),
-  rounds: valueOption('n', 'interleaved rounds; each gives one value per variant and case (default 10, at least 5)', positiveInteger('rounds')),
+  rounds: valueOption('n', 'interleaved rounds; each gives one value per variant and case (default 10; at least 6 for alpha 0.01)', positiveInteger('rounds')),
   threshold: valueOption('ratio', 'changes smaller than this are "unchanged" (default 0.03)', fraction('a relative change')),
   alpha: valueOption('p', 'significance level (default 0.01)', fraction('a probability')),
   out: valueOption('file', 'write the bisect result file here', anyText),
@@ -117,6 +117,19 @@ export function resolverFor(
   });
 }
 
+/**
+ * Each round gives one value per variant, so the rank test has `rounds`
+ * values a side: too few and even a complete separation cannot reach alpha.
+ */
+export function checkRounds(rounds: number, alpha: number): void {
+  const base = Array.from({ length: rounds }, (_, i) => 100 + i);
+  const head = base.map((x) => x + 1000);
+  const { pValue } = compareSamples(base, head, { alpha });
+  if (!(pValue < alpha)) {
+    throw new UsageError(`--rounds ${rounds} is too few: with ${rounds} values a side the rank test cannot reach alpha ${alpha} (p >= ${pValue.toFixed(4)}); use more rounds`);
+  }
+}
+
 /** bench-runner's compareSamples in the shape attribution wants. */
 export function sampleComparer(threshold: number, alpha: number): CompareSamples {
   return (base, head) => {
@@ -149,10 +162,9 @@ async function bisect(args: string[], ctx: CommandContext): Promise<number> {
   const badId = identify(badSide, layerFingerprint);
   const layers = differingLayers(goodId, badId, chosen.layers);
   const rounds = chosen.rounds ?? 10;
-  // Each round gives one value per variant: below 5 v 5 the rank test can never reach alpha = 0.01.
-  if (rounds < 5) throw new UsageError(`--rounds must be at least 5 (each round is one value per variant), got ${rounds}`);
   const threshold = chosen.threshold ?? 0.03;
   const alpha = chosen.alpha ?? 0.01;
+  checkRounds(rounds, alpha);
   const env = collectEnv();
   log(`swapping ${layers.length ? layers.join(', ') : 'nothing (the sides are identical)'}: ${2 + 2 * layers.length} variants`);
   const result = await runBisect({

@@ -10,9 +10,10 @@ import { anyText, booleanOption, formatOptionHelp, fraction, parseArgs, positive
 import { formatEffect } from '../compose/bisect-format.js';
 import { LayerSourceError, resolveCommit, type LayerResolver } from '../compose/sources.js';
 import { CODE_LAYERS, type CodeLayerName } from '../compose/spec.js';
+import { WARMUP_SECONDS } from '../compose/bisect-run.js';
 import { CompositionWorker, MixError } from '../compose/worker-client.js';
 import { progressStream } from '../terminal.js';
-import { DEFAULT_BISECT_SUITES, resolverFor, sharedSourceOptions } from './bisect.js';
+import { checkRounds, DEFAULT_BISECT_SUITES, resolverFor, sharedSourceOptions } from './bisect.js';
 import type { Command, CommandContext } from './types.js';
 
 const options = {
@@ -107,7 +108,7 @@ async function find(args: string[], ctx: CommandContext): Promise<number> {
   const alpha = chosen.alpha ?? 0.01;
   const time = chosen.time ?? 2;
   const rounds = chosen.rounds ?? 10;
-  if (rounds < 5) throw new UsageError(`--rounds must be at least 5 (each round is one value per commit), got ${rounds}`);
+  checkRounds(rounds, alpha);
   const out = (line: string) => ctx.stdout.write(line + '\n');
   const short = (c: string) => c.slice(0, 10);
 
@@ -135,6 +136,8 @@ async function find(args: string[], ctx: CommandContext): Promise<number> {
     const measureAgainstGood = async (worker: CompositionWorker) => {
       const goodSamples: number[] = [];
       const head: number[] = [];
+      // Discarded warm-up visits (see WARMUP_SECONDS in bisect-run.ts).
+      for (const w of [goodWorker, worker]) await w.measure(caseId, Math.max(WARMUP_SECONDS, time / rounds));
       for (let round = 0; round < rounds; round++) {
         for (const [w, into] of shuffle([[goodWorker, goodSamples] as const, [worker, head] as const])) {
           const m = await w.measure(caseId, time / rounds);

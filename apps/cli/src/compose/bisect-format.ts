@@ -24,6 +24,9 @@ function commitOf(result: BisectResult, side: 'good' | 'bad', layer: string): st
   return result[side].layers.find((l) => l.name === layer || l.name.endsWith(`/${layer}`))?.commit?.slice(0, 7);
 }
 
+/** Dispatch/capability changes named per layer in one line (the rest are in the stack changes). */
+const MAX_EFFECTS = 3;
+
 /**
  * One line naming what changed in a layer: version, commit, and every
  * dispatch/capability/OpenSSL change its swap reproduces, e.g.
@@ -34,15 +37,31 @@ export function describeLayerChange(result: BisectResult, layer: string): string
   const g = commitOf(result, 'good', layer);
   const b = commitOf(result, 'bad', layer);
   if (g !== b) text += ` (commit ${g ?? 'none'} -> ${b ?? 'none'})`;
+  const reported = (v: string) => v !== 'not reported';
   const effects = result.changes
     .filter((c) => c.kind !== 'layer' && c.kind !== 'runtime' && c.causedBy.includes(layer))
+    // Decisions both sides report first: a renamed size band says less than 'unrolled -> generic'.
+    .sort((a, b) => Number(reported(b.good) && reported(b.bad)) - Number(reported(a.good) && reported(a.bad)))
     .map((c) => {
       const strip = (s: string) => s.replace(/ \(.*\)$/, '');
       const what = c.what.startsWith(`${layer}: `) ? c.what.slice(layer.length + 2) : c.what;
       if (c.kind === 'dispatch') return `dispatch ${what}: ${strip(c.good)} -> ${strip(c.bad)}`;
       return `${c.what} ${c.good} -> ${c.bad}`;
     });
-  return effects.length ? `${text}: ${effects.join('; ')}` : text;
+  // What the measured cases actually ran, when this layer's swap changes it: the most direct evidence.
+  const ran = new Map<string, string[]>();
+  for (const c of result.cases) {
+    const im = c.implementations;
+    if (!im || !c.attributed.includes(layer) || im['good'] === im['bad'] || im[`good+${layer}`] !== im['bad']) continue;
+    const key = `dispatch ${im['good'] ?? '?'} -> ${im['bad'] ?? '?'}`;
+    ran.set(key, [...(ran.get(key) ?? []), c.id]);
+  }
+  for (const [key, ids] of [...ran].reverse()) {
+    effects.unshift(`${key} (${ids.length === 1 ? ids[0] : `${ids.length} cases`})`);
+  }
+  const shown = effects.slice(0, MAX_EFFECTS);
+  if (effects.length > shown.length) shown.push(`${effects.length - shown.length} more in the stack changes`);
+  return shown.length ? `${text}: ${shown.join('; ')}` : text;
 }
 
 export function headline(result: BisectResult): string {
@@ -112,7 +131,12 @@ export function formatBisectTable(result: BisectResult): string {
   }
   if (result.changes.length) {
     lines.push('', 'Stack changes (good -> bad, reproduced by):');
-    for (const c of result.changes) lines.push(`  ${c.kind} ${c.what}: ${c.good} -> ${c.bad}${c.causedBy.length ? ` [${c.causedBy.join(', ')}]` : ''}`);
+    // The console shows what changed; the reasons are in the Markdown and the result file.
+    const brief = (text: string) => text.replace(/ \(.*\)$/, '');
+    for (const c of result.changes) {
+      const [good, bad] = c.kind === 'dispatch' ? [brief(c.good), brief(c.bad)] : [c.good, c.bad];
+      lines.push(`  ${c.kind} ${c.what}: ${good} -> ${bad}${c.causedBy.length ? ` [${c.causedBy.join(', ')}]` : ''}`);
+    }
   }
   const rows = [['case', 'bad/good', 'verdict', ...result.layers, 'explained by']];
   for (const c of result.cases) {

@@ -5,7 +5,9 @@
 // over time lands on every variant alike), then attribution per case and the
 // stack changes (versions, runtime, capability word, dispatch decisions) with
 // the layer whose swap reproduces each.
-import { realpathSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import type { LayerFingerprint } from '@layerbench/bench-runner';
 import { attributeCase, swapInId, swapOutId, type CompareSamples } from './attribution.js';
 import type { BisectCase, BisectResult, BisectVariant, StackChange } from './bisect-result.js';
@@ -15,6 +17,9 @@ import { CompositionWorker, MixError } from './worker-client.js';
 import type { WorkerCase, WorkerEnv } from './worker-protocol.js';
 
 export type Side = 'good' | 'bad';
+
+/** Length of the discarded warm-up visit of each variant and case. */
+export const WARMUP_SECONDS = 0.3;
 
 export interface VariantPlan {
   id: string;
@@ -26,6 +31,30 @@ export interface VariantPlan {
 export interface SideIdentity {
   spec: string;
   layers: Record<LayerName, LayerFingerprint>;
+  /** What decides whether a layer differs: the hash of the code that runs. */
+  code: Record<LayerName, string>;
+}
+
+/**
+ * sha256 of the files of dist/ that run (not source maps, declarations or
+ * tsbuildinfo, which hold paths and differ between two checkouts of the same code).
+ */
+export function runnableCodeHash(packageDir: string): string {
+  const dist = join(packageDir, 'dist');
+  const root = existsSync(dist) ? dist : packageDir;
+  const files: string[] = [];
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) {
+        if (entry.name !== 'node_modules') walk(path);
+      } else if (!/\.(map|d\.ts|d\.mts|d\.cts|tsbuildinfo)$/.test(entry.name)) files.push(relative(root, path));
+    }
+  };
+  walk(root);
+  const hash = createHash('sha256');
+  for (const file of files.sort()) hash.update(`${file}\0`).update(readFileSync(join(root, file)));
+  return hash.digest('hex');
 }
 
 export function identify(
@@ -33,10 +62,12 @@ export function identify(
   fingerprint: (dir: string, source: string) => LayerFingerprint,
 ): SideIdentity {
   const layers = {} as Record<LayerName, LayerFingerprint>;
+  const code = {} as Record<LayerName, string>;
   for (const name of CODE_LAYERS) {
     const l = composition.layers[name];
     const fp = fingerprint(l.dir, l.source);
     layers[name] = l.commit !== undefined && fp.commit === undefined ? { ...fp, commit: l.commit } : fp;
+    code[name] = runnableCodeHash(l.dir);
   }
   const rt = composition.runtime;
   let real = rt.nodePath;
@@ -46,7 +77,8 @@ export function identify(
     // Reported when the worker fails to start.
   }
   layers.runtime = { name: 'runtime', version: rt.version, source: rt.source, contentHash: `${real} openssl ${rt.openssl}` };
-  return { spec: composition.text, layers };
+  code.runtime = `${real} ${rt.version} ${rt.openssl}`;
+  return { spec: composition.text, layers, code };
 }
 
 /** The layers whose good and bad versions differ (all of `only` when given, in stack order). */
@@ -54,9 +86,8 @@ export function differingLayers(good: SideIdentity, bad: SideIdentity, only?: re
   const names: LayerName[] = [...CODE_LAYERS, 'runtime'];
   return names.filter((name) => {
     if (only && !only.includes(name)) return false;
-    const g = good.layers[name];
-    const b = bad.layers[name];
-    return g.contentHash !== b.contentHash || g.version !== b.version || g.commit !== b.commit;
+    // Two commits that build the same code are the same layer: the commit alone is no difference.
+    return good.code[name] !== bad.code[name] || good.layers[name].version !== bad.layers[name].version;
   });
 }
 
@@ -244,6 +275,19 @@ export async function runBisect(inputs: BisectInputs): Promise<BisectResult> {
     }
     const slice = inputs.timePerCase / inputs.rounds;
     let interrupted = false;
+    // A discarded first visit per variant and case: the JIT tiers a fresh process's code up
+    // over its first few hundred milliseconds, and those visits would measure that, not the code.
+    for (const c of caseOrder) {
+      progress(`warming up ${c.id}`);
+      for (const r of runs) {
+        if (!r.worker || !r.cases.has(c.id) || inputs.signal?.aborted) continue;
+        try {
+          await r.worker.measure(c.id, Math.max(WARMUP_SECONDS, slice));
+        } catch (err) {
+          problems.get(c.id)![r.plan.id] = (err as Error).message;
+        }
+      }
+    }
     outer: for (let round = 1; round <= inputs.rounds; round++) {
       for (const [index, c] of caseOrder.entries()) {
         if (inputs.signal?.aborted) {

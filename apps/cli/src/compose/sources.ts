@@ -140,6 +140,33 @@ function readText(path: string): string {
   }
 }
 
+/**
+ * Gives a checkout the installed dependencies of another one without
+ * `npm ci`: every entry of source/node_modules is linked, except the
+ * workspace packages themselves, which must point at the target's own packages.
+ */
+export function linkNodeModules(sourceRoot: string, targetRoot: string): void {
+  const source = join(sourceRoot, 'node_modules');
+  const target = join(targetRoot, 'node_modules');
+  mkdirSync(target, { recursive: true });
+  for (const entry of readdirSync(source)) {
+    if (entry === '@layerbench' || entry === '.package-lock.json') continue;
+    symlinkSync(join(source, entry), join(target, entry));
+  }
+  const own = join(target, '@layerbench');
+  mkdirSync(own, { recursive: true });
+  for (const group of ['packages', 'apps']) {
+    const dir = join(targetRoot, group);
+    if (!existsSync(dir)) continue;
+    for (const folder of readdirSync(dir)) {
+      const pkgPath = join(dir, folder, 'package.json');
+      if (!existsSync(pkgPath)) continue;
+      const name = (JSON.parse(readFileSync(pkgPath, 'utf8')) as { name?: string }).name;
+      if (name?.startsWith('@layerbench/')) symlinkSync(join(dir, folder), join(own, name.slice('@layerbench/'.length)));
+    }
+  }
+}
+
 export class LayerResolver {
   readonly repoRoot: string;
   readonly cacheDir: string;
@@ -255,7 +282,7 @@ export class LayerResolver {
         label,
       );
     };
-    if (this.deps === 'link') this.linkNodeModules(root);
+    if (this.deps === 'link') linkNodeModules(this.repoRoot, root);
     else if (!run('npm', ['ci', '--ignore-scripts=false', '--no-audit', '--no-fund'], root, logFile).ok) fail('npm ci failed');
     const present = CODE_LAYERS.map(packageNameOf).filter((name) =>
       existsSync(join(root, 'packages', name.replace('@layerbench/', ''), 'package.json')),
@@ -267,35 +294,6 @@ export class LayerResolver {
     }
     writeFileSync(join(root, BUILT_MARKER), JSON.stringify({ commit, ref, builtAt: new Date().toISOString(), packages: present }) + '\n');
     return { commit, root };
-  }
-
-  /**
-   * Gives a worktree the repository's installed dependencies without `npm ci`:
-   * every entry of node_modules is linked, except the workspace packages
-   * themselves, which must point at the worktree's own packages.
-   */
-  private linkNodeModules(root: string): void {
-    const source = join(this.repoRoot, 'node_modules');
-    const target = join(root, 'node_modules');
-    mkdirSync(target, { recursive: true });
-    for (const entry of readdirSync(source)) {
-      if (entry === '@layerbench' || entry === '.package-lock.json') continue;
-      symlinkSync(join(source, entry), join(target, entry));
-    }
-    const own = join(target, '@layerbench');
-    mkdirSync(own, { recursive: true });
-    for (const group of ['packages', 'apps']) {
-      const dir = join(root, group);
-      if (!existsSync(dir)) continue;
-      for (const folder of readdirSync(dir)) {
-        const pkgPath = join(dir, folder, 'package.json');
-        if (!existsSync(pkgPath)) continue;
-        const name = (JSON.parse(readFileSync(pkgPath, 'utf8')) as { name?: string }).name;
-        if (name?.startsWith('@layerbench/')) {
-          symlinkSync(join(dir, folder), join(own, name.slice('@layerbench/'.length)));
-        }
-      }
-    }
   }
 
   /** Unpacks an `npm pack` tarball into the cache (keyed by its sha256); returns the package folder. */
