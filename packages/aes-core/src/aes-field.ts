@@ -1,8 +1,8 @@
-// GF(2^8) arithmetic of FIPS 197 section 4 and the S-boxes derived from it.
-// Tables are computed here at module load from the field definition, never
-// pasted as literals, so they can be checked against the standard's
-// definition in one place. Used by the table backend (lookups) and by the
-// constant-time backend's tests and key-schedule constants (Rcon).
+// GF(2^8) arithmetic of FIPS 197 section 4, the S-boxes derived from it, and
+// the key expansion of section 5.2 (shared by the backends, each passing its
+// own SubWord). Tables are computed here at module load from the field
+// definition, never pasted as literals, so they can be checked against the
+// standard's definition in one place.
 
 /** Multiplication by x (i.e. {02}) modulo the AES polynomial x^8 + x^4 + x^3 + x + 1. */
 export function xtime(a: number): number {
@@ -54,3 +54,24 @@ export const RCON: readonly number[] = (() => {
   }
   return r;
 })();
+
+/**
+ * FIPS 197 KeyExpansion into 4 * (Nr + 1) big-endian words. `subWord` is the
+ * backend's S-box on the four bytes of a word (table lookups, or the
+ * constant-time circuit); the branches depend only on the key length.
+ */
+export function expandKeyWords(key: Uint8Array, subWord: (word: number) => number): Int32Array {
+  const nk = key.length >>> 2;
+  const total = 4 * (nk + 7);
+  const w = new Int32Array(total);
+  for (let i = 0; i < nk; i++) {
+    w[i] = (key[4 * i]! << 24) | (key[4 * i + 1]! << 16) | (key[4 * i + 2]! << 8) | key[4 * i + 3]!;
+  }
+  for (let i = nk; i < total; i++) {
+    let t = w[i - 1]!;
+    if (i % nk === 0) t = subWord((t << 8) | (t >>> 24)) ^ (RCON[i / nk]! << 24);
+    else if (nk > 6 && i % nk === 4) t = subWord(t);
+    w[i] = w[i - nk]! ^ t;
+  }
+  return w;
+}

@@ -15,7 +15,7 @@
 // "A new combinational logic minimization technique with applications to
 // cryptology", SEA 2010); the inverse S-box wraps it in the inverse affine map.
 import { AesCipherBase } from '../cipher-base.js';
-import { RCON } from '../aes-field.js';
+import { expandKeyWords } from '../aes-field.js';
 import type { AesBackend, AesBackendInfo } from '../types.js';
 
 const info: AesBackendInfo = Object.freeze({ name: 'ct', constantTime: true, native: false });
@@ -252,23 +252,6 @@ function subWordConstantTime(word: number): number {
   return (keyBytes[0]! << 24) | (keyBytes[1]! << 16) | (keyBytes[2]! << 8) | keyBytes[3]!;
 }
 
-/** FIPS 197 KeyExpansion (big-endian words), with SubWord done in constant time. */
-function expandKeyWords(key: Uint8Array): Int32Array {
-  const nk = key.length >>> 2;
-  const total = 4 * (nk + 7);
-  const w = new Int32Array(total);
-  for (let i = 0; i < nk; i++) {
-    w[i] = (key[4 * i]! << 24) | (key[4 * i + 1]! << 16) | (key[4 * i + 2]! << 8) | key[4 * i + 3]!;
-  }
-  for (let i = nk; i < total; i++) {
-    let t = w[i - 1]!;
-    // Branches on i and nk only (public), never on key bits.
-    if (i % nk === 0) t = subWordConstantTime((t << 8) | (t >>> 24)) ^ (RCON[i / nk]! << 24);
-    else if (nk > 6 && i % nk === 4) t = subWordConstantTime(t);
-    w[i] = w[i - nk]! ^ t;
-  }
-  return w;
-}
 
 /** Round keys as doubled bit planes, round i rotated into frame i + shift (mod 4). */
 function planeSchedule(words: Int32Array, shift: number): Int32Array {
@@ -296,7 +279,7 @@ class ConstantTimeAesCipher extends AesCipherBase {
 
   constructor(key: Uint8Array) {
     super(key.length);
-    this.words = expandKeyWords(key);
+    this.words = expandKeyWords(key, subWordConstantTime);
     this.rounds = this.words.length / 4 - 1;
     this.ek = planeSchedule(this.words, 0);
     wipeScratch();

@@ -4,7 +4,7 @@
 // can leak key material to a co-resident attacker.
 import { AesCipherBase } from '../cipher-base.js';
 import { checkBlockArgs } from '../input-checks.js';
-import { INV_SBOX, RCON, SBOX, gfMul } from '../aes-field.js';
+import { INV_SBOX, SBOX, expandKeyWords, gfMul } from '../aes-field.js';
 import type { AesBackend, AesBackendInfo } from '../types.js';
 
 const info: AesBackendInfo = Object.freeze({ name: 'table', constantTime: false, native: false });
@@ -39,22 +39,6 @@ function subWord(w: number): number {
   return (SBOX[w >>> 24]! << 24) | (SBOX[(w >>> 16) & 255]! << 16) | (SBOX[(w >>> 8) & 255]! << 8) | SBOX[w & 255]!;
 }
 
-/** FIPS 197 KeyExpansion into 4 * (Nr + 1) big-endian words. */
-function expandEncryptionKey(key: Uint8Array): Int32Array {
-  const nk = key.length >>> 2;
-  const total = 4 * (nk + 7);
-  const w = new Int32Array(total);
-  for (let i = 0; i < nk; i++) {
-    w[i] = (key[4 * i]! << 24) | (key[4 * i + 1]! << 16) | (key[4 * i + 2]! << 8) | key[4 * i + 3]!;
-  }
-  for (let i = nk; i < total; i++) {
-    let t = w[i - 1]!;
-    if (i % nk === 0) t = subWord((t << 8) | (t >>> 24)) ^ (RCON[i / nk]! << 24);
-    else if (nk > 6 && i % nk === 4) t = subWord(t);
-    w[i] = w[i - nk]! ^ t;
-  }
-  return w;
-}
 
 /**
  * The equivalent inverse cipher's schedule (FIPS 197 section 5.3.5): round keys
@@ -350,7 +334,7 @@ class TableAesCipher extends AesCipherBase {
 
   constructor(key: Uint8Array) {
     super(key.length);
-    this.ek = expandEncryptionKey(key);
+    this.ek = expandKeyWords(key, subWord);
   }
 
   get backend(): AesBackendInfo {
