@@ -1,5 +1,9 @@
 // `layerbench env`, `mem` and `calibrate` end to end: output shapes and exit codes.
-import type { Calibration, EnvFingerprint, MemResult } from '@layerbench/bench-runner';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { readCalibration } from '@layerbench/bench-runner';
+import type { EnvFingerprint, MemResult } from '@layerbench/bench-runner';
 import { describe, expect, it } from 'vitest';
 import { lines, runCli } from './spawn-cli.js';
 
@@ -14,7 +18,7 @@ describe('env', () => {
     const sections = ['Dispatch decisions:', 'Runtime:', 'Layers:'].map((heading) => out.indexOf(heading));
     expect(sections.every((index) => index > 0)).toBe(true);
     expect([...sections].sort((a, b) => a - b)).toEqual(sections);
-    expect(result.stdout).toContain(`node ${process.version}`);
+    expect(result.stdout).toContain(`node ${process.versions.node}`);
     expect(result.stdout).toContain(`OpenSSL ${process.versions.openssl}`);
     for (const name of layerNames) expect(result.stdout).toMatch(new RegExp(`^  ${name} +\\d+\\.\\d+\\.\\d+ +workspace`, 'm'));
     // Every reported dispatch decision has a reason.
@@ -27,7 +31,7 @@ describe('env', () => {
     const result = await runCli(['env', '--format', 'json']);
     expect(result.code).toBe(0);
     const env = JSON.parse(result.stdout) as EnvFingerprint;
-    expect(env.node).toBe(process.version);
+    expect(env.node).toBe(process.versions.node);
     expect(env.capabilities).toMatch(/\S/);
     expect(env.layers.map((layer) => layer.name).sort()).toEqual([...layerNames].sort());
     for (const decision of env.dispatch) expect(decision.reason).not.toBe('');
@@ -36,7 +40,7 @@ describe('env', () => {
 
 describe('mem', () => {
   it('prints bytes per object for the keyed objects of the layers', async () => {
-    const result = await runCli(['mem', 'cmac', '--count', '200']);
+    const result = await runCli(['mem', 'cmac', '--count', '200', '--filter', 'aes-128/preloaded']);
     expect(result.code, result.stderr).toBe(0);
     const out = lines(result.stdout);
     expect(out[0]).toMatch(/^object +heap B +external B +arrayBuffers B +total B$/);
@@ -45,7 +49,7 @@ describe('mem', () => {
   });
 
   it('--format json prints the memory results', async () => {
-    const result = await runCli(['mem', 'cmac', '--count', '200', '--format', 'json']);
+    const result = await runCli(['mem', 'cmac', '--count', '200', '--filter', 'aes-128/preloaded', '--format', 'json']);
     expect(result.code, result.stderr).toBe(0);
     const results = JSON.parse(result.stdout) as MemResult[];
     expect(results.length).toBeGreaterThan(0);
@@ -54,19 +58,21 @@ describe('mem', () => {
 });
 
 describe('calibrate', () => {
-  it('prints the false-alarm rate and the minimum detectable effect', async () => {
-    const result = await runCli(['calibrate', '--time', '0.02', '--repeats', '2']);
-    expect(result.code, result.stderr).toBe(0);
-    expect(result.stdout).toMatch(/^False-alarm rate \(A\/A\): [\d.]+% \[/m);
-    expect(result.stdout).toMatch(/^Minimum detectable effect: /m);
-    expect(result.stdout).toMatch(/^Timing overhead of an empty case: [\d.]+ ns\/op/m);
-  });
-
-  it('--format json prints the calibration file', async () => {
-    const result = await runCli(['calibrate', '--time', '0.02', '--repeats', '2', '--format', 'json']);
-    expect(result.code, result.stderr).toBe(0);
-    const calibration = JSON.parse(result.stdout) as Calibration;
-    expect(calibration.kind).toBe('layerbench/calibration');
-    expect(calibration.repeats).toBe(2);
+  it('prints the false-alarm rate and the minimum detectable effect; --out writes the calibration file', async () => {
+    const work = mkdtempSync(join(tmpdir(), 'layerbench-cli-calibrate-'));
+    try {
+      const out = join(work, 'calibration.json');
+      const result = await runCli(['calibrate', '--time', '0.02', '--repeats', '2', '--out', out]);
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stdout).toMatch(/^False-alarm rate \(A\/A\): [\d.]+% \[/m);
+      expect(result.stdout).toMatch(/^Minimum detectable effect: /m);
+      expect(result.stdout).toMatch(/^Timing overhead of an empty case: [\d.]+ ns\/op/m);
+      const calibration = readCalibration(out);
+      expect(calibration.repeats).toBe(2);
+      expect(calibration.timePerCase).toBe(0.02);
+      expect(result.stdout).toContain(`False-alarm rate (A/A): ${(calibration.falseAlarmRate * 100).toFixed(1)}%`);
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
   });
 });

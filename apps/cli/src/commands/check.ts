@@ -22,7 +22,6 @@ import { failureLines, measure } from '../measure.js';
 import { InputFileError, readRunInput } from '../result-files.js';
 import { allSuites, suiteByName } from '../suites/index.js';
 import { styleFor } from '../terminal.js';
-import { comparisonSummaryLine } from './compare.js';
 import type { Command, CommandContext } from './types.js';
 
 /** The exit codes `git bisect run` understands. */
@@ -180,7 +179,6 @@ async function checkAgainstBaseline(args: string[], ctx: CommandContext): Promis
     ...(chosen.alpha === undefined ? {} : { alpha: chosen.alpha }),
   });
   ctx.stdout.write(formatComparison(comparison).replace(/\n?$/, '\n'));
-  ctx.stdout.write(`\n${comparisonSummaryLine(comparison)}\n`);
   for (const line of failureLines(measurement.run)) ctx.stderr.write(`${style.red(line)}\n`);
   const verdict = checkVerdict(comparison, measurement.run);
   const word = verdict.code === checkExit.good ? 'good' : verdict.code === checkExit.regressed ? 'bad' : 'cannot tell';

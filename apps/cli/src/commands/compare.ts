@@ -45,22 +45,15 @@ export function comparisonExitCode(comparison: Comparison): number {
   return regressed ? 1 : 0;
 }
 
-/** One line that says what the exit code says. */
-export function comparisonSummaryLine(comparison: Comparison): string {
-  const { summary } = comparison;
-  const digests = comparison.cases.filter((result) => result.digestChanged).length;
-  const parts = [
-    `${summary.regressed} regressed`,
-    `${summary.improved} improved`,
-    `${summary.unchanged} unchanged`,
-    `${summary.inconclusive} inconclusive`,
-  ];
-  if (digests > 0) parts.push(`${digests} with a changed output digest`);
-  if (comparison.failed.length > 0) parts.push(`${comparison.failed.length} failed`);
-  if (comparison.onlyBase.length + comparison.onlyHead.length > 0) {
-    parts.push(`${comparison.onlyBase.length} only in base, ${comparison.onlyHead.length} only in head`);
-  }
-  return `compare: ${parts.join(', ')}`;
+/** One line that says what the exit code says, naming the cases behind it. */
+export function comparisonVerdictLine(comparison: Comparison): string {
+  const regressed = comparison.cases.filter((result) => result.verdict === 'regressed').map((result) => result.id);
+  const digests = comparison.cases.filter((result) => result.digestChanged).map((result) => result.id);
+  if (regressed.length === 0 && digests.length === 0) return 'no regression (exit 0)';
+  const parts: string[] = [];
+  if (regressed.length > 0) parts.push(`regressed: ${regressed.join(', ')}`);
+  if (digests.length > 0) parts.push(`output digest changed: ${digests.join(', ')}`);
+  return `${parts.join('; ')} (exit 1)`;
 }
 
 async function compareFiles(args: string[], ctx: CommandContext): Promise<number> {
@@ -84,7 +77,7 @@ async function compareFiles(args: string[], ctx: CommandContext): Promise<number
   const text = chosen.format === 'markdown' ? formatMarkdown(comparison) : formatComparison(comparison);
   ctx.stdout.write(text.replace(/\n?$/, '\n'));
   const style = styleFor(ctx.stdout, ctx.env);
-  const line = comparisonSummaryLine(comparison);
+  const line = comparisonVerdictLine(comparison);
   if (chosen.format !== 'markdown') ctx.stdout.write(`\n${code === 0 ? style.green(line) : style.red(line)}\n`);
   return code;
 }
