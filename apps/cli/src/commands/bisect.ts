@@ -88,7 +88,8 @@ export const bisectCommand: Command = {
     ...SIDE_HELP,
     '',
     'Exit codes: 0 nothing regressed, 1 a case regressed (attributed in the output),',
-    '2 bad input (usage, unknown ref, a side that does not build).',
+    '2 bad input (usage, unknown ref, a side that does not build, no case that both',
+    'the good and the bad stack can run).',
     '',
     'Examples:',
     '  layerbench bisect --good git:HEAD~1 --bad workspace --suite sha1 --out bisect.json',
@@ -192,8 +193,13 @@ async function bisect(args: string[], ctx: CommandContext): Promise<number> {
   }
   if (out !== undefined) await writeResultFile(out, result);
   const format = chosen.format ?? 'table';
+  const compared = result.cases.some((c) => c.status === 'ok');
   if (format === 'json') ctx.stdout.write(JSON.stringify(result, null, 2) + '\n');
   else if (format === 'markdown') ctx.stdout.write(formatBisectMarkdown(result) + '\n');
   else ctx.stdout.write(formatBisectTable(result) + '\n');
+  if (!compared) {
+    ctx.stderr.write('layerbench bisect: no case could be compared between the good and bad stacks (see the notes)\n');
+    return 2;
+  }
   return bisectExitCode(result);
 }

@@ -74,14 +74,24 @@ export function attributeCase(
 ): CaseAttribution {
   const good = input.samples['good'];
   const bad = input.samples['bad'];
-  if (!good?.length || !bad?.length) {
-    const which = !good?.length ? 'good' : 'bad';
+  if (!good?.length) {
+    return { id, status: 'failed', layers: [], attributed: [], problem: `the all-good stack has no samples: ${input.problems['good'] ?? 'not measured'}` };
+  }
+  if (!bad?.length) {
+    // No whole to attribute, but each layer swapped into the good stack still says what it does alone.
+    const alone: LayerShare[] = layers.map((layer) => {
+      const inSamples = input.samples[swapInId(layer)];
+      const share: LayerShare = { layer, explains: false };
+      if (inSamples?.length) share.swapIn = compare(good, inSamples);
+      else share.problem = `${swapInId(layer)}: ${input.problems[swapInId(layer)] ?? 'not measured'}`;
+      return share;
+    });
     return {
       id,
       status: 'failed',
-      layers: [],
+      layers: alone,
       attributed: [],
-      problem: `the all-${which} stack has no samples: ${input.problems[which] ?? 'not measured'}`,
+      problem: `the all-bad stack has no samples: ${input.problems['bad'] ?? 'not measured'}`,
     };
   }
   const total = compare(good, bad);
