@@ -25,6 +25,14 @@ const subkeyScratch = new Int32Array(4);
 // stores in V8, and these run once per block of every message. Stores into
 // a Uint8Array keep the low 8 bits, so words are stored without masking.
 
+/** dst[dOff..dOff+16) = src[so..so+16) */
+function copyBlock(src: Uint8Array, so: number, dst: Uint8Array, dOff: number): void {
+  dst[dOff] = src[so]!; dst[dOff + 1] = src[so + 1]!; dst[dOff + 2] = src[so + 2]!; dst[dOff + 3] = src[so + 3]!;
+  dst[dOff + 4] = src[so + 4]!; dst[dOff + 5] = src[so + 5]!; dst[dOff + 6] = src[so + 6]!; dst[dOff + 7] = src[so + 7]!;
+  dst[dOff + 8] = src[so + 8]!; dst[dOff + 9] = src[so + 9]!; dst[dOff + 10] = src[so + 10]!; dst[dOff + 11] = src[so + 11]!;
+  dst[dOff + 12] = src[so + 12]!; dst[dOff + 13] = src[so + 13]!; dst[dOff + 14] = src[so + 14]!; dst[dOff + 15] = src[so + 15]!;
+}
+
 /** block ^= msg[off..off+16) */
 function xorMessageBlock(msg: Uint8Array, off: number): void {
   const s = block;
@@ -99,7 +107,7 @@ function chainFullBlocks(cipher: BlockCipher, msg: Uint8Array, pos: number, end:
   while (pos < end) {
     const len = Math.min(BULK_CHUNK_BYTES, end - pos);
     const out = cipher.cbcEncrypt(s, msg.subarray(pos, pos + len), len === BULK_CHUNK_BYTES ? scratch : scratch.subarray(0, len));
-    for (let i = 0; i < 16; i++) s[i] = out[len - 16 + i]!;
+    copyBlock(out, len - 16, s, 0);
     used = Math.max(used, len);
     pos += len;
   }
@@ -262,32 +270,31 @@ export class Cmac {
     const n = data.length;
     if (n === 0) return this;
     const st = (this.stream ??= new Uint8Array(STREAM_BYTES));
-    let used = st[PENDING_LENGTH]!;
-    let pos = 0;
-    if (used < 16) {
-      const take = Math.min(16 - used, n);
-      for (let i = 0; i < take; i++) st[PENDING + used + i] = data[i]!;
-      used += take;
-      pos = take;
-      // Whatever is pending may still be the last block: keep it.
-      if (pos === n) {
-        st[PENDING_LENGTH] = used;
-        return this;
-      }
+    const used = st[PENDING_LENGTH]!;
+    if (used + n <= 16) {
+      // Everything still fits the pending block, which may be the last one: keep it.
+      for (let i = 0; i < n; i++) st[PENDING + used + i] = data[i]!;
+      st[PENDING_LENGTH] = used + n;
+      return this;
     }
-    // More data follows a full pending block, so that block is not the last.
+    // More than a block is on hand, so the pending block (if any) is not the last.
+    const cipher = this.cipher;
     const s = block;
-    for (let i = 0; i < 16; i++) s[i] = st[X + i]! ^ st[PENDING + i]!;
-    this.cipher.encryptBlock(s, s);
-    // Full blocks straight from the input, except one that may be the last.
+    copyBlock(st, X, s, 0);
+    let pos = 0;
+    if (used > 0) {
+      pos = 16 - used;
+      for (let i = 0; i < pos; i++) st[PENDING + used + i] = data[i]!;
+      xorMessageBlock(st, PENDING);
+      cipher.encryptBlock(s, s);
+    }
+    // Full blocks straight from the input, except the last 1..16 bytes.
     const end = pos + (((n - pos - 1) >>> 4) << 4);
-    chainFullBlocks(this.cipher, data, pos, end);
-    pos = end;
-    for (let i = 0; i < 16; i++) st[X + i] = s[i]!;
+    chainFullBlocks(cipher, data, pos, end);
+    copyBlock(s, 0, st, X);
     wipeBlock();
-    const rem = n - pos;
-    for (let i = 0; i < rem; i++) st[PENDING + i] = data[pos + i]!;
-    st[PENDING_LENGTH] = rem;
+    for (let i = end; i < n; i++) st[PENDING + i - end] = data[i]!;
+    st[PENDING_LENGTH] = n - end;
     return this;
   }
 
@@ -304,7 +311,7 @@ export class Cmac {
       // Nothing was ever updated: the tag of the empty message.
       chainWholeMessage(this.cipher, emptyMessage, this.k0, this.k1, this.k2, this.k3);
     } else {
-      for (let i = 0; i < 16; i++) block[i] = st[X + i]!;
+      copyBlock(st, X, block, 0);
       finishChain(this.cipher, st, PENDING, st[PENDING_LENGTH]!, this.k0, this.k1, this.k2, this.k3);
     }
     for (let i = 0; i < tagLength; i++) out[i] = block[i]!;
