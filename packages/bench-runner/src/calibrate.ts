@@ -5,7 +5,7 @@
 // the smallest change found with >= 95% power at this time per case.
 import { defaultAlpha, defaultThreshold } from './compare.js';
 import { collectEnv } from './env.js';
-import { compareRounds, runInterleaved } from './interleaved.js';
+import { compareRounds, defaultRounds, runInterleaved } from './interleaved.js';
 import { measureOverhead } from './run.js';
 import { computeStats, mad, median } from './stats.js';
 import type { BenchCase, Calibration, CalibrationEffect, RunOptions, SampleComparison, Verdict } from './types.js';
@@ -28,7 +28,7 @@ export interface CalibrateOptions {
   effects?: number[];
   threshold?: number;
   alpha?: number;
-  /** Interleaved rounds per comparison (default: one per 50 ms of timePerCase, at least 10). */
+  /** Interleaved rounds per comparison (default: runInterleaved's, 20 ms slices). */
   rounds?: number;
   /** Iterations of the inner loop of the base workload (default 2000, about 1-2 µs). */
   workIterations?: number;
@@ -147,8 +147,7 @@ export async function calibrate(options: CalibrateOptions = {}): Promise<Calibra
     if (!(e > 0 && e < 10)) throw new RangeError(`effects must be relative sizes in (0, 10), got ${e}`);
   }
   const env = collectEnv(options.env);
-  // Short slices: a burst of load from a neighbour then hits both variants alike.
-  const rounds = options.rounds ?? Math.max(10, Math.round(timePerCase / 0.05));
+  const rounds = options.rounds ?? defaultRounds(timePerCase);
   const source =
     options.sampleSource ??
     timedSampleSource({ timePerCase, rounds, workIterations: options.workIterations ?? 2000 });

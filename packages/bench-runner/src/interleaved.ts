@@ -29,8 +29,18 @@ import type { BenchCase, CaseResult, InterleavedResult, SampleComparison } from 
 export interface InterleavedOptions extends CompareOptions {
   /** Seconds of measurement per variant over all rounds (default 1). */
   timePerCase?: number;
-  /** Alternating rounds (default 10); each round gives every variant timePerCase/rounds seconds. */
+  /**
+   * Alternating rounds; each gives every variant timePerCase/rounds seconds.
+   * Default: 20 ms slices (timePerCase / 0.02), at least 10 rounds. Short
+   * slices matter on a shared machine: its slow phases last tens to hundreds
+   * of milliseconds, and a round only cancels what hits both of its slices.
+   */
   rounds?: number;
+}
+
+/** Rounds for 20 ms slices, at least 10. */
+export function defaultRounds(timePerCase: number): number {
+  return Math.max(10, Math.round(timePerCase / 0.02));
 }
 
 interface Slot {
@@ -72,7 +82,7 @@ export function compareRounds(
 
 export async function runInterleaved(variants: BenchCase[], options: InterleavedOptions = {}): Promise<InterleavedResult> {
   const timePerCase = options.timePerCase ?? 1;
-  const rounds = options.rounds ?? 10;
+  const rounds = options.rounds ?? defaultRounds(timePerCase);
   checkTimePerCase(timePerCase);
   if (!(Number.isInteger(rounds) && rounds >= 1)) throw new RangeError(`rounds must be a positive integer, got ${rounds}`);
   if (variants.length < 1) throw new RangeError('runInterleaved needs at least one variant');
@@ -83,7 +93,8 @@ export async function runInterleaved(variants: BenchCase[], options: Interleaved
     try {
       slot.prepared = await prepareCase(variant, slot.result);
       const warm = await warmUp(slot.prepared.call, warmupSeconds(timePerCase));
-      slot.batch = batchSize(warm.nsPerOp, sampleTargetNs(timePerCase));
+      // About 16 batch samples per slice, so each slice has a stable median.
+      slot.batch = batchSize(warm.nsPerOp, Math.max(50_000, Math.min(sampleTargetNs(timePerCase), (timePerCase / rounds) * 1e9 / 16)));
     } catch (error) {
       failCase(slot.result, error);
     }
