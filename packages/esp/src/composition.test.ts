@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { MEASURED, pickComposition } from '@layerbench/esp';
+
+describe('default composition', () => {
+  const measured = {
+    machine: 'test machine',
+    date: '2000-01-01',
+    command: 'test',
+    rows: [
+      { aes: 'node', sha1: 'wasm', pipeline: 'split' as const, encryptMbps: 3, encryptDecryptMbps: 2 },
+      { aes: 'table', sha1: 'unrolled', pipeline: 'stitched' as const, encryptMbps: 2, encryptDecryptMbps: 1 },
+    ],
+  };
+
+  it('takes the fastest measured row that runs here, and says why', () => {
+    const c = pickComposition(measured, ['table', 'node'], ['unrolled', 'wasm']);
+    expect(c).toMatchObject({ aes: 'node', sha1: 'wasm', pipeline: 'split' });
+    expect(c.reason).toBe('fastest composition on this machine: 3 Mb/s seal, 2 Mb/s seal+open of 1400-byte packets (rank 1 of 2, measured 2000-01-01 on test machine)');
+  });
+
+  it('skips rows whose layers cannot run here (no silent use of a missing backend)', () => {
+    const c = pickComposition(measured, ['table', 'ct'], ['generic', 'unrolled', 'wasm']);
+    expect(c).toMatchObject({ aes: 'table', sha1: 'unrolled', pipeline: 'stitched' });
+    expect(c.reason).toMatch(/rank 2 of 2/);
+  });
+
+  it('falls back to a fixed preference when no measured row runs, and fails loudly with nothing usable', () => {
+    const c = pickComposition(measured, ['ct'], ['generic']);
+    expect(c).toMatchObject({ aes: 'ct', sha1: 'generic', pipeline: 'split' });
+    expect(c.reason).toMatch(/no measured composition runs here/);
+    expect(() => pickComposition(measured, [], ['generic'])).toThrow(/no usable layers/);
+  });
+
+  it('ships measurements: rows sorted fastest seal+open first, with machine, date and command', () => {
+    expect(MEASURED.rows.length).toBeGreaterThan(0);
+    expect(MEASURED.machine).not.toBe('');
+    expect(MEASURED.command).toMatch(/targets\.mjs/);
+    for (let i = 1; i < MEASURED.rows.length; i++) {
+      expect(MEASURED.rows[i - 1]!.encryptDecryptMbps).toBeGreaterThanOrEqual(MEASURED.rows[i]!.encryptDecryptMbps);
+    }
+  });
+});
