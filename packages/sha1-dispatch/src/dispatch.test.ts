@@ -159,11 +159,13 @@ describe('size-aware whole-message choice', () => {
 
   it('masking wasm moves the block function off wasm and the reason says why', () => {
     resetDispatchForTests({});
-    expect(dispatch().impl).toBe('wasm');
+    expect(decision('block function')!.impl).toBe('wasm');
+    expect(dispatch().impl).toMatch(/wasm/);
     resetDispatchForTests({ LAYERBENCH_CAPS: '~wasm' });
     const d = dispatch();
     expect(d.impl).toBe('unrolled');
     expect(d.reason).toMatch(/wasm unavailable: capability wasm absent or masked \(LAYERBENCH_CAPS=~wasm/);
+    expect(decision('block function')!.impl).toBe('unrolled');
     expect(decision('capabilities')).toMatchObject({ impl: '0000000e', reason: 'detected 0000000f, masked by LAYERBENCH_CAPS=~wasm' });
     expect(createHmacSha1(new Uint8Array(16)).impl).toBe('unrolled');
   });
@@ -171,6 +173,23 @@ describe('size-aware whole-message choice', () => {
   it('dispatch rejects a bad size', () => {
     expect(() => dispatch({ size: -1 })).toThrow(RangeError);
     expect(() => dispatch({ size: 1.5 })).toThrow(RangeError);
+  });
+});
+
+describe('streams and HMAC', () => {
+  it('split runs between the fastest small-size and the fastest block function, and say so', () => {
+    resetDispatchForTests({});
+    const d = dispatch();
+    const stream = decision('streaming and HMAC (size unknown)')!;
+    expect(stream.impl).toBe(d.impl);
+    expect(createSha1().impl).toBe(d.impl);
+    expect(createHmacSha1(new Uint8Array(16)).impl).toBe(d.impl);
+    if (d.impl.includes('+')) expect(stream.reason).toMatch(/runs of < \d+ blocks \(and tails < \d+ B\) -> \w+, longer -> \w+/);
+    // Whatever the split, streamed output is SHA-1.
+    const msg = new Uint8Array(5000).map((_, i) => i * 13);
+    const h = createSha1();
+    for (let off = 0; off < msg.length; off += 70) h.update(msg.subarray(off, off + 70));
+    expect(bytesToHex(h.digest())).toBe(createHash('sha1').update(msg).digest('hex'));
   });
 });
 

@@ -15,9 +15,11 @@ import { shippedMeasurements } from './crossover.js';
 import { Sha1ImplementationError } from './errors.js';
 import { implementationInfo, isImplName, SHA1_IMPL_NAMES } from './implementations.js';
 import type { Sha1ImplementationInfo, Sha1ImplName } from './implementations.js';
-import { crossoverFrom, fastestAt } from './measurements.js';
+import { compressorOf } from './implementations.js';
+import { crossoverFrom, fastestAt, winsFrom } from './measurements.js';
+import { runLengthCompressor } from './run-length-compressor.js';
 import type { CrossoverMeasurements } from './measurements.js';
-import type { DispatchDecision } from './types.js';
+import type { DispatchDecision, Sha1Compressor } from './types.js';
 
 export type EnvSource = Record<string, string | undefined>;
 
@@ -29,7 +31,8 @@ interface SizeSegment {
 }
 
 export interface DispatchChoice {
-  impl: Sha1ImplName;
+  /** An implementation name, or 'short+long' for the run-length split of streams and HMAC. */
+  impl: string;
   reason: string;
 }
 
@@ -41,7 +44,10 @@ interface DispatchState {
   forcedBy?: string;
   infos: Sha1ImplementationInfo[];
   availableSet: Set<string>;
-  block: DispatchChoice;
+  block: DispatchChoice & { impl: Sha1ImplName };
+  /** Streams and HMAC: the block function, or a run-length split of two. */
+  streaming: DispatchChoice;
+  streamingCompressor: Sha1Compressor | undefined;
   /** Whole-message segments, ascending by minSize; the first starts at 0. */
   segments: SizeSegment[];
   /** Fast path of sha1(): segment boundaries and impls as flat arrays. */
@@ -152,7 +158,7 @@ function computeState(): DispatchState {
   const bestBlock = fastestAt(measurements.rows, largest, pure);
   const blockImpl: Sha1ImplName = bestBlock?.impl ?? pure[0] ?? 'generic';
   const unavailableNote = skipped(pureAll.slice(0, pureAll.indexOf(blockImpl)));
-  let block: DispatchChoice = {
+  let block: DispatchChoice & { impl: Sha1ImplName } = {
     impl: blockImpl,
     reason:
       `fastest available pure block function at ${largest} B in ${source}` +
@@ -184,6 +190,27 @@ function computeState(): DispatchState {
     segments[segments.length - 1]!.reason += `; ${skipped(['node'])}`;
   }
 
+  // Streams and HMAC: a per-call run-length split when the fastest small-size
+  // implementation differs from the block function (wasm's per-call cost
+  // loses on the one- or two-block updates a streaming caller makes).
+  const smallest = sizes[0];
+  const smallBest = smallest === undefined ? undefined : fastestAt(measurements.rows, smallest, pure);
+  let streaming: DispatchChoice = { impl: block.impl, reason: `the block function: ${block.reason}` };
+  let streamingCompressor = compressorOf(block.impl);
+  if (smallBest !== undefined && smallBest.impl !== block.impl) {
+    const longFrom = winsFrom(measurements.rows, block.impl, pure);
+    if (Number.isFinite(longFrom)) {
+      const minBlocks = Math.max(2, Math.round(longFrom / 64));
+      streamingCompressor = runLengthCompressor(compressorOf(smallBest.impl)!, compressorOf(block.impl)!, minBlocks);
+      streaming = {
+        impl: streamingCompressor.name,
+        reason:
+          `runs of < ${minBlocks} blocks (and tails < ${minBlocks * 64} B) -> ${smallBest.impl}, longer -> ${block.impl}: ` +
+          `${smallBest.impl} is fastest at ${smallest} B and ${block.impl} from ${longFrom} B in ${source}`,
+      };
+    }
+  }
+
   let forced: Sha1ImplName | undefined;
   let forcedBy: string | undefined;
   const envImpl = env['LAYERBENCH_SHA1_IMPL'];
@@ -194,6 +221,8 @@ function computeState(): DispatchState {
     segments.splice(0, segments.length, { minSize: 0, impl: forced, reason });
     if (forced !== 'node') block = { impl: forced, reason };
     else block = { impl: block.impl, reason: `${reason}, but node has no block function; block function: ${block.reason}` };
+    streaming = { impl: forced, reason };
+    streamingCompressor = compressorOf(forced);
   }
 
   const state: DispatchState = {
@@ -202,6 +231,8 @@ function computeState(): DispatchState {
     infos,
     availableSet: new Set(avail),
     block,
+    streaming,
+    streamingCompressor,
     segments,
     segmentStarts: segments.map((s) => s.minSize),
     segmentImpls: segments.map((s) => s.impl),
@@ -235,10 +266,7 @@ export function implForSize(size: number): Sha1ImplName {
 export function dispatch(options: { size?: number } = {}): DispatchChoice {
   const s = dispatchState();
   const size = options.size;
-  if (size === undefined) {
-    if (s.forced !== undefined) return { impl: s.forced, reason: `forced by ${s.forcedBy}` };
-    return { impl: s.block.impl, reason: `size unknown: block function; ${s.block.reason}` };
-  }
+  if (size === undefined) return { impl: s.streaming.impl, reason: `size unknown (streams, HMAC): ${s.streaming.reason}` };
   if (!Number.isInteger(size) || size < 0) throw new RangeError(`dispatch: size must be a non-negative integer, got ${size}`);
   let seg = s.segments[0]!;
   for (const candidate of s.segments) if (size >= candidate.minSize) seg = candidate;
@@ -286,7 +314,7 @@ export function describeDispatch(): DispatchDecision[] {
   });
   if (s.forced !== undefined) out.push({ layer, decision: 'forced', impl: s.forced, reason: `${s.forcedBy}` });
   out.push({ layer, decision: 'block function', impl: s.block.impl, reason: s.block.reason });
-  out.push({ layer, decision: 'streaming and HMAC (size unknown)', impl: s.forced ?? s.block.impl, reason: s.forced ? `forced by ${s.forcedBy}` : 'pre-keyed HMAC needs chaining states: the block function' });
+  out.push({ layer, decision: 'streaming and HMAC (size unknown)', impl: s.streaming.impl, reason: s.streaming.reason });
   s.segments.forEach((seg, i) => {
     const next = s.segments[i + 1];
     const range = next ? `${seg.minSize}..${next.minSize - 1} B` : `>= ${seg.minSize} B`;

@@ -59,21 +59,24 @@ export function createSha1(options: CreateSha1Options = {}): Sha1Hash {
   if (sizeHint !== undefined && (!Number.isInteger(sizeHint) || sizeHint < 0)) {
     throw new RangeError(`createSha1: sizeHint must be a non-negative integer, got ${sizeHint}`);
   }
-  const impl = resolveImpl(
-    options.impl,
-    () => {
-      const s = dispatchState();
-      if (s.forced !== undefined) return s.forced;
-      return sizeHint !== undefined ? implForSize(sizeHint) : s.block.impl;
-    },
-    'createSha1',
-  );
+  if (options.impl === undefined && sizeHint === undefined) return streamingHash();
+  const impl = resolveImpl(options.impl, () => implForSize(sizeHint!), 'createSha1');
   if (impl === 'node') return new NodeSha1();
   return new BlockSha1(compressorOf(impl)!);
 }
 
+/** The dispatcher's choice for streams: node when forced, else the (run-length) block function. */
+function streamingHash(): Sha1Hash {
+  const c = dispatchState().streamingCompressor;
+  return c === undefined ? new NodeSha1() : new BlockSha1(c);
+}
+
 /** The block function (OpenSSL's sha1_block_data_order contract) of an implementation, or the dispatched one. */
 export function sha1Compressor(options: Sha1Options = {}): Sha1Compressor {
+  if (options.impl === undefined) {
+    const s = dispatchState();
+    return s.streamingCompressor ?? compressorOf(s.block.impl)!;
+  }
   const impl = resolveImpl(options.impl, () => dispatchState().block.impl, 'sha1Compressor');
   const c = compressorOf(impl);
   if (c === undefined) throw new TypeError(`sha1Compressor: '${impl}' has no block function (node:crypto hides its chaining state)`);
@@ -84,7 +87,11 @@ export function sha1Compressor(options: Sha1Options = {}): Sha1Compressor {
 export function createHmacSha1(key: Uint8Array, options: HmacSha1Options = {}): HmacSha1 {
   checkBytes('HMAC-SHA1 key', key);
   const tagLength = checkTagLength(options.tagLength);
-  const impl = resolveImpl(options.impl, () => dispatchState().forced ?? dispatchState().block.impl, 'createHmacSha1');
+  if (options.impl === undefined) {
+    const c = dispatchState().streamingCompressor;
+    return c === undefined ? new NodeHmacSha1(key, tagLength) : new BlockHmacSha1(c, key, tagLength);
+  }
+  const impl = resolveImpl(options.impl, () => dispatchState().block.impl, 'createHmacSha1');
   if (impl === 'node') return new NodeHmacSha1(key, tagLength);
   return new BlockHmacSha1(compressorOf(impl)!, key, tagLength);
 }

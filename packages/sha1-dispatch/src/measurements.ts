@@ -99,18 +99,23 @@ export function fastestAt(rows: SizeMeasurement[], size: number, candidates: rea
 }
 
 /**
- * The smallest measured size from which node:crypto beats every candidate pure
- * implementation at that size and all larger measured sizes; Infinity if it never does.
+ * The smallest measured size from which `impl` beats every one of `rivals` at
+ * that size and all larger measured sizes; Infinity if it never does.
  */
-export function crossoverFrom(rows: SizeMeasurement[], pure: readonly Sha1ImplName[]): number {
+export function winsFrom(rows: SizeMeasurement[], impl: Sha1ImplName, rivals: readonly Sha1ImplName[]): number {
   const sizes = [...new Set(rows.map((r) => r.size))].sort((a, b) => a - b);
-  let crossover = Infinity;
+  let from = Infinity;
   for (let i = sizes.length - 1; i >= 0; i--) {
     const size = sizes[i]!;
-    const node = rows.find((r) => r.size === size && r.impl === 'node');
-    const best = fastestAt(rows, size, pure);
-    if (node === undefined || best === undefined || node.nsPerOp >= best.nsPerOp) break;
-    crossover = size;
+    const mine = rows.find((r) => r.size === size && r.impl === impl);
+    const best = fastestAt(rows, size, rivals.filter((r) => r !== impl));
+    if (mine === undefined || (best !== undefined && mine.nsPerOp >= best.nsPerOp)) break;
+    from = size;
   }
-  return crossover;
+  return from;
+}
+
+/** The node:crypto crossover: the size from which node beats every candidate pure implementation. */
+export function crossoverFrom(rows: SizeMeasurement[], pure: readonly Sha1ImplName[]): number {
+  return winsFrom(rows, 'node', pure);
 }
