@@ -171,6 +171,24 @@ describe('compareResults', () => {
     expect(cmp.geomean.ci[1]).toBeGreaterThan(cmp.geomean.ratio);
   });
 
+  it('tests slice medians when both sides have them, pooled samples otherwise', () => {
+    const slices = (mu: number) => [0, 1, -1, 0.5, -0.5, 2, -2, 0.2, -0.2, 0].map((d) => mu + d);
+    // The pooled samples alone would call this 1% shift significant; the slices do not.
+    const b = caseResult('x', normalSamples(2000, 100, 0.5, 21), { sliceMedians: slices(100) });
+    const h = caseResult('x', normalSamples(2000, 101, 0.5, 22), { sliceMedians: slices(101) });
+    const bySlices = compareResults(run([b]), run([h])).cases[0]!;
+    expect(bySlices.method).toBe('slices');
+    expect(bySlices.pValue).toBeGreaterThan(0.01);
+    expect(bySlices.verdict).toBe('unchanged');
+    const pooled = compareResults(run([{ ...b, sliceMedians: undefined }]), run([h])).cases[0]!;
+    expect(pooled.method).toBe('samples');
+    expect(pooled.pValue).toBeLessThan(1e-10);
+    const slower = caseResult('x', normalSamples(2000, 110, 0.5, 23), { sliceMedians: slices(110) });
+    const regressed = compareResults(run([b]), run([slower])).cases[0]!;
+    expect(regressed.method).toBe('slices');
+    expect(regressed.verdict).toBe('regressed');
+  });
+
   it('has the compare kind and schema version', () => {
     expect(cmp.kind).toBe('layerbench/compare');
     expect(cmp.schemaVersion).toBe(1);

@@ -26,6 +26,8 @@ import type {
 export const defaultThreshold = 0.02;
 /** Significance level of the Mann-Whitney test. */
 export const defaultAlpha = 0.01;
+/** Slice medians needed on both sides to test at slice level. */
+export const minSlices = 5;
 
 export interface CompareOptions extends BootstrapOptions {
   /** Noise threshold, relative (default 0.02 = 2%). */
@@ -145,9 +147,13 @@ export function compareResults(base: RunResult, head: RunResult, options: Compar
       failed.push(b.id);
       continue;
     }
+    // Slice medians are (nearly) independent; single samples within a slice are not.
+    const bySlices = (b.sliceMedians?.length ?? 0) >= minSlices && (h.sliceMedians?.length ?? 0) >= minSlices;
     let sample: SampleComparison;
     try {
-      sample = compareSamples(b.samples, h.samples, { ...options, threshold, alpha });
+      sample = bySlices
+        ? compareSamples(b.sliceMedians!, h.sliceMedians!, { ...options, threshold, alpha })
+        : compareSamples(b.samples, h.samples, { ...options, threshold, alpha });
     } catch {
       failed.push(b.id);
       continue;
@@ -163,13 +169,14 @@ export function compareResults(base: RunResult, head: RunResult, options: Compar
       pValue: sample.pValue,
       verdict: sample.verdict,
       digestChanged: b.digest !== undefined && h.digest !== undefined && b.digest !== h.digest,
+      method: bySlices ? 'slices' : 'samples',
     };
     const baseImpl = implOf(b);
     const headImpl = implOf(h);
     if (baseImpl !== undefined) comparison.baseImpl = baseImpl;
     if (headImpl !== undefined) comparison.headImpl = headImpl;
     cases.push(comparison);
-    pairs.push({ base: b.samples, head: h.samples });
+    pairs.push(bySlices ? { base: b.sliceMedians!, head: h.sliceMedians! } : { base: b.samples, head: h.samples });
   }
   const onlyHead = head.cases.filter((c) => !baseIds.has(c.id)).map((c) => c.id);
   const summary: Record<Verdict, number> = { regressed: 0, improved: 0, unchanged: 0, inconclusive: 0 };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runCases } from './run.js';
+import { consecutiveMedians, runCases } from './run.js';
 import { formatTable } from './reporters/table.js';
 import type { BenchCase, CaseResult, RunResult } from './types.js';
 
@@ -54,6 +54,20 @@ describe('runCases', () => {
       expect(c.stats!.median).toBeGreaterThan(0);
     }
     expect(run.interrupted).toBeUndefined();
+    expect(byId.get('first')!.sliceMedians).toHaveLength(10);
+    expect(byId.get('wrong-digest')!.sliceMedians).toBeUndefined();
+  });
+
+  it('measures in the requested number of slices; fixed-time loops are split in time order', async () => {
+    const run = await runCases([counterCase('s'), counterCase('f', { fixedTimeSeconds: 0.02 })], { ...fast, slices: 4 });
+    expect(run.cases[0]!.sliceMedians).toHaveLength(4);
+    expect(run.cases[1]!.sliceMedians!.length).toBeLessThanOrEqual(4);
+    await expect(runCases([counterCase('x')], { ...fast, slices: 0 })).rejects.toThrow(RangeError);
+  });
+
+  it('consecutiveMedians splits in order', () => {
+    expect(consecutiveMedians([1, 2, 3, 10, 20, 30, 7], 3)).toEqual([1.5, 6.5, 20]) // groups [1,2] [3,10] [20,30,7];
+    expect(consecutiveMedians([5], 10)).toEqual([5]);
   });
 
   it('fails a case whose digest changes between runs (fn is not repeatable)', async () => {

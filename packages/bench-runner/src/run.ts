@@ -5,7 +5,7 @@
 import os from 'node:os';
 import { collectEnv } from './env.js';
 import { Progress } from './progress.js';
-import { computeStats } from './stats.js';
+import { computeStats, median } from './stats.js';
 import { batchSize, fixedTimeLoop, measureSamples, sampleTargetNs, warmUp } from './timing.js';
 import type { BenchCase, CaseError, CaseInstance, CaseResult, RunOptions, RunResult } from './types.js';
 
@@ -111,8 +111,22 @@ export function safeTeardown(instance: CaseInstance | undefined): CaseError | un
   }
 }
 
+/** Medians of `count` consecutive, nearly equal groups of `samples` (in time order). */
+export function consecutiveMedians(samples: readonly number[], count: number): number[] {
+  const groups = Math.min(count, samples.length);
+  const out: number[] = [];
+  for (let g = 0; g < groups; g++) {
+    const from = Math.floor((g * samples.length) / groups);
+    const to = Math.floor(((g + 1) * samples.length) / groups);
+    out.push(median(samples.slice(from, to)));
+  }
+  return out;
+}
+
+export const defaultSlices = 10;
+
 /** Measures one case; never throws (failures are recorded on the result). */
-export async function runCase(benchCase: BenchCase, timePerCase: number): Promise<CaseResult> {
+export async function runCase(benchCase: BenchCase, timePerCase: number, slices = defaultSlices): Promise<CaseResult> {
   const result = emptyCaseResult(benchCase);
   let prepared: PreparedCase | undefined;
   try {
@@ -125,10 +139,19 @@ export async function runCase(benchCase: BenchCase, timePerCase: number): Promis
       const chunk = Math.max(1, Math.floor(1e6 / warm.nsPerOp));
       const loop = await fixedTimeLoop(prepared.call, fixed, chunk, warm.async);
       result.samples = roundSamples(loop.samples);
+      result.sliceMedians = consecutiveMedians(result.samples, slices);
       result.fixedTime = { seconds: fixed, ops: loop.ops, elapsedSeconds: loop.elapsedSeconds };
     } else {
       const batch = batchSize(warm.nsPerOp, sampleTargetNs(budget));
-      result.samples = roundSamples(await measureSamples(prepared.call, budget, batch));
+      const samples: number[] = [];
+      const sliceMedians: number[] = [];
+      for (let s = 0; s < slices; s++) {
+        const slice = roundSamples(await measureSamples(prepared.call, budget / slices, batch));
+        sliceMedians.push(median(slice));
+        for (const v of slice) samples.push(v);
+      }
+      result.samples = samples;
+      result.sliceMedians = sliceMedians;
     }
     checkDigest(prepared.instance, result, 'after timing');
     result.stats = computeStats(result.samples, benchCase.bytesPerOp);
@@ -161,7 +184,9 @@ export interface RunCasesOptions extends RunOptions {
 
 export async function runCases(cases: BenchCase[], options: RunCasesOptions = {}): Promise<RunResult> {
   const timePerCase = options.timePerCase ?? 1;
+  const slices = options.slices ?? defaultSlices;
   checkTimePerCase(timePerCase);
+  if (!(Number.isInteger(slices) && slices >= 1)) throw new RangeError(`slices must be a positive integer, got ${slices}`);
   checkUniqueIds(cases);
   const env = collectEnv(options.env);
   const run: RunResult = {
@@ -192,7 +217,7 @@ export async function runCases(cases: BenchCase[], options: RunCasesOptions = {}
         break;
       }
       progress.caseStarting(i, cases[i]!.id);
-      const result = await runCase(cases[i]!, timePerCase);
+      const result = await runCase(cases[i]!, timePerCase, slices);
       progress.caseDone(i);
       run.cases.push(result);
       env.loadAvgEnd = os.loadavg();

@@ -70,6 +70,7 @@ export const caseResultSchema = z.looseObject({
   expectedDigest: z.string().optional(),
   digestOk: z.boolean().optional(),
   samples: z.array(finite),
+  sliceMedians: z.array(finite).optional(),
   stats: caseStatsSchema.optional(),
   fixedTime: z
     .looseObject({ seconds: finite, ops: z.number().int().nonnegative(), elapsedSeconds: finite.optional() })
@@ -117,6 +118,7 @@ export const comparisonSchema = z.looseObject({
       pValue: finite,
       verdict: verdictSchema,
       digestChanged: z.boolean(),
+      method: z.enum(['slices', 'samples']).optional(),
       baseImpl: z.string().optional(),
       headImpl: z.string().optional(),
     }),

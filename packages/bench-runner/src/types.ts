@@ -132,6 +132,12 @@ export interface CaseResult {
   digestOk?: boolean;
   /** Raw samples, ns per operation (each the mean of one batch). */
   samples: number[];
+  /**
+   * Median of each consecutive time slice of the measurement (each slice a
+   * separate mitata loop). compareResults tests these rather than the pooled
+   * samples, because samples within a slice are not independent.
+   */
+  sliceMedians?: number[];
   stats?: CaseStats;
   /** For fixed-time loops (esptest): operations completed in `seconds`. */
   fixedTime?: { seconds: number; ops: number; elapsedSeconds?: number };
@@ -165,6 +171,8 @@ export interface CaseComparison {
   pValue: number;
   verdict: Verdict;
   digestChanged: boolean;
+  /** What was tested: slice medians (both sides had >= 5) or, for older results, the pooled samples. */
+  method?: 'slices' | 'samples';
   baseImpl?: string;
   headImpl?: string;
 }
@@ -211,6 +219,8 @@ export interface RunOptions {
   suites?: string[];
   shard?: string;
   filter?: string;
+  /** Slices per case, each a separate timing loop (default 10). */
+  slices?: number;
 }
 
 /** A keyed object whose memory footprint is measured ('how much memory does a ctx take?'). */
