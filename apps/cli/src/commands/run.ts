@@ -97,15 +97,14 @@ function withNewline(text: string): string {
   return text.endsWith('\n') ? text : `${text}\n`;
 }
 
-/** The lines esptest prints before measuring: the capability word and the dispatch decisions. */
-export function capabilityLines(report: LayerReport, withDispatch: boolean): string[] {
-  const lines = [`CPU capabilities: ${report.capabilities ?? '(not reported)'}`];
-  if (withDispatch) {
-    for (const decision of report.dispatch) {
-      lines.push(`Dispatch: ${decision.layer}: ${decision.decision} -> ${decision.impl} (${decision.reason})`);
-    }
-  }
-  return lines;
+/** The line esptest prints before measuring, and human output here starts with. */
+export function capabilityLine(report: LayerReport): string {
+  return `CPU capabilities: ${report.capabilities ?? '(not reported)'}`;
+}
+
+/** Every dispatch decision with its reason: printed with esptest output, which the seed's cause hid in. */
+export function dispatchLines(report: LayerReport): string[] {
+  return report.dispatch.map((decision) => `Dispatch: ${decision.layer}: ${decision.decision} -> ${decision.impl} (${decision.reason})`);
 }
 
 async function runSuites(args: string[], ctx: CommandContext): Promise<number> {
@@ -119,7 +118,8 @@ async function runSuites(args: string[], ctx: CommandContext): Promise<number> {
   const timePerCase = chosen.time ?? (useDefaults ? defaultRun.timePerCase : undefined);
   const esptestSeconds = chosen['esptest-seconds'] ?? (useDefaults ? defaultRun.esptestSeconds : undefined);
   const style = styleFor(ctx.stderr, ctx.env);
-  const usesEsptest = format === 'esptest' || (format === undefined && suites.some((suite) => suite.defaultFormat === 'esptest'));
+  // Only esptest output: the dispatch decisions follow the capability line before measuring, as in the seed.
+  const onlyEsptest = format === 'esptest' || (format === undefined && suites.every((suite) => suite.defaultFormat === 'esptest'));
 
   const measurement = await measure(
     {
@@ -133,7 +133,7 @@ async function runSuites(args: string[], ctx: CommandContext): Promise<number> {
       ...(out === undefined ? {} : { out }),
       quiet: chosen.quiet,
       onStart: ({ report, cases }) => {
-        if (!machine) ctx.stdout.write(capabilityLines(report, usesEsptest).join('\n') + '\n');
+        if (!machine) ctx.stdout.write([capabilityLine(report), ...(onlyEsptest ? dispatchLines(report) : [])].join('\n') + '\n');
         if (cases.length === 0) ctx.stderr.write(`${style.yellow('warning:')} no cases selected\n`);
       },
     },
@@ -150,8 +150,11 @@ async function runSuites(args: string[], ctx: CommandContext): Promise<number> {
       .map((suite) => ({ suite, cases: run.cases.filter((result) => measurement.suiteOf.get(result.id) === suite.name) }))
       .filter((group) => group.cases.length > 0);
     for (const group of groups) {
-      if (groups.length > 1) ctx.stdout.write(`\n== ${group.suite.name}: ${group.suite.description}\n\n`);
       const suiteFormat: DefaultFormat = group.suite.defaultFormat;
+      if (groups.length > 1) {
+        ctx.stdout.write(`\n== ${group.suite.name}: ${group.suite.description}\n\n`);
+        if (suiteFormat === 'esptest' && !onlyEsptest) ctx.stdout.write(dispatchLines(measurement.report).map((line) => `${line}\n`).join(''));
+      }
       ctx.stdout.write(withNewline(renderRun({ ...run, cases: group.cases }, suiteFormat, chosen.compat)));
     }
   }
