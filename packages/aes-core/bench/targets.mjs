@@ -1,0 +1,45 @@
+// The aes-core speed targets as interleaved ratios (bench-runner's
+// runInterleaved: alternating short slices, so a shared machine's slow phases
+// hit both sides of each ratio alike). Uses the aes suite's own cases.
+//   npm run build && node packages/aes-core/bench/targets.mjs [seconds per variant, default 2]
+// Targets: table one block <= 0.5x the best peer; table CBC encrypt 16 KiB >= 2x
+// @noble/ciphers; ct within 4x of table.
+import { runInterleaved } from '@layerbench/bench-runner';
+import { loadWorkspaceLayers } from '../../../apps/cli/dist/layers.js';
+import { aesSuite } from '../../../apps/cli/dist/suites/aes.js';
+
+const timePerCase = Number(process.argv[2] ?? 2);
+const layers = await loadWorkspaceLayers();
+const byId = new Map(aesSuite.cases(layers, {}).map((c) => [c.id, c]));
+const pick = (...ids) => ids.map((id) => byId.get(id) ?? Promise.reject(new Error(`no case ${id}`)));
+const fmt = (r) => `${r.ratio.toFixed(3)} [${r.ci[0].toFixed(3)}, ${r.ci[1].toFixed(3)}]`;
+
+async function group(title, ids) {
+  const result = await runInterleaved(pick(...ids), { timePerCase });
+  console.log(`\n${title} (${result.rounds} rounds, ${timePerCase} s per variant)`);
+  for (const c of result.cases) {
+    console.log(`  ${c.id.padEnd(38)} median ${c.stats?.median.toFixed(1).padStart(10)} ns  MAD ${c.stats?.mad.toFixed(1).padStart(8)} ns  ${c.digestOk === false ? 'DIGEST WRONG' : ''}`);
+  }
+  for (const r of result.ratios) console.log(`  ${r.id} / ${ids[0]}: ${fmt(r)}`);
+  return result;
+}
+
+const block = await group('one pre-keyed AES-128 block', [
+  'aes/aes-128/block/table', 'aes/aes-128/block/noble', 'aes/aes-128/block/stablelib', 'aes/aes-128/block/crypto-js', 'aes/aes-128/block/aes-js', 'aes/aes-128/block/ct',
+]);
+const peers = block.ratios.filter((r) => !r.id.endsWith('/ct'));
+const best = peers.reduce((a, b) => (b.ratio < a.ratio ? b : a));
+console.log(`  => table / best peer (${best.id}): ${(1 / best.ratio).toFixed(3)} (target <= 0.5)`);
+const ctBlock = block.ratios.find((r) => r.id.endsWith('/ct'));
+console.log(`  => ct / table: ${ctBlock.ratio.toFixed(3)} (target <= 4)`);
+
+const cbc = await group('AES-128-CBC encrypt 16 KiB', [
+  'aes/aes-128/cbc-enc/16384/table', 'aes/aes-128/cbc-enc/16384/noble', 'aes/aes-128/cbc-enc/16384/ct',
+]);
+console.log(`  => table speed / noble speed: ${cbc.ratios[0].ratio.toFixed(3)} (target >= 2)`);
+console.log(`  => ct / table: ${cbc.ratios[1].ratio.toFixed(3)} (target <= 4)`);
+
+const dec = await group('AES-128-CBC decrypt 16 KiB', [
+  'aes/aes-128/cbc-dec/16384/table', 'aes/aes-128/cbc-dec/16384/noble', 'aes/aes-128/cbc-dec/16384/ct',
+]);
+console.log(`  => ct / table: ${dec.ratios[1].ratio.toFixed(3)}`);
