@@ -143,6 +143,10 @@ async function bisect(args: string[], ctx: CommandContext): Promise<number> {
   const { options: chosen } = parseArgs(args, { options });
   if (chosen.good === undefined) throw new UsageError('--good is required: --good <spec> (e.g. --good git:HEAD~1)');
   const bad = chosen.bad ?? parseSideSpec('workspace', '--bad');
+  const rounds = chosen.rounds ?? 10;
+  const threshold = chosen.threshold ?? 0.03;
+  const alpha = chosen.alpha ?? 0.01;
+  checkRounds(rounds, alpha);
   const out = chosen.out === undefined ? undefined : outputPath(ctx, chosen.out);
   const progress = progressStream(ctx, chosen.quiet);
   const log = (m: string) => progress?.write(`bisect: ${m}\n`);
@@ -162,10 +166,6 @@ async function bisect(args: string[], ctx: CommandContext): Promise<number> {
   const goodId = identify(goodSide, layerFingerprint);
   const badId = identify(badSide, layerFingerprint);
   const layers = differingLayers(goodId, badId, chosen.layers);
-  const rounds = chosen.rounds ?? 10;
-  const threshold = chosen.threshold ?? 0.03;
-  const alpha = chosen.alpha ?? 0.01;
-  checkRounds(rounds, alpha);
   const env = collectEnv();
   log(`swapping ${layers.length ? layers.join(', ') : 'nothing (the sides are identical)'}: ${2 + 2 * layers.length} variants`);
   const result = await runBisect({
