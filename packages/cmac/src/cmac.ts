@@ -13,8 +13,10 @@ export interface CmacOptions {
 
 // The block every encryptBlock() call of this module works on. Sharing one
 // (JavaScript runs one call at a time and encryptBlock never calls back)
-// spares each context a 16-byte typed array, about 200 bytes in V8; it is
-// zeroed after every operation so no chaining value or tag stays behind.
+// spares each context a 16-byte typed array, about 200 bytes in V8. It is
+// zeroed after every operation that leaves a secret in it (a chaining value,
+// L, the cut-off part of a truncated tag); a full 16-byte tag may stay, as it
+// is the output handed to the caller.
 const block = new Uint8Array(16);
 const emptyMessage = new Uint8Array(0);
 // K1 of the context being built or the one-shot call in progress; wiped after use.
@@ -51,6 +53,19 @@ function xorWords(w0: number, w1: number, w2: number, w3: number): void {
   s[12]! ^= w3 >>> 24; s[13]! ^= w3 >>> 16; s[14]! ^= w3 >>> 8; s[15]! ^= w3;
 }
 
+/** block ^= msg[off..off+16) ^ the 16 big-endian bytes of (w0, w1, w2, w3): a complete last block and K1 in one pass */
+function xorMessageBlockAndWords(msg: Uint8Array, off: number, w0: number, w1: number, w2: number, w3: number): void {
+  const s = block;
+  s[0]! ^= msg[off]! ^ (w0 >>> 24); s[1]! ^= msg[off + 1]! ^ (w0 >>> 16);
+  s[2]! ^= msg[off + 2]! ^ (w0 >>> 8); s[3]! ^= msg[off + 3]! ^ w0;
+  s[4]! ^= msg[off + 4]! ^ (w1 >>> 24); s[5]! ^= msg[off + 5]! ^ (w1 >>> 16);
+  s[6]! ^= msg[off + 6]! ^ (w1 >>> 8); s[7]! ^= msg[off + 7]! ^ w1;
+  s[8]! ^= msg[off + 8]! ^ (w2 >>> 24); s[9]! ^= msg[off + 9]! ^ (w2 >>> 16);
+  s[10]! ^= msg[off + 10]! ^ (w2 >>> 8); s[11]! ^= msg[off + 11]! ^ w2;
+  s[12]! ^= msg[off + 12]! ^ (w3 >>> 24); s[13]! ^= msg[off + 13]! ^ (w3 >>> 16);
+  s[14]! ^= msg[off + 14]! ^ (w3 >>> 8); s[15]! ^= msg[off + 15]! ^ w3;
+}
+
 /** block = 0 */
 function wipeBlock(): void {
   const s = block;
@@ -70,8 +85,7 @@ function finishChain(
   k0: number, k1: number, k2: number, k3: number,
 ): void {
   if (rem === 16) {
-    xorMessageBlock(last, lastOff);
-    xorWords(k0, k1, k2, k3);
+    xorMessageBlockAndWords(last, lastOff, k0, k1, k2, k3);
   } else {
     const s = block;
     for (let i = 0; i < rem; i++) s[i]! ^= last[lastOff + i]!;
@@ -125,16 +139,28 @@ export function chainWholeMessage(
   const n = msg.length;
   // Start of the last block (1..16 bytes long; 0 bytes only for the empty message).
   const lastStart = n === 0 ? 0 : (n - 1) & ~15;
-  wipeBlock();
-  chainFullBlocks(cipher, msg, 0, lastStart);
+  if (lastStart === 0) {
+    wipeBlock();
+  } else {
+    // The chain starts at zero, so the first block is loaded, not XORed.
+    copyBlock(msg, 0, block, 0);
+    cipher.encryptBlock(block, block);
+    chainFullBlocks(cipher, msg, 16, lastStart);
+  }
   finishChain(cipher, msg, lastStart, n - lastStart, k0, k1, k2, k3);
 }
 
-/** Copies the first tagLength bytes of `block` into a new array and wipes `block`. */
+/** Copies the first tagLength bytes of `block` (the tag) into a new array. */
 export function takeTag(tagLength: number): Uint8Array {
   const out = new Uint8Array(tagLength);
-  for (let i = 0; i < tagLength; i++) out[i] = block[i]!;
-  wipeBlock();
+  if (tagLength === 16) {
+    // The whole block is the tag handed out: nothing secret stays behind.
+    copyBlock(block, 0, out, 0);
+  } else {
+    // The bytes cut off a truncated tag stay secret: wipe them.
+    for (let i = 0; i < tagLength; i++) out[i] = block[i]!;
+    wipeBlock();
+  }
   return out;
 }
 
