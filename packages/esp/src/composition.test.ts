@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { MEASURED, pickComposition } from '@layerbench/esp';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createEspSa, ESP_COMPOSITION_ENV, forcedComposition, MEASURED, pickComposition, resetEspDispatch } from '@layerbench/esp';
 
 describe('default composition', () => {
   const measured = {
@@ -38,5 +38,37 @@ describe('default composition', () => {
     for (let i = 1; i < MEASURED.rows.length; i++) {
       expect(MEASURED.rows[i - 1]!.encryptDecryptMbps).toBeGreaterThanOrEqual(MEASURED.rows[i]!.encryptDecryptMbps);
     }
+  });
+});
+
+describe('forcing the default composition', () => {
+  afterEach(() => {
+    delete process.env[ESP_COMPOSITION_ENV];
+    resetEspDispatch();
+  });
+
+  it('parses aes+sha1/pipeline and refuses what cannot run, naming what can', () => {
+    expect(forcedComposition('ct+generic/stitched', ['table', 'ct'], ['generic'])).toEqual({
+      aes: 'ct', sha1: 'generic', pipeline: 'stitched', reason: `forced by ${ESP_COMPOSITION_ENV}=ct+generic/stitched`,
+    });
+    expect(() => forcedComposition('table+wasm', ['table'], ['wasm'])).toThrow(/expected <aes backend>\+<sha1 implementation>\/<split\|stitched>/);
+    expect(() => forcedComposition('table+wasm/fused', ['table'], ['wasm'])).toThrow(RangeError);
+    expect(() => forcedComposition('node+wasm/split', ['table'], ['wasm'])).toThrow(/aes backend 'node' is not available here; available: table/);
+    expect(() => forcedComposition('table+node/split', ['table'], ['wasm'])).toThrow(/sha1 implementation 'node' is not available here; available: wasm/);
+  });
+
+  it('LAYERBENCH_ESP_COMPOSITION drives SAs created without options, and says so', () => {
+    process.env[ESP_COMPOSITION_ENV] = 'table+unrolled/stitched';
+    resetEspDispatch();
+    const sa = createEspSa({ spi: 0x1000, encKey: new Uint8Array(16), authKey: new Uint8Array(20) });
+    expect(sa.composition.id).toBe('table+unrolled/stitched');
+    expect(sa.composition.reason).toBe(`forced by ${ESP_COMPOSITION_ENV}=table+unrolled/stitched`);
+    expect(sa.open(sa.seal(new Uint8Array(3), 4)).payload.length).toBe(3);
+  });
+
+  it('a forced composition that cannot run fails loudly at the first SA', () => {
+    process.env[ESP_COMPOSITION_ENV] = 'quantum+wasm/split';
+    resetEspDispatch();
+    expect(() => createEspSa({ spi: 0x1000, encKey: new Uint8Array(16), authKey: new Uint8Array(20) })).toThrow(/aes backend 'quantum' is not available/);
   });
 });

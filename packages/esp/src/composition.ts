@@ -66,7 +66,30 @@ export interface DefaultComposition {
   reason: string;
 }
 
+/** Environment variable that forces the default composition, e.g. `table+wasm/split` (read once, at first use). */
+export const ESP_COMPOSITION_ENV = 'LAYERBENCH_ESP_COMPOSITION';
+
 let chosen: DefaultComposition | undefined;
+
+/**
+ * Parses a forced composition `aes+sha1/pipeline` and checks that it runs
+ * here. Throws (naming what is available) rather than falling back: a silent
+ * fallback is how the OpenConnect regression went unnoticed.
+ */
+export function forcedComposition(spec: string, aesHere: string[], sha1Here: string[], source = ESP_COMPOSITION_ENV): DefaultComposition {
+  const match = /^([\w-]+)\+([\w-]+)\/(split|stitched)$/.exec(spec.trim());
+  if (match === null) {
+    throw new RangeError(`${source}=${spec}: expected <aes backend>+<sha1 implementation>/<split|stitched>, e.g. table+wasm/split`);
+  }
+  const [, aes, sha1, pipeline] = match as unknown as [string, string, string, PipelineName];
+  if (!aesHere.includes(aes)) {
+    throw new Error(`${source}=${spec}: aes backend '${aes}' is not available here; available: ${aesHere.join(', ') || '(none)'}`);
+  }
+  if (!sha1Here.includes(sha1)) {
+    throw new Error(`${source}=${spec}: sha1 implementation '${sha1}' is not available here; available: ${sha1Here.join(', ') || '(none)'}`);
+  }
+  return { aes, sha1, pipeline, reason: `forced by ${source}=${spec}` };
+}
 
 /**
  * The first measured row whose aes backend and sha1 implementation both run
@@ -93,10 +116,24 @@ export function pickComposition(measured: typeof MEASURED, aesHere: string[], sh
   return { aes, sha1, pipeline: 'split', reason: 'no measured composition runs here: fixed preference native > wasm > TypeScript' };
 }
 
-/** The composition used for options left open, chosen once per process. */
+/**
+ * The composition used for options left open, chosen once per process:
+ * LAYERBENCH_ESP_COMPOSITION when set, else the fastest measured one that runs here.
+ */
 export function defaultComposition(): DefaultComposition {
-  if (chosen === undefined) chosen = pickComposition(MEASURED, availableAesBackends(), availableSha1Implementations());
+  if (chosen === undefined) {
+    const forced = typeof process === 'undefined' ? undefined : process.env[ESP_COMPOSITION_ENV];
+    chosen =
+      forced !== undefined && forced !== ''
+        ? forcedComposition(forced, availableAesBackends(), availableSha1Implementations())
+        : pickComposition(MEASURED, availableAesBackends(), availableSha1Implementations());
+  }
   return chosen;
+}
+
+/** Forgets the remembered default so the next SA reads LAYERBENCH_ESP_COMPOSITION again (tests, long-lived tools). */
+export function resetEspDispatch(): void {
+  chosen = undefined;
 }
 
 /** The default composition as dispatch decisions, for the capability/dispatch lines the CLI prints first. */

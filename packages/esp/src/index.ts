@@ -8,7 +8,15 @@ export type { EspErrorCode } from './errors.js';
 export { ReplayWindow, DEFAULT_REPLAY_WINDOW, MAX_REPLAY_WINDOW } from './replay-window.js';
 export { counterIvSource, randomIvSource } from './iv-source.js';
 export type { IvSource } from './iv-source.js';
-export { MEASURED, defaultComposition, describeDispatch, pickComposition } from './composition.js';
+export {
+  ESP_COMPOSITION_ENV,
+  MEASURED,
+  defaultComposition,
+  describeDispatch,
+  forcedComposition,
+  pickComposition,
+  resetEspDispatch,
+} from './composition.js';
 export type { MeasuredComposition, DefaultComposition } from './composition.js';
 export type { PipelineName, PipelineDefinition, SealPipeline } from './pipeline.js';
 export { ICV_BYTES } from './pipeline.js';
