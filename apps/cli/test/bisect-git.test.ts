@@ -50,7 +50,7 @@ describe('bisect on a git history with a slowed layer', () => {
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  it('names sha1-dispatch and its dispatch change to generic, and exits 1', async () => {
+  it('names sha1-dispatch and its dispatch change to generic, and exits 1', { timeout: 300_000 }, async () => {
     const out = join(dir, 'bisect.json');
     const run = await runCli(
       ['bisect', '--repo', repo, '--deps', 'link', '--good', 'git:HEAD~1', '--bad', 'git:HEAD', '--suite', 'sha1',

@@ -17,7 +17,7 @@ describe('bisect across runtimes', () => {
   const dir = mkdtempSync(join(tmpdir(), 'layerbench-runtime-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('runs a tiny cmac suite under Node 16.20.2 and Node 20 and attributes the OpenSSL change to the runtime', async () => {
+  it('runs a tiny cmac suite under Node 16.20.2 and Node 20 and attributes the OpenSSL change to the runtime', { timeout: 300_000 }, async () => {
     const out = join(dir, 'bisect.json');
     const run = await runCli(
       ['bisect', '--good', 'runtime=current', '--bad', 'node@16.20.2', '--suite', 'cmac', '--filter', '^cmac/aes-128/pl=48/native/',

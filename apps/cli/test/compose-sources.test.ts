@@ -59,7 +59,7 @@ describe('layer sources', () => {
     expect((failure as Error).message).toMatch(/^cmac \(.*cmac-broken\) throws at import: Error: cmac 9\.9: createCmac was removed$/);
   });
 
-  it('bisect reports the mixes that cannot run and measures the others', async () => {
+  it('bisect reports the mixes that cannot run and measures the others', { timeout: 300_000 }, async () => {
     const out = join(dir, 'bisect.json');
     const run = await runCli(
       ['bisect', '--good', 'workspace', '--bad', `cmac=dir:${broken},node@16.20.2`, '--suite', 'sha1', '--filter', '^sha1/64/unrolled$',

@@ -53,7 +53,7 @@ describe('find', () => {
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  it('skips the commit that does not build and names the regression', async () => {
+  it('skips the commit that does not build and names the regression', { timeout: 300_000 }, async () => {
     const run = await runCli(
       ['find', '--repo', repo, '--deps', 'link', '--good', commits['good']!, '--bad', 'HEAD', '--suite', 'sha1',
         '--filter', '^sha1/1500/dispatch$', '--time', '0.6', '--rounds', '6', '--quiet'],

@@ -107,7 +107,8 @@ export function attributeCase(
     else problems.push(`${swapOutId(layer)}: ${input.problems[swapOutId(layer)] ?? 'not measured'}`);
     if (problems.length) share.problem = problems.join('; ');
     const logs = [share.swapIn, share.swapOut].filter((e): e is Effect => e !== undefined).map((e) => Math.log(e.ratio));
-    if (logs.length && Math.abs(logTotal) > 1e-9) share.share = logs.reduce((a, b) => a + b, 0) / logs.length / logTotal;
+    // A share of a change that is not there is noise over noise: only for a significant total.
+    if (logs.length && significant(total)) share.share = logs.reduce((a, b) => a + b, 0) / logs.length / logTotal;
     return share;
   });
 
