@@ -53,37 +53,42 @@ function pcap(frames: Uint8Array[]): Uint8Array {
   return out;
 }
 
-it.skipIf(TSHARK === undefined && !inCi)('tshark decrypts and authenticates packets sealed by every composition', () => {
+it.skipIf(TSHARK === undefined && !inCi)('tshark decrypts and authenticates packets sealed by every composition, AES-128/192/256', () => {
   expect(TSHARK, 'tshark is required under CI (.ci/run installs it)').toBeDefined();
   const random = seededBytes(0x75a);
-  const encKey = random(32);
   const authKey = random(20);
-  const spi = 0x0badcafe;
+  // One SA per AES key size, told apart by SPI.
+  const sas = [16, 24, 32].map((bytes, i) => ({ spi: 0x0badca00 + i, encKey: random(bytes) }));
   const expected: { payload: string; nextHeader: number; good: boolean }[] = [];
   const frames: Uint8Array[] = [];
   for (const c of compositions()) {
-    const sa = createEspSa({ spi, encKey, authKey, aes: c.aes, sha1: c.sha1, pipeline: c.pipeline });
-    for (const len of [1, 14, 15, 16, 100, 1400]) {
-      const payload = random(len);
-      frames.push(ipv4Frame(sa.seal(payload, 41)));
-      expected.push({ payload: bytesToHex(payload), nextHeader: 41, good: true });
+    for (const { spi, encKey } of sas) {
+      const sa = createEspSa({ spi, encKey, authKey, aes: c.aes, sha1: c.sha1, pipeline: c.pipeline });
+      for (const len of [1, 14, 15, 16, 100, 1400]) {
+        const payload = random(len);
+        frames.push(ipv4Frame(sa.seal(payload, 41)));
+        expected.push({ payload: bytesToHex(payload), nextHeader: 41, good: true });
+      }
+      const corrupted = sa.seal(random(30), 41);
+      corrupted[corrupted.length - 1]! ^= 1;
+      frames.push(ipv4Frame(corrupted));
+      expected.push({ payload: '', nextHeader: 41, good: false });
     }
-    const corrupted = sa.seal(random(30), 59);
-    corrupted[corrupted.length - 1]! ^= 1;
-    frames.push(ipv4Frame(corrupted));
-    expected.push({ payload: '', nextHeader: 59, good: false });
   }
   const file = join(dir, 'esp.pcap');
   writeFileSync(file, pcap(frames));
   const hex = (b: Uint8Array) => `0x${bytesToHex(b)}`;
-  const sa = `"IPv4","*","*","0x${spi.toString(16)}","AES-CBC [RFC3602]","${hex(encKey)}","HMAC-SHA-1-96 [RFC2404]","${hex(authKey)}"`;
+  const uat = sas.flatMap(({ spi, encKey }) => [
+    '-o',
+    `uat:esp_sa:"IPv4","*","*","0x${spi.toString(16)}","AES-CBC [RFC3602]","${hex(encKey)}","HMAC-SHA-1-96 [RFC2404]","${hex(authKey)}"`,
+  ]);
   const output = execFileSync(
     TSHARK!,
     [
       '-r', file,
       '-o', 'esp.enable_encryption_decode:TRUE',
       '-o', 'esp.enable_authentication_check:TRUE',
-      '-o', `uat:esp_sa:${sa}`,
+      ...uat,
       // The payload is random bytes: keep Wireshark from dissecting it as the IPv6 its next header names.
       '--disable-protocol', 'ipv6',
       '-T', 'fields', '-E', 'separator=|', '-E', 'occurrence=f',
