@@ -164,74 +164,79 @@ export function rotateRowsToFrame(q: Int32Array, off: number, k: number): void {
   }
 }
 
-// Bit-matrix transposition by swapping index bits (SWAPMOVE):
+// Bit-matrix transposition by swapping index bits:
 // 4 little-endian column words, bit (row r, bit k) at 8r + k  <->
 // 4 words indexed by k mod 4, bit (column c, k >= 4, row r) at 8c + 4(k >> 2) + r.
-// Every step is an involution, so the inverse is the same steps in reverse.
-function swapMove(w: Int32Array, a: number, b: number, mask: number, n: number): void {
-  const t = ((w[a]! >>> n) ^ w[b]!) & mask;
-  w[b] ^= t;
-  w[a] ^= t << n;
-}
+// Steps: swap column bit 0 with bit-index bit 0 and column bit 1 with
+// bit-index bit 1 (SWAPMOVE between words), then inside each word swap
+// bit-index bits 0<->3 and 1<->4 (delta swaps). Every step is an involution,
+// so the inverse is the same steps in reverse order. Words stay in locals.
 
 function deltaSwap(x: number, mask: number, d: number): number {
   const t = (x ^ (x >>> d)) & mask;
   return x ^ t ^ (t << d);
 }
 
-function transposeColumnsToPlanes(w: Int32Array): void {
-  swapMove(w, 0, 1, 0x55555555, 1);
-  swapMove(w, 2, 3, 0x55555555, 1);
-  swapMove(w, 0, 2, 0x33333333, 2);
-  swapMove(w, 1, 3, 0x33333333, 2);
-  for (let i = 0; i < 4; i++) w[i] = deltaSwap(deltaSwap(w[i]!, 0x00aa00aa, 7), 0x0000cccc, 14);
-}
-
-function transposePlanesToColumns(w: Int32Array): void {
-  for (let i = 0; i < 4; i++) w[i] = deltaSwap(deltaSwap(w[i]!, 0x0000cccc, 14), 0x00aa00aa, 7);
-  swapMove(w, 1, 3, 0x33333333, 2);
-  swapMove(w, 0, 2, 0x33333333, 2);
-  swapMove(w, 2, 3, 0x55555555, 1);
-  swapMove(w, 0, 1, 0x55555555, 1);
-}
-
 /** 16 bytes (FIPS 197 input order: column by column) -> doubled bit planes q[off..off+8). */
-function loadPlanes(src: Uint8Array, so: number, w: Int32Array, q: Int32Array, off: number): void {
-  for (let c = 0; c < 4; c++) {
-    const i = so + 4 * c;
-    w[c] = src[i]! | (src[i + 1]! << 8) | (src[i + 2]! << 16) | (src[i + 3]! << 24);
-  }
-  transposeColumnsToPlanes(w);
-  for (let j = 0; j < 4; j++) {
-    const x = w[j]!;
-    q[off + j] = Math.imul(x & 0x0f0f0f0f, 0x11);
-    q[off + j + 4] = Math.imul((x >>> 4) & 0x0f0f0f0f, 0x11);
-  }
+function loadPlanes(src: Uint8Array, so: number, q: Int32Array, off: number): void {
+  let w0 = src[so]! | (src[so + 1]! << 8) | (src[so + 2]! << 16) | (src[so + 3]! << 24);
+  let w1 = src[so + 4]! | (src[so + 5]! << 8) | (src[so + 6]! << 16) | (src[so + 7]! << 24);
+  let w2 = src[so + 8]! | (src[so + 9]! << 8) | (src[so + 10]! << 16) | (src[so + 11]! << 24);
+  let w3 = src[so + 12]! | (src[so + 13]! << 8) | (src[so + 14]! << 16) | (src[so + 15]! << 24);
+  let t = ((w0 >>> 1) ^ w1) & 0x55555555; w1 ^= t; w0 ^= t << 1;
+  t = ((w2 >>> 1) ^ w3) & 0x55555555; w3 ^= t; w2 ^= t << 1;
+  t = ((w0 >>> 2) ^ w2) & 0x33333333; w2 ^= t; w0 ^= t << 2;
+  t = ((w1 >>> 2) ^ w3) & 0x33333333; w3 ^= t; w1 ^= t << 2;
+  w0 = deltaSwap(deltaSwap(w0, 0x00aa00aa, 7), 0x0000cccc, 14);
+  w1 = deltaSwap(deltaSwap(w1, 0x00aa00aa, 7), 0x0000cccc, 14);
+  w2 = deltaSwap(deltaSwap(w2, 0x00aa00aa, 7), 0x0000cccc, 14);
+  w3 = deltaSwap(deltaSwap(w3, 0x00aa00aa, 7), 0x0000cccc, 14);
+  // Low nibbles hold planes 0..3, high nibbles planes 4..7; each is doubled into both nibbles.
+  q[off] = Math.imul(w0 & 0x0f0f0f0f, 0x11);
+  q[off + 1] = Math.imul(w1 & 0x0f0f0f0f, 0x11);
+  q[off + 2] = Math.imul(w2 & 0x0f0f0f0f, 0x11);
+  q[off + 3] = Math.imul(w3 & 0x0f0f0f0f, 0x11);
+  q[off + 4] = Math.imul((w0 >>> 4) & 0x0f0f0f0f, 0x11);
+  q[off + 5] = Math.imul((w1 >>> 4) & 0x0f0f0f0f, 0x11);
+  q[off + 6] = Math.imul((w2 >>> 4) & 0x0f0f0f0f, 0x11);
+  q[off + 7] = Math.imul((w3 >>> 4) & 0x0f0f0f0f, 0x11);
 }
 
-function storePlanes(q: Int32Array, w: Int32Array, dst: Uint8Array, dOff: number): void {
-  for (let j = 0; j < 4; j++) w[j] = (q[j]! & 0x0f0f0f0f) | (q[j + 4]! & 0xf0f0f0f0);
-  transposePlanesToColumns(w);
-  for (let c = 0; c < 4; c++) {
-    const x = w[c]!;
-    const i = dOff + 4 * c;
-    dst[i] = x;
-    dst[i + 1] = x >>> 8;
-    dst[i + 2] = x >>> 16;
-    dst[i + 3] = x >>> 24;
-  }
+function storeWord(dst: Uint8Array, i: number, x: number): void {
+  dst[i] = x;
+  dst[i + 1] = x >>> 8;
+  dst[i + 2] = x >>> 16;
+  dst[i + 3] = x >>> 24;
+}
+
+/** Doubled bit planes q[0..8) -> 16 bytes at dst[dOff..). */
+function storePlanes(q: Int32Array, dst: Uint8Array, dOff: number): void {
+  let w0 = (q[0]! & 0x0f0f0f0f) | (q[4]! & 0xf0f0f0f0);
+  let w1 = (q[1]! & 0x0f0f0f0f) | (q[5]! & 0xf0f0f0f0);
+  let w2 = (q[2]! & 0x0f0f0f0f) | (q[6]! & 0xf0f0f0f0);
+  let w3 = (q[3]! & 0x0f0f0f0f) | (q[7]! & 0xf0f0f0f0);
+  w0 = deltaSwap(deltaSwap(w0, 0x0000cccc, 14), 0x00aa00aa, 7);
+  w1 = deltaSwap(deltaSwap(w1, 0x0000cccc, 14), 0x00aa00aa, 7);
+  w2 = deltaSwap(deltaSwap(w2, 0x0000cccc, 14), 0x00aa00aa, 7);
+  w3 = deltaSwap(deltaSwap(w3, 0x0000cccc, 14), 0x00aa00aa, 7);
+  let t = ((w1 >>> 2) ^ w3) & 0x33333333; w3 ^= t; w1 ^= t << 2;
+  t = ((w0 >>> 2) ^ w2) & 0x33333333; w2 ^= t; w0 ^= t << 2;
+  t = ((w2 >>> 1) ^ w3) & 0x55555555; w3 ^= t; w2 ^= t << 1;
+  t = ((w0 >>> 1) ^ w1) & 0x55555555; w1 ^= t; w0 ^= t << 1;
+  storeWord(dst, dOff, w0);
+  storeWord(dst, dOff + 4, w1);
+  storeWord(dst, dOff + 8, w2);
+  storeWord(dst, dOff + 12, w3);
 }
 
 // Working state of one block operation. Module-level so no call allocates;
 // wiped after every operation that held secret data.
 const state = new Int32Array(8);
-const columns = new Int32Array(4);
 const keyBytes = new Uint8Array(16);
 
 /** Zeroes the block scratch (explicit stores: TypedArray.fill costs more than the stores here). */
 function wipeBlockScratch(): void {
   for (let i = 0; i < 8; i++) state[i] = 0;
-  for (let i = 0; i < 4; i++) columns[i] = 0;
 }
 
 function wipeScratch(): void {
@@ -246,9 +251,9 @@ function subWordConstantTime(word: number): number {
   keyBytes[1] = word >>> 16;
   keyBytes[2] = word >>> 8;
   keyBytes[3] = word;
-  loadPlanes(keyBytes, 0, columns, state, 0);
+  loadPlanes(keyBytes, 0, state, 0);
   subBytesBitsliced(state);
-  storePlanes(state, columns, keyBytes, 0);
+  storePlanes(state, keyBytes, 0);
   return (keyBytes[0]! << 24) | (keyBytes[1]! << 16) | (keyBytes[2]! << 8) | keyBytes[3]!;
 }
 
@@ -265,7 +270,7 @@ function planeSchedule(words: Int32Array, shift: number): Int32Array {
       keyBytes[4 * j + 2] = x >>> 8;
       keyBytes[4 * j + 3] = x;
     }
-    loadPlanes(keyBytes, 0, columns, out, 8 * i);
+    loadPlanes(keyBytes, 0, out, 8 * i);
     rotateRowsToFrame(out, 8 * i, (i + shift) & 3);
   }
   return out;
@@ -299,17 +304,17 @@ class ConstantTimeAesCipher extends AesCipherBase {
   }
 
   protected encryptRaw(src: Uint8Array, so: number, dst: Uint8Array, dOff: number): void {
-    loadPlanes(src, so, columns, state, 0);
+    loadPlanes(src, so, state, 0);
     runRounds(state, this.ek, this.rounds, false);
-    storePlanes(state, columns, dst, dOff);
+    storePlanes(state, dst, dOff);
     wipeBlockScratch();
   }
 
   protected decryptRaw(src: Uint8Array, so: number, dst: Uint8Array, dOff: number): void {
     const dk = this.decryptionSchedule();
-    loadPlanes(src, so, columns, state, 0);
+    loadPlanes(src, so, state, 0);
     runRounds(state, dk, this.rounds, true);
-    storePlanes(state, columns, dst, dOff);
+    storePlanes(state, dst, dOff);
     wipeBlockScratch();
   }
 
