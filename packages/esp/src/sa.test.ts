@@ -228,6 +228,17 @@ describe('options', () => {
     for (const w of [0, -64, 1.5, 65537, Number.NaN]) expect(() => createEspSa({ ...base, replayWindow: w })).toThrow(RangeError);
     for (const w of [1, 32, 64, 1024, 65536]) expect(createEspSa({ ...base, replayWindow: w }).replayWindow).toBe(w);
     expect(() => createEspSa({ ...base, pipeline: 'fused' as 'split' })).toThrow(/pipeline must be/);
+    expect(() => createEspSa({ ...base, pipeline: 'toString' as 'split' })).toThrow(/pipeline must be/);
+    expect(() => createEspSa({ ...base, aes: 128 as unknown as string })).toThrow(/aes must be a backend name or a factory function, got number/);
+    expect(() => createEspSa({ ...base, sha1: null as unknown as string })).toThrow(/sha1 must be a backend name or a factory function, got null/);
+    const shortTags = (key: Uint8Array) => nodeDoubleHmac(key, { tagLength: 10 });
+    expect(() => createEspSa({ ...base, sha1: shortTags })).toThrow(/HMAC tags of 10 bytes/);
+    // A sha1 layer that ignores the requested truncation still yields HMAC-SHA1-96 packets.
+    const fullTags = createEspSa({ ...base, sha1: (key: Uint8Array) => nodeDoubleHmac(key), iv: counterIvSource(3) });
+    const truncated = createEspSa({ ...base, iv: counterIvSource(3) });
+    const p = fullTags.seal(new Uint8Array(33), 6);
+    expect(bytesToHex(p)).toBe(bytesToHex(truncated.seal(new Uint8Array(33), 6)));
+    expect(fullTags.open(p).payload.length).toBe(33);
     const s = createEspSa(base);
     expect(() => s.seal(new Uint8Array(1), 256)).toThrow(RangeError);
     expect(() => s.seal([1, 2] as unknown as Uint8Array, 4)).toThrow(TypeError);

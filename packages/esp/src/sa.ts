@@ -135,7 +135,7 @@ class SecurityAssociation implements EspSa {
       throw new RangeError(`direction must be 'outbound', 'inbound' or 'both', got ${String(direction)}`);
     }
     const pipelineName = options.pipeline;
-    if (pipelineName !== undefined && !(pipelineName in pipelines)) {
+    if (pipelineName !== undefined && pipelineName !== 'split' && pipelineName !== 'stitched') {
       throw new RangeError(`pipeline must be 'split' or 'stitched', got ${String(pipelineName)}`);
     }
     const next = options.nextSequence ?? 1;
@@ -144,6 +144,11 @@ class SecurityAssociation implements EspSa {
     }
     if (options.iv !== undefined && typeof options.iv !== 'function') {
       throw new TypeError('iv must be a function (out: Uint8Array) => void');
+    }
+    for (const [name, value] of [['aes', options.aes], ['sha1', options.sha1]] as const) {
+      if (value !== undefined && typeof value !== 'string' && typeof value !== 'function') {
+        throw new TypeError(`${name} must be a backend name or a factory function, got ${value === null ? 'null' : typeof value}`);
+      }
     }
     this.window = new ReplayWindow(options.replayWindow ?? DEFAULT_REPLAY_WINDOW);
 
@@ -155,9 +160,6 @@ class SecurityAssociation implements EspSa {
     const pipeline = pipelines[pipelineName ?? best!.pipeline];
     const createCipher = typeof aes === 'function' ? aes : aesFactory(aes);
     const createMac = typeof sha1 === 'function' ? sha1 : sha1Factory(sha1);
-    if (typeof createCipher !== 'function' || typeof createMac !== 'function') {
-      throw new TypeError('aes and sha1 must be backend names or factories');
-    }
 
     this.spi = spi;
     this.seq = next;
@@ -165,6 +167,9 @@ class SecurityAssociation implements EspSa {
     this.ivSource = options.iv ?? randomIvSource();
     this.cipher = createCipher(encKey);
     this.mac = createMac(authKey, { tagLength: ICV_BYTES });
+    if (!(this.mac.tagLength >= ICV_BYTES && this.mac.tagLength <= 20)) {
+      throw new RangeError(`the sha1 layer made HMAC tags of ${this.mac.tagLength} bytes; HMAC-SHA1-96 needs 12 (or the full 20)`);
+    }
     this.sealer = pipeline.create(this.cipher, this.mac);
 
     const chosen: string[] = [];
