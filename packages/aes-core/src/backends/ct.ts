@@ -232,11 +232,21 @@ function storePlanes(q: Int32Array, dst: Uint8Array, dOff: number): void {
 // Working state of one block operation. Module-level so no call allocates;
 // wiped after every operation that held secret data.
 const state = new Int32Array(8);
+// CBC chaining value (previous ciphertext block) and the saved next one, as planes.
+const chain = new Int32Array(8);
+const nextChain = new Int32Array(8);
 const keyBytes = new Uint8Array(16);
 
 /** Zeroes the block scratch (explicit stores: TypedArray.fill costs more than the stores here). */
 function wipeBlockScratch(): void {
   for (let i = 0; i < 8; i++) state[i] = 0;
+}
+
+function wipeChain(): void {
+  for (let i = 0; i < 8; i++) {
+    chain[i] = 0;
+    nextChain[i] = 0;
+  }
 }
 
 function wipeScratch(): void {
@@ -316,6 +326,36 @@ class ConstantTimeAesCipher extends AesCipherBase {
     runRounds(state, dk, this.rounds, true);
     storePlanes(state, dst, dOff);
     wipeBlockScratch();
+  }
+
+  // CBC chaining is done on bit planes (XOR commutes with the transposition),
+  // so each block is transposed once in and once out, with no byte loop.
+  protected override cbcEncryptRaw(iv: Uint8Array, input: Uint8Array, output: Uint8Array): void {
+    loadPlanes(iv, 0, chain, 0);
+    for (let off = 0; off < input.length; off += 16) {
+      loadPlanes(input, off, state, 0);
+      for (let i = 0; i < 8; i++) state[i] ^= chain[i]!;
+      runRounds(state, this.ek, this.rounds, false);
+      storePlanes(state, output, off);
+      chain.set(state);
+    }
+    wipeBlockScratch();
+    wipeChain();
+  }
+
+  protected override cbcDecryptRaw(iv: Uint8Array, input: Uint8Array, output: Uint8Array): void {
+    const dk = this.decryptionSchedule();
+    loadPlanes(iv, 0, chain, 0);
+    for (let off = 0; off < input.length; off += 16) {
+      loadPlanes(input, off, state, 0);
+      nextChain.set(state);
+      runRounds(state, dk, this.rounds, true);
+      for (let i = 0; i < 8; i++) state[i] ^= chain[i]!;
+      storePlanes(state, output, off);
+      chain.set(nextChain);
+    }
+    wipeBlockScratch();
+    wipeChain();
   }
 
   protected wipe(): void {
