@@ -7,7 +7,8 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { median } from './stats.js';
 import { exposedGc } from './timing.js';
-import type { CaseError, MemCase, MemResult } from './types.js';
+import { toCaseError } from './run.js';
+import type { MemCase, MemResult } from './types.js';
 
 /** Set in the re-spawned child so it never re-spawns again. */
 const childMarker = 'LAYERBENCH_EXPOSE_GC_CHILD';
@@ -54,10 +55,6 @@ function fullGc(gc: () => void): void {
   // Twice: the first pass may only queue finalisers / weak callbacks.
   gc();
   gc();
-}
-
-function toCaseError(error: unknown): CaseError {
-  return error instanceof Error ? { name: error.name, message: error.message } : { name: 'Error', message: String(error) };
 }
 
 export interface MeasureMemoryOptions {

@@ -18,7 +18,7 @@ export function warmupSeconds(budgetSeconds: number): number {
   return Math.min(0.25, budgetSeconds / 10);
 }
 
-function toCaseError(error: unknown): CaseError {
+export function toCaseError(error: unknown): CaseError {
   if (error instanceof Error) return { name: error.name, message: error.message };
   return { name: 'Error', message: String(error) };
 }
