@@ -189,6 +189,15 @@ describe('compareResults', () => {
     expect(regressed.verdict).toBe('regressed');
   });
 
+  it('warns about an overloaded machine and different machines', () => {
+    const quiet = { ...baseEnv, loadAvgStart: [0.5, 0, 0], loadAvgEnd: [0.7, 0, 0], cpuCount: 2 };
+    expect(compareResults(run([], quiet), run([], quiet)).warnings).toEqual([]);
+    const busy = { ...quiet, loadAvgEnd: [9.7, 0, 0], machineId: 'other' };
+    const warnings = compareResults(run([], quiet), run([], busy)).warnings!;
+    expect(warnings[0]).toMatch(/^head ran with load average 9\.7 on 2 CPU\(s\)/);
+    expect(warnings[1]).toContain('different machines');
+  });
+
   it('has the compare kind and schema version', () => {
     expect(cmp.kind).toBe('layerbench/compare');
     expect(cmp.schemaVersion).toBe(1);

@@ -129,6 +129,25 @@ export function diffFingerprints(base: EnvFingerprint, head: EnvFingerprint): Fi
   return diffs;
 }
 
+/**
+ * Reasons to distrust a comparison of two separate runs: a load average above
+ * the CPU count (other processes took turns with the measurement) or two
+ * different machines.
+ */
+export function comparisonWarnings(base: EnvFingerprint, head: EnvFingerprint): string[] {
+  const warnings: string[] = [];
+  for (const [side, env] of [['base', base], ['head', head]] as const) {
+    const load = Math.max(env.loadAvgStart[0] ?? 0, env.loadAvgEnd[0] ?? 0);
+    if (load > env.cpuCount) {
+      warnings.push(
+        `${side} ran with load average ${load.toFixed(1)} on ${env.cpuCount} CPU(s): other processes shared the CPUs, so separate runs drift; prefer an interleaved comparison`,
+      );
+    }
+  }
+  if (base.machineId !== head.machineId) warnings.push(`base and head ran on different machines (${base.machineId}, ${head.machineId})`);
+  return warnings;
+}
+
 export function compareResults(base: RunResult, head: RunResult, options: CompareOptions = {}): Comparison {
   const { threshold, alpha } = checkCompareOptions(options);
   const headById = new Map(head.cases.map((c) => [c.id, c]));
@@ -200,5 +219,6 @@ export function compareResults(base: RunResult, head: RunResult, options: Compar
     failed,
     geomean,
     summary,
+    warnings: comparisonWarnings(base.env, head.env),
   };
 }

@@ -133,6 +133,7 @@ export const comparisonSchema = z.looseObject({
     unchanged: z.number().int().nonnegative(),
     inconclusive: z.number().int().nonnegative(),
   }),
+  warnings: z.array(z.string()).optional(),
 }) as unknown as z.ZodType<Comparison>;
 
 const sampleComparisonSchema = z.looseObject({ ratio: finite, ratioCi: interval, pValue: finite, verdict: verdictSchema });

@@ -202,6 +202,8 @@ export interface Comparison {
   failed: string[];      // ids failed on either side
   geomean: { ratio: number; ci: [number, number] };
   summary: Record<Verdict, number>;
+  /** Reasons to distrust the timings: an overloaded machine, different machines. */
+  warnings?: string[];
 }
 
 export interface RunOptions {

@@ -30,6 +30,7 @@ export function formatComparison(cmp: Comparison): string {
   const lines = [
     `compare: base ${cmp.base.createdAt} -> head ${cmp.head.createdAt} · noise threshold ±${(cmp.threshold * 100).toFixed(1)}% · alpha ${cmp.alpha}`,
   ];
+  for (const w of cmp.warnings ?? []) lines.push(`warning: ${w}`);
   if (cmp.fingerprintDiffs.length > 0) {
     lines.push('environment differences:');
     for (const d of cmp.fingerprintDiffs) lines.push(`  ${describeDiff(d)}`);

@@ -53,6 +53,7 @@ function runMarkdown(run: RunResult): string {
 function comparisonMarkdown(cmp: Comparison): string {
   const lines = [`### layerbench compare`, '', `**${cell(summaryLine(cmp))}**`, ''];
   lines.push(`Noise threshold ±${(cmp.threshold * 100).toFixed(1)}%, alpha ${cmp.alpha}. Base ${cmp.base.createdAt}, head ${cmp.head.createdAt}.`, '');
+  for (const w of cmp.warnings ?? []) lines.push(`> ⚠️ ${cell(w)}`, '');
   if (cmp.fingerprintDiffs.length > 0) {
     lines.push('**Environment differences** (first hints of the cause):', '');
     for (const d of cmp.fingerprintDiffs) lines.push(`- ${cell(describeDiff(d))}`);
