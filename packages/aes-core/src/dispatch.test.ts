@@ -23,7 +23,7 @@ describe('default backend', () => {
         layer: 'aes-core',
         decision: 'default backend',
         impl: 'table',
-        reason: 'fastest available for small and medium inputs (LAYERBENCH_AES_BACKEND unset)',
+        reason: 'fastest available for single blocks and short messages (LAYERBENCH_AES_BACKEND unset)',
       },
     ]);
   });

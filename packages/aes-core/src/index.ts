@@ -11,9 +11,10 @@ export type * from './types.js';
 /** Environment variable that forces the default backend (read once, at first use). */
 export const AES_BACKEND_ENV = 'LAYERBENCH_AES_BACKEND';
 
-// In order of preference for the default: table is the fastest here for the
-// small and medium sizes this project measures (a node:crypto call costs more
-// than a whole table-AES block up to a few hundred bytes).
+// In order of preference for the default: table is the fastest for one block
+// and short messages, which is what the layers above do (CMAC of NTP packets,
+// ESP packets): a node:crypto call costs several table-AES blocks, so node
+// only wins for CBC calls of about 1 KiB and more (see README).
 const BACKENDS: readonly AesBackend[] = [tableBackend, ctBackend, nodeBackend];
 
 interface DefaultChoice {
@@ -48,7 +49,7 @@ function chooseDefault(): DefaultChoice {
     const backend = BACKENDS.find((b) => b.available());
     if (backend === undefined) throw new Error('no AES backend is available');
     const why = backend === tableBackend
-      ? 'fastest available for small and medium inputs'
+      ? 'fastest available for single blocks and short messages'
       : `first available in preference order (${BACKENDS.map((b) => b.info.name).join(', ')})`;
     defaultChoice = { backend, reason: `${why} (${AES_BACKEND_ENV} unset)` };
   }
