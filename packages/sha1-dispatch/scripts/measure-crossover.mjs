@@ -2,11 +2,12 @@
 // machine and prints src/crossover.ts (the shipped figures the dispatcher uses).
 // Needs a build first (it imports dist/). Usage:
 //   npm run build && node scripts/measure-crossover.mjs > src/crossover.ts
-import { DEFAULT_SIZES, crossoverFrom, machineDescription, measureSizes, medianRows } from '../dist/measurements.js';
+import { DEFAULT_SIZES, crossoverFrom, machineDescription, measurementClock, measureSizes, medianRows } from '../dist/measurements.js';
 
 const impls = ['generic', 'unrolled', 'wasm', 'node'];
 // Three rounds, median per point: a shared machine's noise moves single rounds.
-const rows = medianRows([0, 1, 2].map(() => measureSizes(impls, DEFAULT_SIZES, 300, 9)));
+const clock = measurementClock();
+const rows = medianRows([0, 1, 2].map(() => measureSizes(impls, DEFAULT_SIZES, 300, 9, clock)));
 const crossover = crossoverFrom(rows, ['generic', 'unrolled', 'wasm']);
 const data = {
   crossover,
@@ -25,6 +26,7 @@ import type { CrossoverMeasurements } from './measurements.js';
 export const shippedMeasurements: CrossoverMeasurements = {
   crossover: ${data.crossover},
   machine: ${JSON.stringify(data.machine)},
+  clock: '${clock.kind}',
   date: '${data.date}',
   command: '${data.command}',
   rows: [

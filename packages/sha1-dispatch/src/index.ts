@@ -5,7 +5,7 @@ import { BlockHmacSha1, checkTagLength, NodeHmacSha1 } from './hmac.js';
 import { compressorOf } from './implementations.js';
 import type { Sha1ImplName } from './implementations.js';
 import { applyMeasurements, dispatchState, implForSize, resolveImpl } from './dispatch.js';
-import { crossoverFrom, DEFAULT_SIZES, machineDescription, measureSizes } from './measurements.js';
+import { crossoverFrom, DEFAULT_SIZES, machineDescription, measurementClock, measureSizes } from './measurements.js';
 import type { CrossoverMeasurements } from './measurements.js';
 import { BlockSha1, checkBytes } from './sha1-hash.js';
 import { hashWholeMessage } from './whole-message.js';
@@ -129,13 +129,15 @@ export function measureCrossover(options: MeasureCrossoverOptions = {}): Crossov
   const avail = dispatchState()
     .infos.filter((i) => i.available && i.name !== 'generic')
     .map((i) => i.name);
-  const rows = measureSizes(avail, sizes, ms);
+  const clock = measurementClock();
+  const rows = measureSizes(avail, sizes, ms, 7, clock);
   const m: CrossoverMeasurements = {
     crossover: crossoverFrom(
       rows,
       avail.filter((n) => n !== 'node'),
     ),
     machine: machineDescription(),
+    clock: clock.kind,
     date: new Date().toISOString(),
     command: `measureCrossover(${JSON.stringify({ sizes, msPerPoint: ms })})`,
     rows,

@@ -11,7 +11,7 @@ import type { Sha1ImplName } from './implementations.js';
 export interface SizeMeasurement {
   size: number;
   impl: Sha1ImplName;
-  /** Median ns per whole-message hash. */
+  /** Median ns per whole-message hash over interleaved batches, by the measurement clock. */
   nsPerOp: number;
 }
 
@@ -19,12 +19,41 @@ export interface CrossoverMeasurements {
   /** Whole messages of at least this many bytes go to node:crypto. */
   crossover: number;
   machine: string;
+  /** What the batches were timed with (see measurementClock). */
+  clock: MeasurementClock['kind'];
   date: string;
   command: string;
   rows: SizeMeasurement[];
 }
 
 // Includes the sizes the sha1 suite measures (64, 1500, 16384), so the choice there is a measured one.
+/**
+ * The clock batches are timed with: this process's CPU time
+ * (process.cpuUsage, microsecond resolution, batches of milliseconds). On a
+ * shared machine, wall time spent descheduled would otherwise land on
+ * whichever implementation happened to be running. It also counts the CPU of
+ * helper threads (GC), a real cost of the allocating node:crypto path.
+ * (/proc/thread-self/schedstat was tried: it is updated only at scheduler
+ * ticks, too coarse here.)
+ */
+export interface MeasurementClock {
+  kind: 'process CPU time' | 'wall time';
+  nowNs(): number;
+}
+
+export function measurementClock(): MeasurementClock {
+  if (typeof process === 'object' && typeof process.cpuUsage === 'function') {
+    return {
+      kind: 'process CPU time',
+      nowNs: () => {
+        const c = process.cpuUsage();
+        return (c.user + c.system) * 1000;
+      },
+    };
+  }
+  return { kind: 'wall time', nowNs: () => performance.now() * 1e6 };
+}
+
 export const DEFAULT_SIZES = [64, 128, 256, 384, 512, 768, 1024, 1280, 1500, 1792, 2048, 3072, 4096, 8192, 16384, 65536];
 
 export function machineDescription(): string {
@@ -36,8 +65,8 @@ function hasherFor(impl: Sha1ImplName): (msg: Uint8Array, out: Uint8Array) => un
   return (msg, out) => hashWholeMessage(impl, msg, out);
 }
 
-/** Median ns/op of whole-message hashing per (size, impl), impls interleaved per batch. */
-export function measureSizes(impls: Sha1ImplName[], sizes: number[], msPerPoint: number, batches = 7): SizeMeasurement[] {
+/** Median ns/op of whole-message hashing per (size, impl), impls interleaved per batch, timed by `clock`. */
+export function measureSizes(impls: Sha1ImplName[], sizes: number[], msPerPoint: number, batches = 7, clock = measurementClock()): SizeMeasurement[] {
   const rows: SizeMeasurement[] = [];
   const out = new Uint8Array(20);
   const hashers = impls.map(hasherFor);
@@ -68,9 +97,9 @@ export function measureSizes(impls: Sha1ImplName[], sizes: number[], msPerPoint:
     for (let b = 0; b < batches; b++) {
       hashers.forEach((h, k) => {
         const n = iters[k]!;
-        const t0 = performance.now();
+        const t0 = clock.nowNs();
         for (let i = 0; i < n; i++) h(msg, out);
-        samples[k]!.push(((performance.now() - t0) * 1e6) / n);
+        samples[k]!.push((clock.nowNs() - t0) / n);
       });
     }
     impls.forEach((impl, k) => {
