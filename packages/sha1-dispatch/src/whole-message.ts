@@ -7,7 +7,7 @@ import type { Sha1ImplName } from './implementations.js';
 import { sha1WithCompressor } from './sha1-hash.js';
 
 export function hashWholeMessage(impl: Sha1ImplName, msg: Uint8Array, out?: Uint8Array): Uint8Array {
-  // node returns a view of OpenSSL's digest buffer: no second allocation or copy.
+  // node returns OpenSSL's digest Buffer itself: no second allocation or copy.
   if (impl === 'node') return nodeSha1(msg, out, 0);
   return sha1WithCompressor(compressorOf(impl)!, msg, out ?? new Uint8Array(20), 0);
 }
