@@ -130,8 +130,8 @@ function chainFullBlocks(cipher: BlockCipher, msg: Uint8Array, pos: number, end:
 
 /**
  * CMAC of a whole message from the keyed start, K1 given as four words;
- * leaves the full 16-byte tag in `block` (the caller copies what it needs,
- * then wipes `block`).
+ * leaves the full 16-byte tag in `block` (the caller takes what it needs
+ * and wipes what must stay secret: see takeTag).
  */
 export function chainWholeMessage(
   cipher: BlockCipher, msg: Uint8Array, k0: number, k1: number, k2: number, k3: number,
@@ -203,13 +203,10 @@ const PENDING = 16;
 const PENDING_LENGTH = 32;
 const STREAM_BYTES = 33;
 
-// Module-private key of the options object by which clone() hands its state
-// to the constructor (so clone() need not derive the subkeys again, and
-// clones keep the same object shape as contexts made by `new`).
-const cloneSource = Symbol('cloneSource');
-interface InternalOptions extends CmacOptions {
-  [cloneSource]?: Cmac;
-}
+// The context clone() is copying, handed to the constructor it calls (and
+// cleared by it at once): clone() then skips the subkey derivation, and
+// clones keep the same object shape as contexts made by `new`.
+let cloneSource: Cmac | undefined;
 
 /**
  * A CMAC context keyed once (the "preloaded cipher and key" of the NTPsec
@@ -244,13 +241,15 @@ export class Cmac {
   private stream: Uint8Array | undefined;
 
   constructor(cipher: BlockCipher, options: CmacOptions = {}) {
+    // First, so a later throw cannot leave it set for another constructor call.
+    const source = cloneSource;
+    cloneSource = undefined;
     if (cipher === null || typeof cipher !== 'object' || typeof cipher.encryptBlock !== 'function') {
       throw new TypeError('CMAC needs a BlockCipher (an object with encryptBlock(src, dst))');
     }
     if (cipher.blockSize !== 16) {
       throw new RangeError(`CMAC needs a 128-bit block cipher (blockSize 16), got blockSize ${String(cipher.blockSize)}`);
     }
-    const source = (options as InternalOptions)[cloneSource];
     this.tagLength = tagLengthOption(options.tagLength);
     this.cipher = cipher;
     // One path of field assignments for new contexts and clones alike, so
@@ -260,7 +259,10 @@ export class Cmac {
     this.k1 = k[1]!;
     this.k2 = k[2]!;
     this.k3 = k[3]!;
-    k.fill(0);
+    k[0] = 0;
+    k[1] = 0;
+    k[2] = 0;
+    k[3] = 0;
     this.owner = source === undefined ? null : source.shareCipher();
     this.stream = source?.stream === undefined ? undefined : new Uint8Array(source.stream);
   }
@@ -383,8 +385,9 @@ export class Cmac {
   /** An independent copy of this context (the EVP_MAC_CTX_dup pattern): no re-keying, no subkey derivation. */
   clone(): Cmac {
     if (this.owner === undefined) throw new CmacDestroyedError('clone');
-    const options: InternalOptions = { tagLength: this.tagLength, [cloneSource]: this };
-    return new Cmac(this.cipher, options);
+    cloneSource = this;
+    // `this` serves as the options: it has the tagLength to keep.
+    return new Cmac(this.cipher, this);
   }
 
   /**
