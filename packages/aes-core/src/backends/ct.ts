@@ -267,9 +267,8 @@ function subWordConstantTime(word: number): number {
   return (keyBytes[0]! << 24) | (keyBytes[1]! << 16) | (keyBytes[2]! << 8) | keyBytes[3]!;
 }
 
-
-/** Round keys as doubled bit planes, round i rotated into frame i + shift (mod 4). */
-function planeSchedule(words: Int32Array, shift: number): Int32Array {
+/** Round keys as doubled bit planes, round i rotated into frame i (mod 4), the frame encryption uses. */
+function planeSchedule(words: Int32Array): Int32Array {
   const rounds = words.length / 4 - 1;
   const out = new Int32Array(8 * (rounds + 1));
   for (let i = 0; i <= rounds; i++) {
@@ -281,22 +280,22 @@ function planeSchedule(words: Int32Array, shift: number): Int32Array {
       keyBytes[4 * j + 3] = x;
     }
     loadPlanes(keyBytes, 0, out, 8 * i);
-    rotateRowsToFrame(out, 8 * i, (i + shift) & 3);
+    rotateRowsToFrame(out, 8 * i, i & 3);
   }
   return out;
 }
 
 class ConstantTimeAesCipher extends AesCipherBase {
   private readonly rounds: number;
-  private words: Int32Array;
   private ek: Int32Array;
   private dk: Int32Array | undefined = undefined;
 
   constructor(key: Uint8Array) {
     super(key.length);
-    this.words = expandKeyWords(key, subWordConstantTime);
-    this.rounds = this.words.length / 4 - 1;
-    this.ek = planeSchedule(this.words, 0);
+    const words = expandKeyWords(key, subWordConstantTime);
+    this.rounds = words.length / 4 - 1;
+    this.ek = planeSchedule(words);
+    words.fill(0);
     wipeScratch();
   }
 
@@ -304,11 +303,17 @@ class ConstantTimeAesCipher extends AesCipherBase {
     return info;
   }
 
-  /** Decryption uses round i in frame i - rounds; for AES-192 (12 rounds) that is the encryption frame. */
+  /**
+   * Decryption adds round key i in frame i - rounds instead of i: the same
+   * planes rotated by -rounds (mod 4). For AES-192 (12 rounds) that is the
+   * encryption schedule itself. Built on the first decryption only.
+   */
   private decryptionSchedule(): Int32Array {
     if (this.dk === undefined) {
-      this.dk = (this.rounds & 3) === 0 ? this.ek : planeSchedule(this.words, -this.rounds & 3);
-      wipeScratch();
+      const shift = -this.rounds & 3;
+      const dk = shift === 0 ? this.ek : this.ek.slice();
+      if (shift !== 0) for (let off = 0; off < dk.length; off += 8) rotateRowsToFrame(dk, off, shift);
+      this.dk = dk;
     }
     return this.dk;
   }
@@ -359,7 +364,6 @@ class ConstantTimeAesCipher extends AesCipherBase {
   }
 
   protected wipe(): void {
-    this.words.fill(0);
     this.ek.fill(0);
     this.dk?.fill(0);
     this.dk = undefined;
