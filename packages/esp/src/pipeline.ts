@@ -24,6 +24,19 @@ export interface SealPipeline {
   seal(packet: Uint8Array, payload: Uint8Array, nextHeader: number, padLength: number, icvOffset: number): void;
 }
 
+/** What every pipeline holds: the two layers and a tag scratch, allocated once per SA. */
+export abstract class LayeredPipeline implements SealPipeline {
+  abstract readonly name: PipelineName;
+  protected readonly tag = new Uint8Array(20);
+
+  constructor(
+    protected readonly cipher: BlockCipher,
+    protected readonly mac: HmacSha1,
+  ) {}
+
+  abstract seal(packet: Uint8Array, payload: Uint8Array, nextHeader: number, padLength: number, icvOffset: number): void;
+}
+
 export interface PipelineDefinition {
   readonly name: PipelineName;
   /** Whether this pipeline's own code branches only on public lengths (the layers decide the rest). */

@@ -2,25 +2,17 @@
 // the AES layer, then HMAC the whole SPI | seq | IV | ciphertext with one call
 // into the SHA-1 layer. Two passes over the packet, two layer calls: cheapest
 // when each call into a layer costs a lot (node:crypto backends).
-import type { BlockCipher } from '@layerbench/aes-core';
-import type { HmacSha1 } from '@layerbench/sha1-dispatch';
 import {
   CIPHERTEXT_OFFSET,
   HEADER_BYTES,
   writeIcv,
   layOutPlaintext,
+  LayeredPipeline,
   type PipelineDefinition,
-  type SealPipeline,
 } from '../pipeline.js';
 
-class SplitPipeline implements SealPipeline {
+class SplitPipeline extends LayeredPipeline {
   readonly name = 'split' as const;
-  private readonly tag = new Uint8Array(20);
-
-  constructor(
-    private readonly cipher: BlockCipher,
-    private readonly mac: HmacSha1,
-  ) {}
 
   seal(packet: Uint8Array, payload: Uint8Array, nextHeader: number, padLength: number, icvOffset: number): void {
     layOutPlaintext(packet, payload, padLength, nextHeader);

@@ -3,28 +3,20 @@
 // shape of the stitched AES-CBC + HMAC-SHA1 assembly in the OpenConnect
 // report. It works in place in the output packet: per 64-byte stitch it makes
 // two views (the stitch, its chaining block), never a copy.
-import type { BlockCipher } from '@layerbench/aes-core';
-import type { HmacSha1 } from '@layerbench/sha1-dispatch';
 import {
   CIPHERTEXT_OFFSET,
   HEADER_BYTES,
   writeIcv,
   layOutPlaintext,
+  LayeredPipeline,
   type PipelineDefinition,
-  type SealPipeline,
 } from '../pipeline.js';
 
 /** Bytes per stitch: one SHA-1 block, four AES blocks. */
 const STITCH_BYTES = 64;
 
-class StitchedPipeline implements SealPipeline {
+class StitchedPipeline extends LayeredPipeline {
   readonly name = 'stitched' as const;
-  private readonly tag = new Uint8Array(20);
-
-  constructor(
-    private readonly cipher: BlockCipher,
-    private readonly mac: HmacSha1,
-  ) {}
 
   seal(packet: Uint8Array, payload: Uint8Array, nextHeader: number, padLength: number, icvOffset: number): void {
     const { mac, cipher } = this;
