@@ -16,7 +16,8 @@ import { Sha1ImplementationError } from './errors.js';
 import { implementationInfo, isImplName, SHA1_IMPL_NAMES } from './implementations.js';
 import type { Sha1ImplementationInfo, Sha1ImplName } from './implementations.js';
 import { compressorOf } from './implementations.js';
-import { crossoverFrom, fastestAt, winsFrom } from './measurements.js';
+import { cheapestBands, cheapestFrom, costAt, describeLine, fitCostLine } from './cost-model.js';
+import type { CostLine } from './cost-model.js';
 import { runLengthCompressor } from './run-length-compressor.js';
 import type { CrossoverMeasurements } from './measurements.js';
 import type { DispatchDecision, Sha1Compressor } from './types.js';
@@ -140,9 +141,24 @@ function computeState(): DispatchState {
   const pure = pureAll.filter((n) => avail.includes(n));
   const nodeOk = avail.includes('node');
 
-  // Crossover: env override, else derived from the figures over the pure implementations available here.
-  let crossover = crossoverFrom(measurements.rows, pure);
-  let crossoverSource = source;
+  // Fit each available implementation's whole-message time as fixed + per-byte cost.
+  const lines = new Map<Sha1ImplName, CostLine>();
+  for (const name of [...pure, ...(nodeOk ? (['node'] as const) : [])]) {
+    const line = fitCostLine(measurements.rows, name);
+    if (line) lines.set(name, line);
+  }
+  const pureLines = pure.map((n) => lines.get(n)).filter((l): l is CostLine => l !== undefined);
+  const fitNote = (names: Sha1ImplName[]) =>
+    names
+      .map((n) => lines.get(n))
+      .filter((l): l is CostLine => l !== undefined)
+      .map(describeLine)
+      .join(', ');
+
+  // Crossover: env override, else where node's line goes under every pure line.
+  const nodeLine = lines.get('node');
+  let crossover = nodeLine ? cheapestFrom(nodeLine, pureLines) : Infinity;
+  let crossoverSource = `${source}; fit ${fitNote([...pure, 'node'])}`;
   const envCross = env['LAYERBENCH_SHA1_CROSSOVER'];
   if (envCross !== undefined && envCross.trim() !== '') {
     if (!/^\d+$/.test(envCross.trim())) {
@@ -152,61 +168,49 @@ function computeState(): DispatchState {
     crossoverSource = `LAYERBENCH_SHA1_CROSSOVER=${envCross.trim()}`;
   }
 
-  // Block function: the fastest pure implementation at the largest measured size.
-  const sizes = [...new Set(measurements.rows.map((r) => r.size))].sort((a, b) => a - b);
-  const largest = sizes[sizes.length - 1] ?? 0;
-  const bestBlock = fastestAt(measurements.rows, largest, pure);
-  const blockImpl: Sha1ImplName = bestBlock?.impl ?? pure[0] ?? 'generic';
+  // Block function: the pure implementation with the lowest cost per byte.
+  const byPerByte = [...pureLines].sort((a, b) => a.nsPerByte - b.nsPerByte);
+  const blockImpl: Sha1ImplName = byPerByte[0]?.impl ?? pure[0] ?? 'generic';
   const unavailableNote = skipped(pureAll.slice(0, pureAll.indexOf(blockImpl)));
   let block: DispatchChoice & { impl: Sha1ImplName } = {
     impl: blockImpl,
     reason:
-      `fastest available pure block function at ${largest} B in ${source}` +
-      (bestBlock ? ` (${bestBlock.nsPerOp} ns)` : '') +
+      `lowest cost per byte among available pure implementations in ${source} (fit ${fitNote(pure)})` +
       (unavailableNote ? `; ${unavailableNote}` : ''),
   };
 
-  // Whole messages: the fastest available pure implementation per measured size band, node from the crossover.
-  const segments: SizeSegment[] = [];
-  for (let i = 0; i < sizes.length; i++) {
-    const size = sizes[i]!;
-    if (nodeOk && size >= crossover) break;
-    const best = fastestAt(measurements.rows, size, pure);
-    if (!best) continue;
-    const minSize = i === 0 ? 0 : size;
-    const last = segments[segments.length - 1];
-    if (last && last.impl === best.impl) continue;
-    segments.push({
-      minSize,
-      impl: best.impl,
-      reason: `fastest available pure implementation at ${size} B in ${source}${nodeOk ? `; below the node:crypto crossover ${crossover} B` : ''}`,
-    });
-  }
+  // Whole messages: the cheapest pure line in each size band, node from the crossover.
+  const segments: SizeSegment[] = cheapestBands(pureLines)
+    .filter((band) => !(nodeOk && band.minSize >= crossover))
+    .map((band) => ({
+      minSize: band.minSize,
+      impl: band.impl,
+      reason: `cheapest available pure implementation for this size in ${source}${nodeOk && Number.isFinite(crossover) ? `; below the node:crypto crossover ${crossover} B` : ''}`,
+    }));
   if (segments.length === 0) segments.push({ minSize: 0, impl: blockImpl, reason: block.reason });
   if (nodeOk && Number.isFinite(crossover)) {
-    while (segments.length > 0 && segments[segments.length - 1]!.minSize >= crossover) segments.pop();
     segments.push({ minSize: crossover, impl: 'node', reason: `size >= crossover ${crossover} B (${crossoverSource}): node:crypto's per-call cost is repaid` });
   } else if (!nodeOk) {
     segments[segments.length - 1]!.reason += `; ${skipped(['node'])}`;
   }
 
-  // Streams and HMAC: a per-call run-length split when the fastest small-size
-  // implementation differs from the block function (wasm's per-call cost
-  // loses on the one- or two-block updates a streaming caller makes).
-  const smallest = sizes[0];
-  const smallBest = smallest === undefined ? undefined : fastestAt(measurements.rows, smallest, pure);
+  // Streams and HMAC: a per-call run-length split when the pure implementation
+  // cheapest for one block differs from the block function (wasm's per-call
+  // cost loses on the one- or two-block updates a streaming caller makes).
+  const oneBlock = [...pureLines].sort((a, b) => costAt(a, 64) - costAt(b, 64))[0];
   let streaming: DispatchChoice = { impl: block.impl, reason: `the block function: ${block.reason}` };
   let streamingCompressor = compressorOf(block.impl);
-  if (smallBest !== undefined && smallBest.impl !== block.impl) {
-    const longFrom = winsFrom(measurements.rows, block.impl, pure);
+  const blockLine = lines.get(blockImpl);
+  if (oneBlock !== undefined && blockLine !== undefined && oneBlock.impl !== blockImpl) {
+    const longFrom = cheapestFrom(blockLine, [oneBlock]);
     if (Number.isFinite(longFrom)) {
-      const minBlocks = Math.max(2, Math.round(longFrom / 64));
-      streamingCompressor = runLengthCompressor(compressorOf(smallBest.impl)!, compressorOf(block.impl)!, minBlocks);
+      const minBlocks = Math.max(2, Math.ceil(longFrom / 64));
+      streamingCompressor = runLengthCompressor(compressorOf(oneBlock.impl)!, compressorOf(blockImpl)!, minBlocks);
       streaming = {
         impl: streamingCompressor.name,
         reason:
-          `runs of < ${minBlocks} blocks (and tails < ${minBlocks * 64} B) -> ${smallBest.impl}, longer -> ${block.impl}: ` +
-          `${smallBest.impl} is fastest at ${smallest} B and ${block.impl} from ${longFrom} B in ${source}`,
+          `runs of < ${minBlocks} blocks (and tails < ${minBlocks * 64} B) -> ${oneBlock.impl}, longer -> ${blockImpl}: ` +
+          `the lines cross at ${longFrom} B (fit ${describeLine(oneBlock)}, ${describeLine(blockLine)}; ${source})`,
       };
     }
   }

@@ -5,7 +5,8 @@ import { BlockHmacSha1, checkTagLength, NodeHmacSha1 } from './hmac.js';
 import { compressorOf } from './implementations.js';
 import type { Sha1ImplName } from './implementations.js';
 import { applyMeasurements, dispatchState, implForSize, resolveImpl } from './dispatch.js';
-import { crossoverFrom, DEFAULT_SIZES, machineDescription, measurementClock, measureSizes } from './measurements.js';
+import { crossoverOf } from './cost-model.js';
+import { DEFAULT_SIZES, machineDescription, measurementClock, measureSizes } from './measurements.js';
 import type { CrossoverMeasurements } from './measurements.js';
 import { BlockSha1, checkBytes } from './sha1-hash.js';
 import { hashWholeMessage } from './whole-message.js';
@@ -130,9 +131,9 @@ export function measureCrossover(options: MeasureCrossoverOptions = {}): Crossov
     .infos.filter((i) => i.available && i.name !== 'generic')
     .map((i) => i.name);
   const clock = measurementClock();
-  const rows = measureSizes(avail, sizes, ms, 7, clock);
+  const rows = measureSizes(avail, sizes, ms, Math.max(8, Math.round(ms)), clock);
   const m: CrossoverMeasurements = {
-    crossover: crossoverFrom(
+    crossover: crossoverOf(
       rows,
       avail.filter((n) => n !== 'node'),
     ),
