@@ -4,6 +4,7 @@
 import { createHash } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { bytesToHex } from '#vectors';
+import { applyMeasurements } from './dispatch.js';
 import {
   capabilities,
   capabilityWord,
@@ -190,6 +191,43 @@ describe('streams and HMAC', () => {
     const h = createSha1();
     for (let off = 0; off < msg.length; off += 70) h.update(msg.subarray(off, off + 70));
     expect(bytesToHex(h.digest())).toBe(createHash('sha1').update(msg).digest('hex'));
+  });
+});
+
+describe('decisions from figures', () => {
+  // Synthetic figures: unrolled 100 ns + 1.6 ns/B, wasm 200 ns + 1.3 ns/B, node 1000 ns + 0.55 ns/B.
+  const line = (impl: 'unrolled' | 'wasm' | 'node' | 'generic', fixed: number, perByte: number) =>
+    [64, 256, 1024, 4096, 16384].map((size) => ({ size, impl, nsPerOp: fixed + perByte * size }));
+  const figures = {
+    crossover: 0,
+    machine: 'synthetic',
+    clock: 'wall time' as const,
+    date: '2026-01-01',
+    command: 'test',
+    rows: [...line('generic', 300, 10), ...line('unrolled', 100, 1.6), ...line('wasm', 200, 1.3), ...line('node', 1000, 0.55)],
+  };
+
+  it('bands, block function, run-length split and crossover follow where the fitted lines cross', () => {
+    resetDispatchForTests({});
+    applyMeasurements(figures);
+    expect(dispatch({ size: 333 }).impl).toBe('unrolled');
+    expect(dispatch({ size: 334 }).impl).toBe('wasm');
+    expect(dispatch({ size: 1066 }).impl).toBe('wasm');
+    expect(dispatch({ size: 1067 }).impl).toBe('node');
+    expect(decision('crossover')).toMatchObject({ impl: '1067 B' });
+    expect(decision('crossover')!.reason).toMatch(/measured on this machine 2026-01-01; fit .*node 1000 ns \+ 0\.550 ns\/B/);
+    expect(decision('block function')!.impl).toBe('wasm');
+    expect(dispatch()).toMatchObject({ impl: 'unrolled+wasm' });
+    expect(dispatch().reason).toMatch(/runs of < 6 blocks \(and tails < 384 B\) -> unrolled, longer -> wasm: the lines cross at 334 B/);
+  });
+
+  it('with wasm masked the same figures give unrolled everywhere below node', () => {
+    resetDispatchForTests({ LAYERBENCH_CAPS: '~wasm' });
+    applyMeasurements(figures);
+    expect(dispatch({ size: 857 }).impl).toBe('unrolled');
+    expect(dispatch({ size: 858 }).impl).toBe('node');
+    expect(decision('crossover')!.impl).toBe(`${Math.ceil(900 / 1.05)} B`);
+    expect(dispatch().impl).toBe('unrolled');
   });
 });
 
