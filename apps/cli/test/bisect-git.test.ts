@@ -6,49 +6,25 @@
 // node_modules instead of running `npm ci` (--deps link). No timing
 // assertion: the slowdown is ~7x at 1500 B (wasm -> generic), far outside any noise, and only the
 // attribution is checked.
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readResultFile } from '@layerbench/bench-runner';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bisectResultSchema } from '../src/compose/bisect-result.ts';
-import { findRepoRoot, linkNodeModules } from '../src/compose/sources.ts';
+import { cloneHistory, forceGenericSha1, type History } from './bisect-history.ts';
 import { runCli } from './spawn-cli.ts';
 
-const git = (cwd: string, ...args: string[]) => {
-  const r = spawnSync('git', ['-c', 'user.name=layerbench test', '-c', 'user.email=test@layerbench.invalid', ...args], { cwd, encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`git ${args.join(' ')}: ${r.stderr}`);
-  return r.stdout.trim();
-};
-
-/** The seed's bug, re-created: the dispatcher ends up on the generic block function. */
-const FALLBACK_EDIT = {
-  file: 'packages/sha1-dispatch/src/dispatch.ts',
-  from: "const envImpl = env['LAYERBENCH_SHA1_IMPL'];",
-  to: "const envImpl = env['LAYERBENCH_SHA1_IMPL'] ?? 'generic';",
-};
-
 describe('bisect on a git history with a slowed layer', () => {
+  let history: History;
   let dir: string;
   let repo: string;
 
   beforeAll(() => {
-    const root = findRepoRoot(process.cwd());
-    dir = mkdtempSync(join(tmpdir(), 'layerbench-bisect-'));
-    repo = join(dir, 'repo');
-    git(dir, 'clone', '--quiet', '--shared', root, repo);
-    linkNodeModules(root, repo);
-    const path = join(repo, FALLBACK_EDIT.file);
-    const text = readFileSync(path, 'utf8');
-    if (!text.includes(FALLBACK_EDIT.from)) throw new Error(`${FALLBACK_EDIT.file} no longer has the line this test edits`);
-    writeFileSync(path, text.replace(FALLBACK_EDIT.from, FALLBACK_EDIT.to));
-    git(repo, 'commit', '--quiet', '-am', 'sha1-dispatch: fall back to generic (test regression)');
+    history = cloneHistory('layerbench-bisect-');
+    ({ dir, repo } = history);
+    history.commit('sha1-dispatch: fall back to generic (test regression)', () => forceGenericSha1(repo));
   });
 
-  afterAll(() => {
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => history?.remove());
 
   it('names sha1-dispatch and its dispatch change to generic, and exits 1', { timeout: 300_000 }, async () => {
     const out = join(dir, 'bisect.json');

@@ -3,55 +3,32 @@
 // dispatcher forced to generic) and another neutral one. find must skip the
 // broken commit, name the regression, and print the path it took. Worktrees
 // link this repository's node_modules (--deps link); no timing assertion.
-import { spawnSync } from 'node:child_process';
-import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findRepoRoot, linkNodeModules } from '../src/compose/sources.ts';
+import { cloneHistory, forceGenericSha1, type History } from './bisect-history.ts';
 import { runCli } from './spawn-cli.ts';
 
-const git = (cwd: string, ...args: string[]) => {
-  const r = spawnSync('git', ['-c', 'user.name=layerbench test', '-c', 'user.email=test@layerbench.invalid', ...args], { cwd, encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`git ${args.join(' ')}: ${r.stderr}`);
-  return r.stdout.trim();
-};
-
 describe('find', () => {
-  let dir: string;
+  let history: History;
   let repo: string;
   const commits: Record<string, string> = {};
 
   beforeAll(() => {
-    const root = findRepoRoot(process.cwd());
-    dir = mkdtempSync(join(tmpdir(), 'layerbench-find-'));
-    repo = join(dir, 'repo');
-    git(dir, 'clone', '--quiet', '--shared', root, repo);
-    linkNodeModules(root, repo);
-    commits['good'] = git(repo, 'rev-parse', 'HEAD');
-    const commit = (name: string, edit: () => void) => {
-      edit();
-      git(repo, 'commit', '--quiet', '-am', name);
-      commits[name] = git(repo, 'rev-parse', 'HEAD');
-    };
+    history = cloneHistory('layerbench-find-');
+    repo = history.repo;
+    commits['good'] = history.git('rev-parse', 'HEAD');
+    const commit = (name: string, edit: () => void) => (commits[name] = history.commit(name, edit));
     const esp = join(repo, 'packages/esp/src/index.ts');
     const espText = readFileSync(esp, 'utf8');
-    const dispatch = join(repo, 'packages/sha1-dispatch/src/dispatch.ts');
     commit('neutral one', () => appendFileSync(join(repo, 'packages/aes-core/src/index.ts'), '\n// neutral one\n'));
     commit('does not build', () => appendFileSync(esp, "\nexport const broken: number = 'not a number';\n"));
     commit('neutral two (fixes the build)', () => writeFileSync(esp, espText));
-    commit('the regression', () => {
-      const text = readFileSync(dispatch, 'utf8');
-      const from = "const envImpl = env['LAYERBENCH_SHA1_IMPL'];";
-      if (!text.includes(from)) throw new Error('dispatch.ts no longer has the line this test edits');
-      writeFileSync(dispatch, text.replace(from, "const envImpl = env['LAYERBENCH_SHA1_IMPL'] ?? 'generic';"));
-    });
+    commit('the regression', () => forceGenericSha1(repo));
     commit('neutral three', () => appendFileSync(join(repo, 'packages/aes-core/src/index.ts'), '// neutral three\n'));
   });
 
-  afterAll(() => {
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => history?.remove());
 
   it('skips the commit that does not build and names the regression', { timeout: 300_000 }, async () => {
     const run = await runCli(
