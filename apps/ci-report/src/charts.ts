@@ -37,10 +37,10 @@ function rowsHeight(rows: number): number {
 }
 
 function ratioChart(id: string, title: string, rows: RatioRow[]): ChartSpec {
-  // Zoom on the ratios (around 1), not on 0..max.
-  const lo = Math.min(1, ...rows.map((r) => r.ci[0]));
+  // A log axis: x2 slower and x0.5 (twice as fast) are the same distance from 1,
+  // and a x16 regression does not squash the 3% ones. Always includes 1.
+  const lo = Math.min(1, ...rows.map((r) => r.ci[0]).filter((x) => x > 0));
   const hi = Math.max(1, ...rows.map((r) => r.ci[1]));
-  const pad = (hi - lo) * 0.08 || 0.05;
   return {
     id,
     title,
@@ -75,7 +75,12 @@ function ratioChart(id: string, title: string, rows: RatioRow[]): ChartSpec {
         animation: false,
         maintainAspectRatio: false,
         scales: {
-          x: { min: +(lo - pad).toFixed(3), max: +(hi + pad).toFixed(3), title: { display: true, text: 'head / base (> 1 is slower)' } },
+          x: {
+            type: 'logarithmic',
+            min: +(lo / 1.05).toPrecision(3),
+            max: +(hi * 1.05).toPrecision(3),
+            title: { display: true, text: 'head / base, log scale (> 1 is slower)' },
+          },
           y: { ticks: { autoSkip: false } },
         },
         plugins: { title: { display: true, text: title } },
