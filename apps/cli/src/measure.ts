@@ -113,3 +113,8 @@ export function failureLines(run: RunResult): string[] {
   }
   return lines;
 }
+
+/** Suites whose cases() threw, one line each (the other suites still ran). */
+export function suiteErrorLines(errors: BuiltCases['errors']): string[] {
+  return errors.map(({ suite, error }) => `suite ${suite} could not build its cases: ${error.message}`);
+}

@@ -18,7 +18,7 @@ import {
   regexText,
   valueOption,
 } from '../args.js';
-import { failureLines, measure } from '../measure.js';
+import { failureLines, measure, suiteErrorLines } from '../measure.js';
 import { InputFileError, readRunInput } from '../result-files.js';
 import { allSuites, suiteByName } from '../suites/index.js';
 import { styleFor } from '../terminal.js';
@@ -171,9 +171,8 @@ async function checkAgainstBaseline(args: string[], ctx: CommandContext): Promis
     ctx.stderr.write('layerbench check: interrupted\n');
     return 130;
   }
-  for (const { suite, error } of measurement.suiteErrors) {
-    ctx.stderr.write(`${style.red('error:')} suite ${suite} could not build its cases: ${error.message}\n`);
-  }
+  for (const line of suiteErrorLines(measurement.suiteErrors)) ctx.stderr.write(`${style.red('error:')} ${line}
+`);
   const comparison = compareResults(baseline, measurement.run, {
     ...(chosen.threshold === undefined ? {} : { threshold: chosen.threshold }),
     ...(chosen.alpha === undefined ? {} : { alpha: chosen.alpha }),

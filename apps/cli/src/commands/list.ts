@@ -1,7 +1,7 @@
 // `layerbench list [suite...]`: the suites, or the case ids a run would
 // measure with the same --filter and --shard (nothing is measured).
 import { booleanOption, formatOptionHelp, oneOf, parseArgs, regexText, shardSpec, valueOption } from '../args.js';
-import { prepareCases } from '../measure.js';
+import { prepareCases, suiteErrorLines } from '../measure.js';
 import { allSuites, suiteByName } from '../suites/index.js';
 import { styleFor } from '../terminal.js';
 import type { Command, CommandContext } from './types.js';
@@ -67,8 +67,7 @@ async function listCases(args: string[], ctx: CommandContext): Promise<number> {
     for (const benchCase of selected) ctx.stdout.write(`${benchCase.id}\n`);
   }
   const style = styleFor(ctx.stderr, ctx.env);
-  for (const { suite, error } of built.errors) {
-    ctx.stderr.write(`${style.red('error:')} suite ${suite} could not build its cases: ${error.message}\n`);
-  }
+  for (const line of suiteErrorLines(built.errors)) ctx.stderr.write(`${style.red('error:')} ${line}
+`);
   return built.errors.length > 0 ? 1 : 0;
 }

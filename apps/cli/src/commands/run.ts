@@ -22,7 +22,7 @@ import {
   valueOption,
 } from '../args.js';
 import type { LayerReport } from '../layer-env.js';
-import { failureLines, measure } from '../measure.js';
+import { failureLines, measure, suiteErrorLines } from '../measure.js';
 import { outputPath } from '../result-files.js';
 import { allSuites, defaultRun, suiteByName } from '../suites/index.js';
 import type { SuiteDefinition } from '../suites/index.js';
@@ -159,9 +159,8 @@ async function runSuites(args: string[], ctx: CommandContext): Promise<number> {
     }
   }
 
-  for (const { suite, error } of measurement.suiteErrors) {
-    ctx.stderr.write(`${style.red('error:')} suite ${suite} could not build its cases: ${error.message}\n`);
-  }
+  for (const line of suiteErrorLines(measurement.suiteErrors)) ctx.stderr.write(`${style.red('error:')} ${line}
+`);
   const failures = failureLines(run);
   for (const line of failures) ctx.stderr.write(`${style.red(line)}\n`);
   if (run.interrupted === true) {
