@@ -8,6 +8,7 @@ import { defaultComposition } from './composition.js';
 import { aesFactory, sha1Factory } from './default-layers.js';
 import { EspError } from './errors.js';
 import { randomIvSource, type IvSource } from './iv-source.js';
+import { PacketSlab } from './packet-slab.js';
 import {
   CIPHERTEXT_OFFSET,
   HEADER_BYTES,
@@ -74,7 +75,11 @@ export interface EspSa {
   /** Highest sequence number opened so far (0 before the first). */
   readonly highestReceived: number;
   readonly replayWindow: number;
-  /** SPI | seq | IV | AES-CBC(payload | padding | pad length | next header) | ICV(12). */
+  /**
+   * SPI | seq | IV | AES-CBC(payload | padding | pad length | next header) | ICV(12).
+   * The packet is an exclusive view into a slab shared with this SA's other
+   * sealed packets (see packet-slab.ts): mind byteOffset when using `.buffer`.
+   */
   seal(payload: Uint8Array, nextHeader: number): Uint8Array;
   /** Checks length, SPI, ICV (constant time), replay, then decrypts and checks padding. Throws EspError. */
   open(packet: Uint8Array): OpenedPacket;
@@ -117,6 +122,7 @@ class SecurityAssociation implements EspSa {
   private readonly direction: EspDirection;
   private readonly ivScratch = new Uint8Array(16);
   private readonly tagScratch = new Uint8Array(20);
+  private readonly packets = new PacketSlab();
   private seq: number;
   private destroyed = false;
 
@@ -218,7 +224,7 @@ class SecurityAssociation implements EspSa {
     // Payload, pad length and next header fill whole AES blocks (RFC 4303 section 2.4, RFC 3602 section 2.4).
     const padLength = (16 - ((payload.length + 2) & 15)) & 15;
     const icvOffset = CIPHERTEXT_OFFSET + payload.length + 2 + padLength;
-    const packet = new Uint8Array(icvOffset + ICV_BYTES);
+    const packet = this.packets.allocate(icvOffset + ICV_BYTES);
     writeUint32(packet, 0, this.spi);
     writeUint32(packet, 4, seq);
     const iv = this.ivScratch;
