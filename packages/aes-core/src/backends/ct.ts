@@ -45,8 +45,11 @@ const ZERO_ROUND_KEYS = new Int32Array(16);
  * out = 2(a ^ R1 a) ^ R1 a ^ R2(a ^ R1 a), where Rj brings the byte j rows
  * down in the same logical column: j rows within the byte and k*j physical
  * columns over, one rotation by 8kj + j. Only the low copy (rows 0..3) of the
- * result is valid, so it is doubled again by a multiplication by 0x11 (no
- * carries: each byte holds one nibble). InvMixColumns is MixColumns after a
+ * result is valid, so it is doubled again (x & 0x0f0f0f0f, then x |= x << 4).
+ * The loop body makes no calls at all (rotations written out): a call site
+ * that has not run yet when V8 optimizes this function (heavy key expansion
+ * runs only the S-box part) would stay a slow generic call without any
+ * deoptimization to repair it. InvMixColumns is MixColumns after a
  * cheap pre-step, InvMixColumns = MixColumns * circ(5, 0, 4, 0): a ^= 4(a ^ R2 a).
  */
 function runRounds(q: Int32Array, rk: Int32Array, rounds: number, inverse: boolean): void {
@@ -116,29 +119,57 @@ function runRounds(q: Int32Array, rk: Int32Array, rounds: number, inverse: boole
       const s1 = (8 * k + 1) & 31;
       const s2 = (16 * k + 2) & 31;
       if (inverse) {
-        const v0 = a0 ^ rotr(a0, s2), v1 = a1 ^ rotr(a1, s2), v2 = a2 ^ rotr(a2, s2), v3 = a3 ^ rotr(a3, s2);
-        const v4 = a4 ^ rotr(a4, s2), v5 = a5 ^ rotr(a5, s2), v6 = a6 ^ rotr(a6, s2), v7 = a7 ^ rotr(a7, s2);
+        const v0 = a0 ^ ((a0 >>> s2) | (a0 << (32 - s2)));
+        const v1 = a1 ^ ((a1 >>> s2) | (a1 << (32 - s2)));
+        const v2 = a2 ^ ((a2 >>> s2) | (a2 << (32 - s2)));
+        const v3 = a3 ^ ((a3 >>> s2) | (a3 << (32 - s2)));
+        const v4 = a4 ^ ((a4 >>> s2) | (a4 << (32 - s2)));
+        const v5 = a5 ^ ((a5 >>> s2) | (a5 << (32 - s2)));
+        const v6 = a6 ^ ((a6 >>> s2) | (a6 << (32 - s2)));
+        const v7 = a7 ^ ((a7 >>> s2) | (a7 << (32 - s2)));
         // a ^= 4v: x^2 * v reduced by x^8 = x^4 + x^3 + x + 1, then doubled again.
-        a0 = Math.imul((a0 ^ v6) & 0x0f0f0f0f, 0x11);
-        a1 = Math.imul((a1 ^ v6 ^ v7) & 0x0f0f0f0f, 0x11);
-        a2 = Math.imul((a2 ^ v0 ^ v7) & 0x0f0f0f0f, 0x11);
-        a3 = Math.imul((a3 ^ v1 ^ v6) & 0x0f0f0f0f, 0x11);
-        a4 = Math.imul((a4 ^ v2 ^ v6 ^ v7) & 0x0f0f0f0f, 0x11);
-        a5 = Math.imul((a5 ^ v3 ^ v7) & 0x0f0f0f0f, 0x11);
-        a6 = Math.imul((a6 ^ v4) & 0x0f0f0f0f, 0x11);
-        a7 = Math.imul((a7 ^ v5) & 0x0f0f0f0f, 0x11);
+        a0 = (a0 ^ v6) & 0x0f0f0f0f;
+        a0 |= a0 << 4;
+        a1 = (a1 ^ v6 ^ v7) & 0x0f0f0f0f;
+        a1 |= a1 << 4;
+        a2 = (a2 ^ v0 ^ v7) & 0x0f0f0f0f;
+        a2 |= a2 << 4;
+        a3 = (a3 ^ v1 ^ v6) & 0x0f0f0f0f;
+        a3 |= a3 << 4;
+        a4 = (a4 ^ v2 ^ v6 ^ v7) & 0x0f0f0f0f;
+        a4 |= a4 << 4;
+        a5 = (a5 ^ v3 ^ v7) & 0x0f0f0f0f;
+        a5 |= a5 << 4;
+        a6 = (a6 ^ v4) & 0x0f0f0f0f;
+        a6 |= a6 << 4;
+        a7 = (a7 ^ v5) & 0x0f0f0f0f;
+        a7 |= a7 << 4;
       }
-      const r0 = rotr(a0, s1), r1 = rotr(a1, s1), r2 = rotr(a2, s1), r3 = rotr(a3, s1);
-      const r4 = rotr(a4, s1), r5 = rotr(a5, s1), r6 = rotr(a6, s1), r7 = rotr(a7, s1);
+      const r0 = ((a0 >>> s1) | (a0 << (32 - s1)));
+      const r1 = ((a1 >>> s1) | (a1 << (32 - s1)));
+      const r2 = ((a2 >>> s1) | (a2 << (32 - s1)));
+      const r3 = ((a3 >>> s1) | (a3 << (32 - s1)));
+      const r4 = ((a4 >>> s1) | (a4 << (32 - s1)));
+      const r5 = ((a5 >>> s1) | (a5 << (32 - s1)));
+      const r6 = ((a6 >>> s1) | (a6 << (32 - s1)));
+      const r7 = ((a7 >>> s1) | (a7 << (32 - s1)));
       const t0 = a0 ^ r0, t1 = a1 ^ r1, t2 = a2 ^ r2, t3 = a3 ^ r3, t4 = a4 ^ r4, t5 = a5 ^ r5, t6 = a6 ^ r6, t7 = a7 ^ r7;
-      a0 = Math.imul((t7 ^ r0 ^ rotr(t0, s2)) & 0x0f0f0f0f, 0x11);
-      a1 = Math.imul((t0 ^ t7 ^ r1 ^ rotr(t1, s2)) & 0x0f0f0f0f, 0x11);
-      a2 = Math.imul((t1 ^ r2 ^ rotr(t2, s2)) & 0x0f0f0f0f, 0x11);
-      a3 = Math.imul((t2 ^ t7 ^ r3 ^ rotr(t3, s2)) & 0x0f0f0f0f, 0x11);
-      a4 = Math.imul((t3 ^ t7 ^ r4 ^ rotr(t4, s2)) & 0x0f0f0f0f, 0x11);
-      a5 = Math.imul((t4 ^ r5 ^ rotr(t5, s2)) & 0x0f0f0f0f, 0x11);
-      a6 = Math.imul((t5 ^ r6 ^ rotr(t6, s2)) & 0x0f0f0f0f, 0x11);
-      a7 = Math.imul((t6 ^ r7 ^ rotr(t7, s2)) & 0x0f0f0f0f, 0x11);
+      a0 = (t7 ^ r0 ^ ((t0 >>> s2) | (t0 << (32 - s2)))) & 0x0f0f0f0f;
+      a0 |= a0 << 4;
+      a1 = (t0 ^ t7 ^ r1 ^ ((t1 >>> s2) | (t1 << (32 - s2)))) & 0x0f0f0f0f;
+      a1 |= a1 << 4;
+      a2 = (t1 ^ r2 ^ ((t2 >>> s2) | (t2 << (32 - s2)))) & 0x0f0f0f0f;
+      a2 |= a2 << 4;
+      a3 = (t2 ^ t7 ^ r3 ^ ((t3 >>> s2) | (t3 << (32 - s2)))) & 0x0f0f0f0f;
+      a3 |= a3 << 4;
+      a4 = (t3 ^ t7 ^ r4 ^ ((t4 >>> s2) | (t4 << (32 - s2)))) & 0x0f0f0f0f;
+      a4 |= a4 << 4;
+      a5 = (t4 ^ r5 ^ ((t5 >>> s2) | (t5 << (32 - s2)))) & 0x0f0f0f0f;
+      a5 |= a5 << 4;
+      a6 = (t5 ^ r6 ^ ((t6 >>> s2) | (t6 << (32 - s2)))) & 0x0f0f0f0f;
+      a6 |= a6 << 4;
+      a7 = (t6 ^ r7 ^ ((t7 >>> s2) | (t7 << (32 - s2)))) & 0x0f0f0f0f;
+      a7 |= a7 << 4;
     }
     if (!inverse) {
       a0 ^= rk[off]!; a1 ^= rk[off + 1]!; a2 ^= rk[off + 2]!; a3 ^= rk[off + 3]!;
