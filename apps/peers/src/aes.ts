@@ -48,7 +48,11 @@ const noble: AesPeer = {
   expandKey: (key) => nobleUnsafe.expandKeyLE(key),
 };
 
-/** CBC chaining over a keyed block function, for libraries without a CBC mode. */
+/**
+ * CBC chaining over a keyed block function, for libraries without a CBC mode.
+ * Blocks go through two fixed 16-byte buffers (no per-block allocation), so
+ * the chaining costs the library as little as the library's own API allows.
+ */
 function cbcOverBlocks(
   encrypt: boolean,
   block: (src: Uint8Array, dst: Uint8Array) => void,
@@ -57,18 +61,20 @@ function cbcOverBlocks(
 ): Uint8Array {
   const out = new Uint8Array(data.length);
   const prev = Uint8Array.from(iv);
-  const buf = new Uint8Array(16);
+  const inBuf = new Uint8Array(16);
+  const outBuf = new Uint8Array(16);
   for (let off = 0; off < data.length; off += 16) {
-    const inBlock = data.subarray(off, off + 16);
-    const outBlock = out.subarray(off, off + 16);
     if (encrypt) {
-      for (let i = 0; i < 16; i++) buf[i] = inBlock[i]! ^ prev[i]!;
-      block(buf, outBlock);
-      prev.set(outBlock);
+      for (let i = 0; i < 16; i++) inBuf[i] = data[off + i]! ^ prev[i]!;
+      block(inBuf, outBuf);
+      for (let i = 0; i < 16; i++) out[off + i] = prev[i] = outBuf[i]!;
     } else {
-      block(inBlock, buf);
-      for (let i = 0; i < 16; i++) outBlock[i] = buf[i]! ^ prev[i]!;
-      prev.set(inBlock);
+      for (let i = 0; i < 16; i++) inBuf[i] = data[off + i]!;
+      block(inBuf, outBuf);
+      for (let i = 0; i < 16; i++) {
+        out[off + i] = outBuf[i]! ^ prev[i]!;
+        prev[i] = inBuf[i]!;
+      }
     }
   }
   return out;
