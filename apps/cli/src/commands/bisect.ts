@@ -7,7 +7,7 @@ import { collectEnv, compareSamples, layerFingerprint, writeResultFile } from '@
 import { anyText, formatOptionHelp, fraction, oneOf, parseArgs, positiveInteger, positiveNumber, regexText, repeatedOption, UsageError, valueOption, booleanOption } from '../args.js';
 import type { CompareSamples } from '../compose/attribution.js';
 import { formatBisectMarkdown, formatBisectTable } from '../compose/bisect-format.js';
-import { bisectExitCode, differingLayers, identify, runBisect } from '../compose/bisect-run.js';
+import { bisectExitCode, DEFAULT_VISIT_PERCENTILE, differingLayers, identify, runBisect } from '../compose/bisect-run.js';
 import { findRepoRoot, LayerResolver, LayerSourceError, type DepsMode } from '../compose/sources.js';
 import { parseLayerList, parseSideSpec, SpecError, type CompositionSpec, type LayerName } from '../compose/spec.js';
 import { outputPath } from '../result-files.js';
@@ -34,6 +34,15 @@ const layerList = (raw: string): LayerName[] => {
 
 export const DEFAULT_BISECT_SUITES = ['sha1', 'cmac'];
 
+/** --percentile: 0 < p <= 100. */
+export const percentileValue = (raw: string, flag: string): number => {
+  const value = Number(raw);
+  if (raw.trim() === '' || !Number.isFinite(value) || value <= 0 || value > 100) {
+    throw new UsageError(`${flag} must be a percentile above 0 and at most 100, got '${raw}'`);
+  }
+  return value;
+};
+
 export const sharedSourceOptions = {
   repo: valueOption('dir', 'the git repository and workspace the sides refer to (default: the one around the current folder)', anyText),
   deps: valueOption('mode', 'how git worktrees get node_modules: ci (npm ci, default) or link (link this repository\'s, offline)', oneOf(['ci', 'link'] as const)),
@@ -47,6 +56,7 @@ const options = {
   filter: valueOption('regex', 'only cases whose id matches', regexText),
   time: valueOption('seconds', 'seconds measured per case per variant, split over the rounds (default 2)', positiveNumber('seconds')),
   rounds: valueOption('n', 'interleaved rounds; each gives one value per variant and case (default 10; at least 6 for alpha 0.01)', positiveInteger('rounds')),
+  percentile: valueOption('p', 'the percentile of a visit\'s samples that stands for the visit (default 10; 50 = median)', percentileValue),
   threshold: valueOption('ratio', 'changes smaller than this are "unchanged" (default 0.03)', fraction('a relative change')),
   alpha: valueOption('p', 'significance level (default 0.01)', fraction('a probability')),
   out: valueOption('file', 'write the bisect result file here', anyText),
@@ -76,7 +86,7 @@ export const bisectCommand: Command = {
     'Measures the all-good stack, the all-bad stack, each differing layer taken from',
     'the bad side into the good stack, and each taken back from the good side into',
     'the bad stack, one worker process per variant, in interleaved rounds (each round',
-    'visits every variant in a shuffled order; the median of each visit is one value,',
+    'visits every variant in a shuffled order; a low percentile of each visit is one value,',
     'so drift over time lands on every variant alike). Per case:',
     'the total change with its interval, each layer\'s share, the layers that explain',
     'it with their version, dispatch and capability changes, and a note when the',
@@ -178,6 +188,7 @@ async function bisect(args: string[], ctx: CommandContext): Promise<number> {
     ...(chosen.filter === undefined ? {} : { filter: chosen.filter }),
     timePerCase: chosen.time ?? 2,
     rounds,
+    visitPercentile: chosen.percentile ?? DEFAULT_VISIT_PERCENTILE,
     threshold,
     alpha,
     compare: sampleComparer(threshold, alpha),

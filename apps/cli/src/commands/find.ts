@@ -5,15 +5,15 @@
 // commits that do not build are skipped like `git bisect skip`. Prints the
 // path it took.
 import { spawnSync } from 'node:child_process';
-import { compareSamples, median } from '@layerbench/bench-runner';
+import { compareSamples } from '@layerbench/bench-runner';
 import { anyText, booleanOption, formatOptionHelp, fraction, parseArgs, positiveInteger, positiveNumber, regexText, repeatedOption, UsageError, valueOption } from '../args.js';
 import { formatEffect } from '../compose/bisect-format.js';
 import { LayerSourceError, resolveCommit, type LayerResolver } from '../compose/sources.js';
 import { CODE_LAYERS, type CodeLayerName } from '../compose/spec.js';
-import { WARMUP_SECONDS } from '../compose/bisect-run.js';
+import { DEFAULT_VISIT_PERCENTILE, visitValue, WARMUP_SECONDS } from '../compose/bisect-run.js';
 import { CompositionWorker, MixError } from '../compose/worker-client.js';
 import { progressStream } from '../terminal.js';
-import { checkRounds, DEFAULT_BISECT_SUITES, resolverFor, sharedSourceOptions } from './bisect.js';
+import { checkRounds, DEFAULT_BISECT_SUITES, percentileValue, resolverFor, sharedSourceOptions } from './bisect.js';
 import type { Command, CommandContext } from './types.js';
 
 const options = {
@@ -23,6 +23,7 @@ const options = {
   suite: repeatedOption('name', `the suite(s) holding the case (default: ${DEFAULT_BISECT_SUITES.join(', ')})`, anyText),
   time: valueOption('seconds', 'seconds measured per commit per step, split over the rounds (default 2)', positiveNumber('seconds')),
   rounds: valueOption('n', 'interleaved rounds per step (default 10)', positiveInteger('rounds')),
+  percentile: valueOption('p', 'the percentile of a visit\'s samples that stands for the visit (default 10; 50 = median)', percentileValue),
   threshold: valueOption('ratio', 'a change smaller than this is noise (default 0.03)', fraction('a relative change')),
   alpha: valueOption('p', 'significance level (default 0.01)', fraction('a probability')),
   ...sharedSourceOptions,
@@ -108,6 +109,7 @@ async function find(args: string[], ctx: CommandContext): Promise<number> {
   const alpha = chosen.alpha ?? 0.01;
   const time = chosen.time ?? 2;
   const rounds = chosen.rounds ?? 10;
+  const percentile = chosen.percentile ?? DEFAULT_VISIT_PERCENTILE;
   checkRounds(rounds, alpha);
   const out = (line: string) => ctx.stdout.write(line + '\n');
   const short = (c: string) => c.slice(0, 10);
@@ -142,8 +144,8 @@ async function find(args: string[], ctx: CommandContext): Promise<number> {
         for (const [w, into] of shuffle([[goodWorker, goodSamples] as const, [worker, head] as const])) {
           const m = await w.measure(caseId, time / rounds);
           if (m.status !== 'ok') throw new MixError(m.error ? `${m.error.name}: ${m.error.message}` : 'the case failed');
-          // One value per visit (see bisect-run.ts: the visits, not the raw samples, are the units).
-          if (m.samples.length) into.push(median(m.samples));
+          // One value per visit (see visitValue in bisect-run.ts).
+          if (m.samples.length) into.push(visitValue(m.samples, percentile));
         }
       }
       return compareSamples(goodSamples, head, { threshold, alpha });

@@ -64,6 +64,12 @@ export function describeLayerChange(result: BisectResult, layer: string): string
   return shown.length ? `${text}: ${shown.join('; ')}` : text;
 }
 
+/** What one visit contributed (files before --percentile used the median). */
+function visitText(result: BisectResult): string {
+  const p = result.options.visitPercentile ?? 50;
+  return p === 50 ? 'median of each visit' : `${p}th percentile of each visit`;
+}
+
 export function headline(result: BisectResult): string {
   const s = result.summary;
   const n = result.cases.length;
@@ -123,7 +129,7 @@ export function formatBisectTable(result: BisectResult): string {
   const lines: string[] = [headline(result), ''];
   lines.push(`good: ${result.good.spec}`, `bad:  ${result.bad.spec}`);
   lines.push(`swapped layers: ${result.layers.length ? result.layers.join(', ') : 'none (the sides are identical)'}`);
-  lines.push(`${result.options.rounds} rounds, ${result.options.timePerCase}s per case per variant, threshold ${result.options.threshold}`);
+  lines.push(`${result.options.rounds} rounds, ${result.options.timePerCase}s per case per variant, ${visitText(result)}, threshold ${result.options.threshold}`);
   const attributedLayers = Object.keys(result.summary.attributed);
   if (attributedLayers.length) {
     lines.push('', 'Attributed:');
@@ -172,7 +178,7 @@ export function formatBisectMarkdown(result: BisectResult, options: MarkdownOpti
   const out: string[] = [];
   const regressed = result.summary.regressed > 0;
   out.push(`${h} ${regressed ? ':red_circle:' : ':green_circle:'} layerbench bisect: ${md(headline(result))}`, '');
-  out.push(`Good \`${md(result.good.spec)}\` vs bad \`${md(result.bad.spec)}\`; swapped layers: ${result.layers.map((l) => `\`${l}\``).join(', ') || 'none'}; ${result.options.rounds} interleaved rounds, ${result.options.timePerCase} s per case per variant.`, '');
+  out.push(`Good \`${md(result.good.spec)}\` vs bad \`${md(result.bad.spec)}\`; swapped layers: ${result.layers.map((l) => `\`${l}\``).join(', ') || 'none'}; ${result.options.rounds} interleaved rounds, ${result.options.timePerCase} s per case per variant, ${visitText(result)}.`, '');
   const attributedLayers = Object.entries(result.summary.attributed).sort((a, b) => b[1] - a[1]);
   if (attributedLayers.length) {
     out.push(`${h}# Attributed layers`, '');

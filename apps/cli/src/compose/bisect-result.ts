@@ -44,7 +44,7 @@ export const bisectCaseSchema = z.object({
   problem: z.string().optional(),
   /** The implementation each variant's run reported, when it differs between variants. */
   implementations: z.record(z.string(), z.string()).optional(),
-  /** Median ns/op of each variant. */
+  /** Median over the rounds of each variant's visit values, ns/op. */
   medians: z.record(z.string(), finite),
   digestChanged: z.boolean().optional(),
 });
@@ -93,6 +93,8 @@ export const bisectResultSchema = z.object({
     filter: z.string().optional(),
     timePerCase: finite,
     rounds: z.number().int().positive(),
+    /** The percentile of each visit's samples that stood for the visit (absent in older files: 50). */
+    visitPercentile: finite.optional(),
     threshold: finite,
     alpha: finite,
   }),
