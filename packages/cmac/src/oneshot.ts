@@ -47,7 +47,10 @@ export function cmac(key: Uint8Array, msg: Uint8Array, options: CmacKeyOptions =
     const k1 = k[1]!;
     const k2 = k[2]!;
     const k3 = k[3]!;
-    k.fill(0);
+    k[0] = 0;
+    k[1] = 0;
+    k[2] = 0;
+    k[3] = 0;
     chainWholeMessage(cipher, msg, k0, k1, k2, k3);
     return takeTag(tagLength);
   } finally {

@@ -60,7 +60,8 @@ export function accessPatternInstance(
   switch (pattern) {
     case 'oneshot': {
       // Keys the cipher and derives the subkeys on every call (EVP_MAC).
-      const factory = (k: Uint8Array) => aes.createAes(k, { backend });
+      const aesOptions = { backend };
+      const factory = (k: Uint8Array) => aes.createAes(k, aesOptions);
       const fn = () => cmac.cmac(key, msg, { aes: factory });
       return { fn, digest: () => hex(fn()), implementation: backend };
     }
