@@ -113,7 +113,8 @@ async function runSuites(args: string[], ctx: CommandContext): Promise<number> {
   const useDefaults = parsed.positionals.length === 0;
   const suites: SuiteDefinition[] = (useDefaults ? [...defaultRun.suites] : parsed.positionals).map(suiteByName);
   const format = chosen.format;
-  const machine = format === 'json' || format === 'bmf';
+  // json/bmf are one document each; markdown is a document too (its header names the capability word).
+  const preamble = format !== 'json' && format !== 'bmf' && format !== 'markdown';
   const out = chosen.out === undefined ? undefined : outputPath(ctx, chosen.out);
   const timePerCase = chosen.time ?? (useDefaults ? defaultRun.timePerCase : undefined);
   const esptestSeconds = chosen['esptest-seconds'] ?? (useDefaults ? defaultRun.esptestSeconds : undefined);
@@ -133,7 +134,7 @@ async function runSuites(args: string[], ctx: CommandContext): Promise<number> {
       ...(out === undefined ? {} : { out }),
       quiet: chosen.quiet,
       onStart: ({ report, cases }) => {
-        if (!machine) ctx.stdout.write([capabilityLine(report), ...(onlyEsptest ? dispatchLines(report) : [])].join('\n') + '\n');
+        if (preamble) ctx.stdout.write([capabilityLine(report), ...(onlyEsptest ? dispatchLines(report) : [])].join('\n') + '\n');
         if (cases.length === 0) ctx.stderr.write(`${style.yellow('warning:')} no cases selected\n`);
       },
     },
