@@ -1,6 +1,8 @@
 // `layerbench mem [suite...]`: bytes per keyed object (cipher, CMAC context,
 // HMAC state, ESP SA) of every layer and peer — the NTPsec question "how much
 // memory does a ctx take?" answered with numbers.
+import { realpathSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { ensureExposedGc, formatJson, measureMemory } from '@layerbench/bench-runner';
 import type { MemResult } from '@layerbench/bench-runner';
 import { formatOptionHelp, oneOf, parseArgs, positiveInteger, regexText, valueOption } from '../args.js';
@@ -34,6 +36,16 @@ export const memCommand: Command = {
   run: measureObjects,
 };
 
+function isLayerbenchProcess(): boolean {
+  const script = process.argv[1];
+  if (script === undefined) return false;
+  try {
+    return realpathSync(script) === realpathSync(fileURLToPath(new URL('../main.js', import.meta.url)));
+  } catch {
+    return false;
+  }
+}
+
 export function formatMemTable(results: readonly MemResult[]): string {
   const header = ['object', 'heap B', 'external B', 'arrayBuffers B', 'total B'];
   const rows = results.map((result) =>
@@ -57,9 +69,14 @@ async function measureObjects(args: string[], ctx: CommandContext): Promise<numb
   const parsed = parseArgs(args, { options, positionals: { name: '[suite...]' } });
   const chosen = parsed.options;
   const suites = parsed.positionals.length === 0 ? allSuites : parsed.positionals.map(suiteByName);
-  // Without --expose-gc the measurement runs in a child that inherits stdio;
-  // the parent stops here and exits with the child's code (process.exitCode).
-  if (!ensureExposedGc()) return typeof process.exitCode === 'number' ? process.exitCode : 0;
+  if (typeof (globalThis as { gc?: unknown }).gc !== 'function') {
+    // Re-running the process with --expose-gc is right only when this process is the layerbench CLI
+    // (main() called from another program must not re-run that program).
+    if (!isLayerbenchProcess()) throw new Error('layerbench mem needs a forced GC: run node with --expose-gc');
+    // The measurement runs in a child that inherits stdio; the parent stops here
+    // and exits with the child's code (process.exitCode).
+    if (!ensureExposedGc()) return typeof process.exitCode === 'number' ? process.exitCode : 0;
+  }
 
   const layers = await loadWorkspaceLayers();
   const memCases = selectCases(buildMemCases(suites, layers), chosen.filter === undefined ? {} : { filter: chosen.filter });
