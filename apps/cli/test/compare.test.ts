@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { readComparison, readRunResult, computeStats } from '@layerbench/bench-runner';
 import type { Comparison, RunResult } from '@layerbench/bench-runner';
 import { afterAll, describe, expect, it } from 'vitest';
-import { lines, runCli } from './spawn-cli.js';
+import { heavyTestTimeout, lines, runCli } from './spawn-cli.js';
 import { samplesAround, syntheticCase, syntheticEnv, syntheticRun } from './synthetic-results.js';
 
 const work = mkdtempSync(join(tmpdir(), 'layerbench-cli-compare-'));
@@ -40,7 +40,7 @@ const regressed = writeRun(
   ),
 );
 
-describe('compare', () => {
+describe('compare', { timeout: heavyTestTimeout }, () => {
   it('exit 0 when nothing changed', async () => {
     const result = await runCli(['compare', base, unchanged]);
     expect(result.code, result.stderr).toBe(0);
@@ -121,7 +121,7 @@ describe('compare', () => {
   });
 });
 
-describe('check (git bisect run)', () => {
+describe('check (git bisect run)', { timeout: heavyTestTimeout }, () => {
   it('exit 125 when the baseline has none of the selected cases', async () => {
     const result = await runCli(['check', '--baseline', base, 'cmac-timing', '--time', '0.02', '--quiet']);
     expect(result.code, result.stderr).toBe(125);

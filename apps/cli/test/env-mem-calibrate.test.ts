@@ -5,11 +5,11 @@ import { join } from 'node:path';
 import { readCalibration } from '@layerbench/bench-runner';
 import type { EnvFingerprint, MemResult } from '@layerbench/bench-runner';
 import { describe, expect, it } from 'vitest';
-import { lines, runCli } from './spawn-cli.js';
+import { heavyTestTimeout, lines, runCli } from './spawn-cli.js';
 
 const layerNames = ['@layerbench/aes-core', '@layerbench/cmac', '@layerbench/sha1-dispatch', '@layerbench/esp', '@layerbench/bench-runner'];
 
-describe('env', () => {
+describe('env', { timeout: heavyTestTimeout }, () => {
   it('prints the capability line first, then dispatch, runtime and layers', async () => {
     const result = await runCli(['env']);
     expect(result.code, result.stderr).toBe(0);
@@ -38,7 +38,7 @@ describe('env', () => {
   });
 });
 
-describe('mem', () => {
+describe('mem', { timeout: heavyTestTimeout }, () => {
   it('prints bytes per object for the keyed objects of the layers', async () => {
     const result = await runCli(['mem', 'cmac', '--count', '200', '--filter', 'aes-128/preloaded']);
     expect(result.code, result.stderr).toBe(0);
@@ -57,7 +57,7 @@ describe('mem', () => {
   });
 });
 
-describe('calibrate', () => {
+describe('calibrate', { timeout: heavyTestTimeout }, () => {
   it('prints the false-alarm rate and the minimum detectable effect; --out writes the calibration file', async () => {
     const work = mkdtempSync(join(tmpdir(), 'layerbench-cli-calibrate-'));
     try {

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { readRunResult } from '@layerbench/bench-runner';
 import type { RunResult } from '@layerbench/bench-runner';
 import { afterAll, describe, expect, it } from 'vitest';
-import { lines, runCli, spawnCli } from './spawn-cli.js';
+import { heavyTestTimeout, lines, runCli, spawnCli } from './spawn-cli.js';
 
 const work = mkdtempSync(join(tmpdir(), 'layerbench-cli-run-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -22,7 +22,7 @@ async function listIds(args: string[]): Promise<string[]> {
   return lines(result.stdout);
 }
 
-describe('list', () => {
+describe('list', { timeout: heavyTestTimeout }, () => {
   it('--suites names every suite', async () => {
     const result = await runCli(['list', '--suites']);
     expect(result.code).toBe(0);
@@ -60,7 +60,7 @@ describe('list', () => {
   });
 });
 
-describe('run', () => {
+describe('run', { timeout: heavyTestTimeout }, () => {
   it('run cmac-timing --format ntpsec prints the NTPsec MACs', async () => {
     const result = await runCli(['run', 'cmac-timing', '--format', 'ntpsec', '--time', '0.02', '--filter', '/pl=48/']);
     expect(result.code, result.stderr).toBe(0);
