@@ -72,11 +72,17 @@ export const checkCommand: Command = {
     try {
       return await checkAgainstBaseline(args, ctx);
     } catch (error) {
-      if (!(error instanceof UsageError || error instanceof InputFileError)) throw error;
       const style = styleFor(ctx.stderr, ctx.env);
-      const hint = error instanceof UsageError ? ' (see layerbench check --help)' : '';
-      ctx.stderr.write(`${style.red('layerbench:')} ${error.message}${hint}\n`);
-      return checkExit.badInput;
+      if (error instanceof UsageError || error instanceof InputFileError) {
+        const hint = error instanceof UsageError ? ' (see layerbench check --help)' : '';
+        ctx.stderr.write(`${style.red('layerbench:')} ${error.message}${hint}\n`);
+        return checkExit.badInput;
+      }
+      // This checkout could not be measured at all (e.g. a layer's API differs here):
+      // exit 1 would mark the commit bad, so say "cannot tell" and let git bisect skip it.
+      const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
+      ctx.stderr.write(`${style.red('layerbench check:')} could not measure this checkout: ${detail}\ncannot tell (125)\n`);
+      return checkExit.cannotTell;
     }
   },
 };
