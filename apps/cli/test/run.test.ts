@@ -80,6 +80,16 @@ describe('run', { timeout: heavyTestTimeout }, () => {
     expect(result.stdout).toMatch(/^Encrypted\+decrypted \d+ packets in [\d.]+s \([\d.]+ Mb\/s\)/m);
   });
 
+  it("--compat prints esptest's own Mb/s figure (packets x 1400 / seconds / 250000)", async () => {
+    const result = await runCli(['run', 'esptest', '--esptest-seconds', '0.2', '--compat']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/^# Mb\/s as esptest prints it/m);
+    const lines = [...result.stdout.matchAll(/^Encrypted(?:\+decrypted)? (\d+) packets in 0\.2s \((\d+) Mb\/s\)$/gm)];
+    expect(lines).toHaveLength(2);
+    // Printed rounded to a whole number.
+    for (const [, packets, rate] of lines) expect(Math.abs(Number(rate) - (Number(packets) * 1400) / 0.2 / 250000)).toBeLessThanOrEqual(0.5 + 1e-9);
+  });
+
   it('--format json: stdout is exactly one run result with the layers in its fingerprint', async () => {
     const ids = (await listIds(['cmac-timing'])).slice(0, 2);
     const result = await runCli(['run', 'cmac-timing', '--format', 'json', '--time', '0.02', '--filter', exactly(ids)]);
