@@ -177,8 +177,7 @@ async function checkAgainstBaseline(args: string[], ctx: CommandContext): Promis
     ctx.stderr.write('layerbench check: interrupted\n');
     return 130;
   }
-  for (const line of suiteErrorLines(measurement.suiteErrors)) ctx.stderr.write(`${style.red('error:')} ${line}
-`);
+  for (const line of suiteErrorLines(measurement.suiteErrors)) ctx.stderr.write(`${style.red('error:')} ${line}\n`);
   const comparison = compareResults(baseline, measurement.run, {
     ...(chosen.threshold === undefined ? {} : { threshold: chosen.threshold }),
     ...(chosen.alpha === undefined ? {} : { alpha: chosen.alpha }),

@@ -67,7 +67,6 @@ async function listCases(args: string[], ctx: CommandContext): Promise<number> {
     for (const benchCase of selected) ctx.stdout.write(`${benchCase.id}\n`);
   }
   const style = styleFor(ctx.stderr, ctx.env);
-  for (const line of suiteErrorLines(built.errors)) ctx.stderr.write(`${style.red('error:')} ${line}
-`);
+  for (const line of suiteErrorLines(built.errors)) ctx.stderr.write(`${style.red('error:')} ${line}\n`);
   return built.errors.length > 0 ? 1 : 0;
 }

@@ -160,8 +160,7 @@ async function runSuites(args: string[], ctx: CommandContext): Promise<number> {
     }
   }
 
-  for (const line of suiteErrorLines(measurement.suiteErrors)) ctx.stderr.write(`${style.red('error:')} ${line}
-`);
+  for (const line of suiteErrorLines(measurement.suiteErrors)) ctx.stderr.write(`${style.red('error:')} ${line}\n`);
   const failures = failureLines(run);
   for (const line of failures) ctx.stderr.write(`${style.red(line)}\n`);
   if (run.interrupted === true) {
