@@ -5,14 +5,12 @@
 // per call. The README's SIMD figures come from this script:
 //   npm run build && node scripts/simd-experiment.mjs
 import wabtInit from 'wabt';
+import { emitRoundsToEnd, get, K } from './gen-wat.mjs';
 import { decodeBase64 } from '../dist/backends/wasm.js';
 import { sha1WasmBase64 } from '../dist/backends/sha1-wasm.generated.js';
 
 const WK = 512; // W+K for the 80 rounds; data at 1024
 const out = []; const emit = (s) => out.push(s);
-const get = (x) => `(local.get $${x})`;
-const rotl = (x, n) => `(i32.rotl ${x} (i32.const ${n}))`;
-const K = [0x5a827999, 0x6ed9eba1, 0x8f1bbcdc, 0xca62c1d6];
 emit('(module'); emit('  (memory (export "memory") 2)');
 emit('  (func (export "blocks") (param $p i32) (param $n i32)');
 emit('    (local $a i32) (local $b i32) (local $c i32) (local $d i32) (local $e i32)');
@@ -39,23 +37,7 @@ for (let t = 16; t < 80; t += 4) {
   emit(`      (local.set $x0 ${get('x1')}) (local.set $x1 ${get('x2')}) (local.set $x2 ${get('x3')}) (local.set $x3 ${get('r')})`);
 }
 emit(`      (local.set $a ${get('h0')}) (local.set $b ${get('h1')}) (local.set $c ${get('h2')}) (local.set $d ${get('h3')}) (local.set $e ${get('h4')})`);
-let v = ['a', 'b', 'c', 'd', 'e'];
-for (let r = 0; r < 80; r++) {
-  const [A, B, C, D, E] = v;
-  let f;
-  if (r < 20) f = `(i32.xor ${get(D)} (i32.and ${get(B)} (i32.xor ${get(C)} ${get(D)})))`;
-  else if (r < 40 || r >= 60) f = `(i32.xor (i32.xor ${get(B)} ${get(C)}) ${get(D)})`;
-  else f = `(i32.add (i32.and ${get(B)} ${get(C)}) (i32.and ${get(D)} (i32.xor ${get(B)} ${get(C)})))`;
-  emit(`      (local.set $${E} (i32.add (i32.add (i32.add ${get(E)} (i32.load offset=${WK + r * 4} (i32.const 0))) ${f}) ${rotl(get(A), 5)}))`);
-  emit(`      (local.set $${B} ${rotl(get(B), 30)})`);
-  v = [E, A, B, C, D];
-}
-v.forEach((x, i) => emit(`      (local.set $h${i} (i32.add ${get(`h${i}`)} ${get(x)}))`));
-emit(`      (local.set $p (i32.add ${get('p')} (i32.const 64)))`);
-emit(`      (local.set $n (i32.sub ${get('n')} (i32.const 1)))`);
-emit('      (br $next)))');
-for (let i = 0; i < 5; i++) emit(`    (i32.store offset=${i * 4} (i32.const 0) ${get(`h${i}`)})`);
-emit('  ))');
+emitRoundsToEnd(emit, '      ', (r, E) => `(i32.add ${get(E)} (i32.load offset=${WK + r * 4} (i32.const 0)))`);
 const simdWat = out.join('\n') + '\n';
 
 const wabt = await wabtInit();
