@@ -4,7 +4,7 @@
 // node:crypto Hash templates duplicated with Hash#copy().
 import { createHash } from 'node:crypto';
 import type { Hash } from 'node:crypto';
-import { BlockSha1, checkBytes, checkOutput, finishFrom, SHA1_IV, sha1WithCompressor, writeStateBigEndian } from './sha1-hash.js';
+import { BlockSha1, checkBytes, checkOutput, finishFrom, SHA1_IV, sha1WithCompressor } from './sha1-hash.js';
 import type { HmacSha1, Sha1Compressor } from './types.js';
 
 export const HMAC_SHA1_MIN_TAG = 10;
@@ -53,11 +53,17 @@ function keyBlocks(key: Uint8Array, hashKey: (k: Uint8Array) => Uint8Array): { i
   return { ipad, opad };
 }
 
+// Transient scratch shared by every HMAC object, so a keyed object holds only
+// its two chaining states and its stream (the "how much memory does a ctx
+// take?" question of the CMAC seed). Safe because JS runs one call at a time
+// and block functions never call back; wiped after each use.
+const innerDigestScratch = new Uint8Array(20);
+const fullTagScratch = new Uint8Array(20);
+
 abstract class HmacSha1Base implements HmacSha1 {
   abstract readonly impl: string;
   readonly tagLength: number;
   protected destroyed = false;
-  private readonly full = new Uint8Array(20);
 
   constructor(tagLength: number) {
     this.tagLength = tagLength;
@@ -80,9 +86,9 @@ abstract class HmacSha1Base implements HmacSha1 {
       this.fullTagInto(out, offset);
       return;
     }
-    this.fullTagInto(this.full, 0);
-    for (let i = 0; i < this.tagLength; i++) out[offset + i] = this.full[i]!;
-    this.full.fill(0);
+    this.fullTagInto(fullTagScratch, 0);
+    for (let i = 0; i < this.tagLength; i++) out[offset + i] = fullTagScratch[i]!;
+    fullTagScratch.fill(0);
   }
 
   digest(): Uint8Array {
@@ -116,11 +122,6 @@ export class BlockHmacSha1 extends HmacSha1Base {
   private readonly innerState: Uint32Array;
   private readonly outerState: Uint32Array;
   private readonly hash: BlockSha1;
-  /** The outer hash's only block: inner digest, 0x80, zeros, bit length of 64 + 20 bytes. */
-  private readonly outerBlock = new Uint8Array(64);
-  private readonly work = new Uint32Array(5);
-  private readonly innerDigest = new Uint8Array(20);
-  private readonly fullScratch = new Uint8Array(20);
 
   constructor(compressor: Sha1Compressor, key: Uint8Array | null, tagLength: number, from?: BlockHmacSha1) {
     super(tagLength);
@@ -141,9 +142,6 @@ export class BlockHmacSha1 extends HmacSha1Base {
       compressor.clearScratch?.();
       this.hash.restartFrom(this.innerState, 64);
     }
-    this.outerBlock[20] = 0x80;
-    this.outerBlock[62] = ((64 + 20) * 8) >>> 8;
-    this.outerBlock[63] = ((64 + 20) * 8) & 0xff;
   }
 
   private keyState(block: Uint8Array): Uint32Array {
@@ -175,12 +173,12 @@ export class BlockHmacSha1 extends HmacSha1Base {
     this.checkLive();
     checkBytes('HMAC-SHA1 mac: message', msg);
     const out = new Uint8Array(this.tagLength);
-    const inner = this.innerDigest;
+    const inner = innerDigestScratch;
     finishFrom(this.compressor, this.innerState, 64, msg, inner, 0);
     if (this.tagLength === 20) {
       finishFrom(this.compressor, this.outerState, 64, inner, out, 0);
     } else {
-      const full = this.fullScratch;
+      const full = fullTagScratch;
       finishFrom(this.compressor, this.outerState, 64, inner, full, 0);
       for (let i = 0; i < this.tagLength; i++) out[i] = full[i]!;
       full.fill(0);
@@ -192,10 +190,9 @@ export class BlockHmacSha1 extends HmacSha1Base {
   }
 
   protected fullTagInto(out: Uint8Array, offset: number): void {
-    this.hash.digestInto(this.outerBlock, 0);
-    this.work.set(this.outerState);
-    this.compressor.blockDataOrder(this.work, this.outerBlock, 0, 1);
-    writeStateBigEndian(this.work, out, offset);
+    this.hash.digestInto(innerDigestScratch, 0);
+    finishFrom(this.compressor, this.outerState, 64, innerDigestScratch, out, offset);
+    innerDigestScratch.fill(0);
   }
 
   clone(): BlockHmacSha1 {
@@ -206,9 +203,6 @@ export class BlockHmacSha1 extends HmacSha1Base {
   protected wipe(): void {
     this.innerState.fill(0);
     this.outerState.fill(0);
-    this.work.fill(0);
-    this.outerBlock.fill(0);
-    this.innerDigest.fill(0);
     this.hash.wipe();
     this.compressor.clearScratch?.();
   }

@@ -177,6 +177,8 @@ export function finishFrom(compressor: Sha1Compressor, state: ArrayLike<number>,
   st[4] = state[4]!;
   if (compressor.finishFrom !== undefined) {
     compressor.finishFrom(st, priorLength, msg, out, offset);
+    // The copy may be an HMAC's keyed state: do not leave it in module scratch.
+    st.fill(0);
     return;
   }
   const len = msg.length;
@@ -192,6 +194,7 @@ export function finishFrom(compressor: Sha1Compressor, state: ArrayLike<number>,
   writeBitLength(tail, tailBlocks * 64 - 8, priorLength + len);
   compressor.blockDataOrder(st, tail, 0, tailBlocks);
   writeStateBigEndian(st, out, offset);
+  tail.fill(0, 0, rest);
 }
 
 /** SHA-1 of a whole message with one block function. */
