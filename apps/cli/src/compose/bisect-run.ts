@@ -286,7 +286,7 @@ export async function runBisect(inputs: BisectInputs): Promise<BisectResult> {
         }
       }
     }
-    /** Per case, per variant: the median of each visit (one per round). */
+    /** Per case, per variant: the value of each visit (one per round, see visitValue). */
     const samples = new Map<string, Record<string, number[]>>();
     const problems = new Map<string, Record<string, string>>();
     const impls = new Map<string, Record<string, string>>();
@@ -298,7 +298,10 @@ export async function runBisect(inputs: BisectInputs): Promise<BisectResult> {
       digests.set(c.id, {});
       for (const r of runs) {
         if (!r.worker) problems.get(c.id)![r.plan.id] = `this mix cannot run: ${r.problem}`;
-        else if (!r.cases.has(c.id)) problems.get(c.id)![r.plan.id] = 'this mix has no such case';
+        else if (!r.cases.has(c.id)) {
+          const failed = r.worker.suiteErrors.map((e) => `${e.suite}: ${e.message}`).join('; ');
+          problems.get(c.id)![r.plan.id] = `this mix has no such case${failed ? ` (suites that fail to build their cases here: ${failed})` : ''}`;
+        }
       }
     }
     const slice = inputs.timePerCase / inputs.rounds;
