@@ -46,7 +46,8 @@ export function cheapestFrom(line: CostLine, others: readonly CostLine[]): numbe
       if (line.fixedNs > other.fixedNs || line.nsPerByte > other.nsPerByte) return Infinity;
       continue;
     }
-    from = Math.max(from, Math.ceil((line.fixedNs - other.fixedNs) / (other.nsPerByte - line.nsPerByte)));
+    // The epsilon keeps an exact crossing (200.00000000000003) from rounding up a whole byte.
+    from = Math.max(from, Math.ceil((line.fixedNs - other.fixedNs) / (other.nsPerByte - line.nsPerByte) - 1e-9));
   }
   return Math.max(0, from);
 }
@@ -63,7 +64,7 @@ export function cheapestBands(lines: readonly CostLine[]): SizeBand[] {
     for (const b of lines) {
       if (a === b || a.nsPerByte === b.nsPerByte) continue;
       const x = (a.fixedNs - b.fixedNs) / (b.nsPerByte - a.nsPerByte);
-      if (x > 0 && Number.isFinite(x)) starts.add(Math.ceil(x));
+      if (x > 0 && Number.isFinite(x)) starts.add(Math.ceil(x - 1e-9));
     }
   }
   const bands: SizeBand[] = [];

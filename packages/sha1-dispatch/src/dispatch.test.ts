@@ -218,7 +218,21 @@ describe('decisions from figures', () => {
     expect(decision('crossover')!.reason).toMatch(/measured on this machine 2026-01-01; fit .*node 1000 ns \+ 0\.550 ns\/B/);
     expect(decision('block function')!.impl).toBe('wasm');
     expect(dispatch()).toMatchObject({ impl: 'unrolled+wasm' });
-    expect(dispatch().reason).toMatch(/runs of < 6 blocks \(and tails < 384 B\) -> unrolled, longer -> wasm: the lines cross at 334 B/);
+    expect(dispatch().reason).toMatch(/runs of < 6 blocks \(and tails < 384 B\) -> unrolled, longer -> wasm: the whole-message lines cross at 334 B/);
+  });
+
+  it('blockDataOrder-call figures, when present, decide the streaming split', () => {
+    resetDispatchForTests({});
+    // One-block calls: unrolled 10 ns + 1.6 ns/B, wasm 90 ns + 1.2 ns/B: they cross at 200 B.
+    const runs = [64, 128, 256, 512, 1024].flatMap((size) => [
+      { size, impl: 'unrolled' as const, nsPerOp: 10 + 1.6 * size },
+      { size, impl: 'wasm' as const, nsPerOp: 90 + 1.2 * size },
+    ]);
+    applyMeasurements({ ...figures, blockRuns: runs });
+    expect(dispatch().impl).toBe('unrolled+wasm');
+    expect(dispatch().reason).toMatch(/runs of < 4 blocks \(and tails < 256 B\) -> unrolled, longer -> wasm: the blockDataOrder-call lines cross at 200 B/);
+    // Whole messages still follow the whole-message lines.
+    expect(dispatch({ size: 334 }).impl).toBe('wasm');
   });
 
   it('with wasm masked the same figures give unrolled everywhere below node', () => {

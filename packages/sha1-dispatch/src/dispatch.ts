@@ -195,14 +195,21 @@ function computeState(): DispatchState {
   }
 
   // Streams and HMAC: a per-call run-length split when the pure implementation
-  // cheapest for one block differs from the block function (wasm's per-call
-  // cost loses on the one- or two-block updates a streaming caller makes).
-  const oneBlock = [...pureLines].sort((a, b) => costAt(a, 64) - costAt(b, 64))[0];
+  // cheapest for a one-block call differs from the block function (wasm's
+  // per-call cost loses on the one-block updates a streaming caller makes).
+  // Decided from the blockDataOrder-call figures when the file has them, else
+  // from the whole-message lines.
+  const runRows = measurements.blockRuns;
+  const runLines = pure
+    .map((n) => (runRows ? fitCostLine(runRows, n) : lines.get(n)))
+    .filter((l): l is CostLine => l !== undefined);
+  const runsOf = runRows ? 'blockDataOrder-call' : 'whole-message';
+  const oneBlock = [...runLines].sort((a, b) => costAt(a, 64) - costAt(b, 64))[0];
+  const blockRunLine = runLines.find((l) => l.impl === blockImpl);
   let streaming: DispatchChoice = { impl: block.impl, reason: `the block function: ${block.reason}` };
   let streamingCompressor = compressorOf(block.impl);
-  const blockLine = lines.get(blockImpl);
-  if (oneBlock !== undefined && blockLine !== undefined && oneBlock.impl !== blockImpl) {
-    const longFrom = cheapestFrom(blockLine, [oneBlock]);
+  if (oneBlock !== undefined && blockRunLine !== undefined && oneBlock.impl !== blockImpl) {
+    const longFrom = cheapestFrom(blockRunLine, [oneBlock]);
     if (Number.isFinite(longFrom)) {
       const minBlocks = Math.max(2, Math.ceil(longFrom / 64));
       streamingCompressor = runLengthCompressor(compressorOf(oneBlock.impl)!, compressorOf(blockImpl)!, minBlocks);
@@ -210,9 +217,11 @@ function computeState(): DispatchState {
         impl: streamingCompressor.name,
         reason:
           `runs of < ${minBlocks} blocks (and tails < ${minBlocks * 64} B) -> ${oneBlock.impl}, longer -> ${blockImpl}: ` +
-          `the lines cross at ${longFrom} B (fit ${describeLine(oneBlock)}, ${describeLine(blockLine)}; ${source})`,
+          `the ${runsOf} lines cross at ${longFrom} B (fit ${describeLine(oneBlock)}, ${describeLine(blockRunLine)}; ${source})`,
       };
     }
+  } else if (oneBlock !== undefined && oneBlock.impl === blockImpl) {
+    streaming = { impl: block.impl, reason: `the block function, also the cheapest for one block (${runsOf} figures): ${block.reason}` };
   }
 
   let forced: Sha1ImplName | undefined;

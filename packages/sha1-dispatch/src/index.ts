@@ -6,7 +6,7 @@ import { compressorOf } from './implementations.js';
 import type { Sha1ImplName } from './implementations.js';
 import { applyMeasurements, dispatchState, implForSize, resolveImpl } from './dispatch.js';
 import { crossoverOf } from './cost-model.js';
-import { DEFAULT_SIZES, machineDescription, measurementClock, measureSizes } from './measurements.js';
+import { DEFAULT_BLOCK_RUNS, DEFAULT_SIZES, machineDescription, measureBlockRuns, measurementClock, measureSizes } from './measurements.js';
 import type { CrossoverMeasurements } from './measurements.js';
 import { BlockSha1, checkBytes } from './sha1-hash.js';
 import { hashWholeMessage } from './whole-message.js';
@@ -118,7 +118,9 @@ export interface MeasureCrossoverOptions {
 /**
  * Re-measures, on this machine, whole-message SHA-1 per available
  * implementation and size, and the size from which node:crypto wins. Takes
- * about sizes x implementations x msPerPoint milliseconds (under a second by default).
+ * about (sizes + 8 block runs) x implementations x msPerPoint milliseconds
+ * (about a second by default). Also times one blockDataOrder call per run
+ * length, which decides the streaming split.
  */
 export function measureCrossover(options: MeasureCrossoverOptions = {}): CrossoverMeasurements {
   const sizes = options.sizes ?? DEFAULT_SIZES;
@@ -131,17 +133,18 @@ export function measureCrossover(options: MeasureCrossoverOptions = {}): Crossov
     .infos.filter((i) => i.available && i.name !== 'generic')
     .map((i) => i.name);
   const clock = measurementClock();
-  const rows = measureSizes(avail, sizes, ms, Math.max(8, Math.round(ms)), clock);
+  const batches = Math.max(8, Math.round(ms));
+  const rows = measureSizes(avail, sizes, ms, batches, clock);
+  const pureAvail = avail.filter((n) => n !== 'node');
+  const blockRuns = measureBlockRuns(pureAvail, DEFAULT_BLOCK_RUNS, ms, batches, clock);
   const m: CrossoverMeasurements = {
-    crossover: crossoverOf(
-      rows,
-      avail.filter((n) => n !== 'node'),
-    ),
+    crossover: crossoverOf(rows, pureAvail),
     machine: machineDescription(),
     clock: clock.kind,
     date: new Date().toISOString(),
     command: `measureCrossover(${JSON.stringify({ sizes, msPerPoint: ms })})`,
     rows,
+    blockRuns,
   };
   if (options.apply) applyMeasurements(m);
   return m;

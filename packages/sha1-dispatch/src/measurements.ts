@@ -5,6 +5,7 @@
 // a few batches, enough to place a crossover.
 import { cpus } from 'node:os';
 import { performance } from 'node:perf_hooks';
+import { compressorOf } from './implementations.js';
 import { hashWholeMessage } from './whole-message.js';
 import type { Sha1ImplName } from './implementations.js';
 
@@ -23,7 +24,10 @@ export interface CrossoverMeasurements {
   clock: MeasurementClock['kind'];
   date: string;
   command: string;
+  /** Whole-message time per (size, impl). */
   rows: SizeMeasurement[];
+  /** One blockDataOrder call per (run of size/64 blocks, impl): decides the streaming split. */
+  blockRuns?: SizeMeasurement[];
 }
 
 // Includes the sizes the sha1 suite measures (64, 1500, 16384), so the choice there is a measured one.
@@ -51,56 +55,78 @@ export function machineDescription(): string {
   return `${list[0]?.model.trim() ?? 'unknown CPU'} x${list.length}, Node ${process.version}, OpenSSL ${process.versions.openssl}`;
 }
 
-function hasherFor(impl: Sha1ImplName): (msg: Uint8Array, out: Uint8Array) => unknown {
-  return (msg, out) => hashWholeMessage(impl, msg, out);
-}
+/** One operation on a prepared input of `size` bytes. */
+type Operation = (input: Uint8Array) => unknown;
 
-/** ns/op of whole-message hashing per (size, impl): 10th percentile of batches of msPerPoint/batches ms, impls interleaved per batch. */
-export function measureSizes(impls: Sha1ImplName[], sizes: number[], msPerPoint: number, batches = 7, clock = measurementClock()): SizeMeasurement[] {
+/**
+ * The timing core: for each size, each implementation's operation in
+ * interleaved batches of about msPerPoint / batches ms; the 10th percentile
+ * per point (on a shared machine most batches lose time to another process;
+ * the low ones ran alone, which is the cost the dispatcher compares).
+ */
+function measurePoints(impls: Sha1ImplName[], sizes: number[], operationOf: (impl: Sha1ImplName) => Operation, msPerPoint: number, batches: number, clock: MeasurementClock): SizeMeasurement[] {
   const rows: SizeMeasurement[] = [];
-  const out = new Uint8Array(20);
-  const hashers = impls.map(hasherFor);
-  const messages = sizes.map((size) => {
-    const msg = new Uint8Array(size);
-    for (let i = 0; i < size; i++) msg[i] = (i * 131 + 7) & 0xff;
-    return msg;
+  const ops = impls.map(operationOf);
+  const inputs = sizes.map((size) => {
+    const input = new Uint8Array(size);
+    for (let i = 0; i < size; i++) input[i] = (i * 131 + 7) & 0xff;
+    return input;
   });
-  // Calibrate iterations so one batch lasts about msPerPoint / batches.
-  const calibrate = (h: (msg: Uint8Array, out: Uint8Array) => unknown, msg: Uint8Array) => {
+  const calibrate = (op: Operation, input: Uint8Array) => {
     let n = 1;
     for (;;) {
       const t0 = performance.now();
-      for (let i = 0; i < n; i++) h(msg, out);
+      for (let i = 0; i < n; i++) op(input);
       const dt = performance.now() - t0;
       if (dt >= 2 || n >= 1 << 20) return Math.max(1, Math.round((n * msPerPoint) / batches / Math.max(dt, 1e-3)));
       n *= 2;
     }
   };
-  // Passes over every size warm each hasher up (JIT tiers), so the smallest
+  // Passes over every size warm each operation up (JIT tiers), so the first
   // size is not measured on unoptimised code; one pass was not enough.
-  for (let pass = 0; pass < 3; pass++) for (const msg of messages) for (const h of hashers) calibrate(h, msg);
+  for (let pass = 0; pass < 3; pass++) for (const input of inputs) for (const op of ops) calibrate(op, input);
   for (let m = 0; m < sizes.length; m++) {
-    const size = sizes[m]!;
-    const msg = messages[m]!;
-    const iters = hashers.map((h) => calibrate(h, msg));
+    const input = inputs[m]!;
+    const iters = ops.map((op) => calibrate(op, input));
     const samples: number[][] = impls.map(() => []);
     for (let b = 0; b < batches; b++) {
-      hashers.forEach((h, k) => {
+      ops.forEach((op, k) => {
         const n = iters[k]!;
         const t0 = clock.nowNs();
-        for (let i = 0; i < n; i++) h(msg, out);
+        for (let i = 0; i < n; i++) op(input);
         samples[k]!.push((clock.nowNs() - t0) / n);
       });
     }
     impls.forEach((impl, k) => {
-      // The 10th percentile of many ~1 ms batches: on a shared machine most
-      // batches lose time to another process; the low ones are those that ran
-      // alone, which is the cost the dispatcher compares.
-      const s = samples[k]!.sort((x, y) => x - y);
-      rows.push({ size, impl, nsPerOp: Math.round(s[Math.floor(s.length / 10)]! * 10) / 10 });
+      const sorted = samples[k]!.sort((x, y) => x - y);
+      rows.push({ size: sizes[m]!, impl, nsPerOp: Math.round(sorted[Math.floor(sorted.length / 10)]! * 10) / 10 });
     });
   }
   return rows;
+}
+
+/** Whole-message SHA-1 (the path sha1() takes) per (size, impl). */
+export function measureSizes(impls: Sha1ImplName[], sizes: number[], msPerPoint: number, batches = 7, clock = measurementClock()): SizeMeasurement[] {
+  const out = new Uint8Array(20);
+  return measurePoints(impls, sizes, (impl) => (msg) => hashWholeMessage(impl, msg, out), msPerPoint, batches, clock);
+}
+
+/** Block counts of the streaming measurement: one blockDataOrder call per run. */
+export const DEFAULT_BLOCK_RUNS = [1, 2, 3, 4, 6, 8, 16, 32];
+
+/**
+ * One blockDataOrder call over a run of `size / 64` blocks per (size, impl):
+ * what a streaming update costs, including any per-call cost (wasm copies
+ * into linear memory and moves the state in and out).
+ */
+export function measureBlockRuns(impls: Sha1ImplName[], blockCounts: number[], msPerPoint: number, batches = 7, clock = measurementClock()): SizeMeasurement[] {
+  const state = new Uint32Array([0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476, 0xc3d2e1f0]);
+  const operationOf = (impl: Sha1ImplName): Operation => {
+    const c = compressorOf(impl);
+    if (c === undefined) throw new RangeError(`measureBlockRuns: '${impl}' has no block function`);
+    return (data) => c.blockDataOrder(state, data, 0, data.length >> 6);
+  };
+  return measurePoints(impls, blockCounts.map((n) => n * 64), operationOf, msPerPoint, batches, clock);
 }
 
 /** Per-point median of several measurement rounds (same sizes and impls in each). */
