@@ -373,7 +373,8 @@ class ConstantTimeAesCipher extends AesCipherBase {
       for (let i = 0; i < 8; i++) state[i] ^= chain[i]!;
       runRounds(state, this.ek, this.rounds, false);
       storePlanes(state, output, off);
-      chain.set(state);
+      // Element copies: TypedArray#set costs more than eight stores.
+      for (let i = 0; i < 8; i++) chain[i] = state[i]!;
     }
     wipeBlockScratch();
     wipeChain();
@@ -384,11 +385,13 @@ class ConstantTimeAesCipher extends AesCipherBase {
     loadPlanes(iv, 0, chain, 0);
     for (let off = 0; off < input.length; off += 16) {
       loadPlanes(input, off, state, 0);
-      nextChain.set(state);
+      for (let i = 0; i < 8; i++) nextChain[i] = state[i]!;
       runRounds(state, dk, this.rounds, true);
-      for (let i = 0; i < 8; i++) state[i] ^= chain[i]!;
+      for (let i = 0; i < 8; i++) {
+        state[i] ^= chain[i]!;
+        chain[i] = nextChain[i]!;
+      }
       storePlanes(state, output, off);
-      chain.set(nextChain);
     }
     wipeBlockScratch();
     wipeChain();
