@@ -19,7 +19,7 @@ export {
   wilcoxonSignedRank,
 } from './stats.js';
 export type { RandomSource, BootstrapOptions, MannWhitneyResult, SignedRankResult } from './stats.js';
-export { runCases, runCase, measureOverhead, DigestMismatchError } from './run.js';
+export { runCases, runCase, measureOverhead, consecutiveMedians, defaultSlices, DigestMismatchError } from './run.js';
 export type { RunCasesOptions } from './run.js';
 export { collectEnv, layerFingerprint, machineId, contentHash } from './env.js';
 export {
@@ -37,9 +37,19 @@ export { runResultSchema, comparisonSchema, envFingerprintSchema, calibrationSch
 export { formatTable, describeEnv } from './reporters/table.js';
 export { measureMemory, ensureExposedGc, forcedGc } from './memory.js';
 export type { MeasureMemoryOptions } from './memory.js';
-export { compareResults, compareSamples, checkCompareOptions, verdictOf, diffFingerprints, defaultThreshold, defaultAlpha } from './compare.js';
+export {
+  compareResults,
+  compareSamples,
+  checkCompareOptions,
+  comparisonWarnings,
+  verdictOf,
+  diffFingerprints,
+  defaultThreshold,
+  defaultAlpha,
+  minSlices,
+} from './compare.js';
 export type { CompareOptions } from './compare.js';
-export { runInterleaved, compareRounds } from './interleaved.js';
+export { runInterleaved, compareRounds, defaultRounds } from './interleaved.js';
 export type { InterleavedOptions } from './interleaved.js';
 export {
   calibrate,
