@@ -145,6 +145,7 @@ describe('size-aware whole-message choice', () => {
     expect(decision('crossover')).toMatchObject({ impl: '100 B', reason: 'LAYERBENCH_SHA1_CROSSOVER=100' });
     resetDispatchForTests({ LAYERBENCH_SHA1_CROSSOVER: '0' });
     expect(dispatch({ size: 0 }).impl).toBe('node');
+    expect(describeDispatch().filter((d) => d.decision.startsWith('whole message')).map((d) => d.decision)).toEqual(['whole message >= 0 B']);
     resetDispatchForTests({ LAYERBENCH_SHA1_CROSSOVER: 'big' });
     expect(() => dispatch()).toThrow(/LAYERBENCH_SHA1_CROSSOVER must be a whole number of bytes, got 'big'/);
   });

@@ -1,6 +1,7 @@
 // The SHA-1 dispatcher: reads the environment once (LAYERBENCH_CAPS,
 // LAYERBENCH_SHA1_IMPL, LAYERBENCH_SHA1_CROSSOVER), detects capabilities once,
-// and turns the shipped (or re-measured) figures into size-aware choices.
+// and turns the shipped (or re-measured) figures into size-aware choices
+// through fitted cost lines (cost-model.ts).
 // Every choice carries its reason, and describeDispatch() lists them all, so a
 // result file records what ran: the silent generic fallback of the OpenConnect
 // report cannot happen unannounced here.
@@ -13,9 +14,8 @@ import {
 import type { Capabilities } from './capabilities.js';
 import { shippedMeasurements } from './crossover.js';
 import { Sha1ImplementationError } from './errors.js';
-import { implementationInfo, isImplName, SHA1_IMPL_NAMES } from './implementations.js';
+import { compressorOf, implementationInfo, isImplName, SHA1_IMPL_NAMES } from './implementations.js';
 import type { Sha1ImplementationInfo, Sha1ImplName } from './implementations.js';
-import { compressorOf } from './implementations.js';
 import { cheapestBands, cheapestFrom, costAt, describeLine, fitCostLine } from './cost-model.js';
 import type { CostLine } from './cost-model.js';
 import { runLengthCompressor } from './run-length-compressor.js';
@@ -187,7 +187,7 @@ function computeState(): DispatchState {
       impl: band.impl,
       reason: `cheapest available pure implementation for this size in ${source}${nodeOk && Number.isFinite(crossover) ? `; below the node:crypto crossover ${crossover} B` : ''}`,
     }));
-  if (segments.length === 0) segments.push({ minSize: 0, impl: blockImpl, reason: block.reason });
+  if (segments.length === 0 && !(nodeOk && crossover === 0)) segments.push({ minSize: 0, impl: blockImpl, reason: block.reason });
   if (nodeOk && Number.isFinite(crossover)) {
     segments.push({ minSize: crossover, impl: 'node', reason: `size >= crossover ${crossover} B (${crossoverSource}): node:crypto's per-call cost is repaid` });
   } else if (!nodeOk) {

@@ -54,7 +54,7 @@ export function sha1(msg: Uint8Array, options?: Sha1Options): Uint8Array {
   return hashWholeMessage(impl, msg);
 }
 
-/** A streaming SHA-1 (update/digest/reset/clone). Without impl or sizeHint it uses the block function. */
+/** A streaming SHA-1 (update/digest/reset/clone). Without impl or sizeHint it uses the streaming choice of dispatch() (no size). */
 export function createSha1(options: CreateSha1Options = {}): Sha1Hash {
   const { sizeHint } = options;
   if (sizeHint !== undefined && (!Number.isInteger(sizeHint) || sizeHint < 0)) {
