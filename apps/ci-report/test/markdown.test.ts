@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { formatReportMarkdown, GITHUB_COMMENT_LIMIT, readReportInputs } from '../src/index.ts';
-import { main } from '../src/main.ts';
+import { main } from '../src/report-cli.ts';
 
 const fixture = (name: string) => `test/fixtures/${name}`;
 const all = ['run-shard-1.json', 'run-shard-2.json', 'run-other-machine.json', 'compare.json', 'bisect.json'].map(fixture);
