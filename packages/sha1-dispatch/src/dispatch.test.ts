@@ -269,6 +269,10 @@ describe('measureCrossover', () => {
     expect(m.rows.every((r) => r.nsPerOp > 0)).toBe(true);
     expect(m.machine).toMatch(/Node v/);
     expect(decision('crossover')!.reason).toMatch(/measured on this machine/);
+    expect(m.blockRuns!.map((r) => `${r.size}/${r.impl}`)).toEqual(
+      [1, 2, 3, 4, 6, 8, 16, 32].flatMap((n) => [`${n * 64}/unrolled`, `${n * 64}/wasm`]),
+    );
+    expect(m.blockRuns!.every((r) => r.nsPerOp > 0)).toBe(true);
     expect(shippedMeasurements.rows.length).toBeGreaterThan(0);
     expect(() => measureCrossover({ sizes: [-1] })).toThrow(RangeError);
   });

@@ -1,8 +1,9 @@
-// Timing of whole-message SHA-1 per implementation over a range of sizes, and
-// the node:crypto crossover derived from it. Used to produce the shipped
-// figures (scripts/measure-crossover.mjs) and by measureCrossover() to
-// re-measure on the user's machine. Not a benchmark harness: a quick median of
-// a few batches, enough to place a crossover.
+// Timing of whole-message SHA-1 and of blockDataOrder calls per implementation
+// over a range of sizes: the figures the dispatcher's cost lines are fitted to
+// (cost-model.ts). Used to produce the shipped figures
+// (scripts/measure-crossover.mjs) and by measureCrossover() to re-measure on
+// the user's machine. Not a benchmark harness: a low percentile of short
+// interleaved batches, enough to place a crossover.
 import { cpus } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { compressorOf } from './implementations.js';
