@@ -160,7 +160,10 @@ async function bisect(args: string[], ctx: CommandContext): Promise<number> {
   const out = chosen.out === undefined ? undefined : outputPath(ctx, chosen.out);
   const progress = progressStream(ctx, chosen.quiet);
   const log = (m: string) => progress?.write(`bisect: ${m}\n`);
-  const resolver = resolverFor(ctx, chosen, (m) => ctx.stderr.write(`bisect: ${m}\n`));
+  // Builds and downloads take minutes: said on stderr even when it is not a terminal (a CI log), unless --quiet.
+  const resolver = resolverFor(ctx, chosen, (m) => {
+    if (!chosen.quiet) ctx.stderr.write(`bisect: ${m}\n`);
+  });
   let goodSide;
   let badSide;
   try {

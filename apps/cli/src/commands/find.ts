@@ -91,7 +91,10 @@ async function find(args: string[], ctx: CommandContext): Promise<number> {
   if (chosen.filter === undefined) throw new UsageError('--filter is required: --filter <case id regex>');
   const filter = chosen.filter;
   const progress = progressStream(ctx, chosen.quiet);
-  const resolver = resolverFor(ctx, chosen, (m) => ctx.stderr.write(`find: ${m}\n`));
+  // Builds and downloads take minutes: said on stderr even when it is not a terminal (a CI log), unless --quiet.
+  const resolver = resolverFor(ctx, chosen, (m) => {
+    if (!chosen.quiet) ctx.stderr.write(`find: ${m}\n`);
+  });
   const repo = resolver.repoRoot;
   const badRef = chosen.bad ?? 'HEAD';
   let good: string;
