@@ -99,6 +99,16 @@ describe.each(SHA1_IMPL_NAMES)('implementation %s', (impl) => {
   });
 });
 
+describe('the dispatcher\'s choice', () => {
+  it('streams at every chunk size 1..130 like node:crypto', () => {
+    const key = seededBytes(15)(40);
+    const msg = seededBytes(16)(700);
+    const want = hexToBytes(createHmac('sha1', key).update(msg).digest('hex'));
+    checkStreamingEquivalence(() => createHmacSha1(key), msg, want, Array.from({ length: 130 }, (_, i) => i + 1));
+    expect(bytesToHex(hmacSha1(key, msg))).toBe(bytesToHex(want));
+  });
+});
+
 describe('tag length (RFC 2104: at least half the output and at least 80 bits)', () => {
   it.each([9, 21, 0, 10.5, Number.NaN])('rejects %s with a RangeError', (tagLength) => {
     expect(() => createHmacSha1(new Uint8Array(16), { tagLength })).toThrow(RangeError);

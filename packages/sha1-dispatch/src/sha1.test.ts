@@ -93,6 +93,14 @@ describe.each(SHA1_IMPL_NAMES)('implementation %s', (impl) => {
   });
 });
 
+describe('the dispatcher\'s own choices', () => {
+  it('sha1() at every size 0..300 and createSha1() streamed at every chunk size 1..130 match node:crypto', () => {
+    const msg = seededBytes(4242)(1000);
+    for (let len = 0; len <= 300; len++) expect(bytesToHex(sha1(msg.subarray(0, len))), `length ${len}`).toBe(nodeHex(msg.subarray(0, len)));
+    checkStreamingEquivalence(() => createSha1(), msg, hexToBytes(nodeHex(msg)), Array.from({ length: 130 }, (_, i) => i + 1));
+  });
+});
+
 describe('block functions', () => {
   it.each(['generic', 'unrolled', 'wasm'])('%s: blockDataOrder at an offset, many blocks, equals the generic reference', (impl) => {
     const reference = sha1Compressor({ impl: 'generic' });
