@@ -167,6 +167,17 @@ describe('formatSpeed', () => {
       '',
     ]);
   });
+  it('widens the size columns when a heading would touch its neighbour (1 MiB)', () => {
+    const run = runOf([
+      okCase('k', 1000, { params: { algorithm: 'SHA-1', size: 16384 } }),
+      okCase('m', 1e6, { params: { algorithm: 'SHA-1', size: 1048576 } }),
+    ]);
+    expect(formatSpeed(run).split('\n').slice(1)).toEqual([
+      'type           16384 bytes 1048576 bytes',
+      'SHA-1          16384000.00k   1048576.00k',
+      '',
+    ]);
+  });
 });
 
 describe('toBmf', () => {

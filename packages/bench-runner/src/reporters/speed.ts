@@ -34,10 +34,14 @@ export function formatSpeed(run: RunResult): string {
   }
   const columns = [...sizes].sort((a, b) => a - b);
   const labelWidth = Math.max(13, ...[...rows.keys()].map((l) => l.length + 1));
+  // openssl's 13-character columns; wider when a heading ('1048576 bytes') would touch its neighbour.
+  const columnWidth = Math.max(13, ...columns.map((s) => `${s} bytes`.length + 1));
   const lines = [
     "The 'numbers' are in 1000s of bytes per second processed.",
-    'type'.padEnd(labelWidth - 1) + columns.map((s) => `${String(s).padStart(7)} bytes`).join(''),
+    'type'.padEnd(labelWidth - 1) + columns.map((s) => `${s} bytes`.padStart(columnWidth)).join(''),
   ];
-  for (const [label, row] of rows) lines.push(label.padEnd(labelWidth) + columns.map((s) => speedCell(row.get(s))).join(''));
+  for (const [label, row] of rows) {
+    lines.push(label.padEnd(labelWidth) + columns.map((s) => speedCell(row.get(s)).padStart(columnWidth)).join(''));
+  }
   return `${lines.join('\n')}\n`;
 }
