@@ -44,7 +44,7 @@ export const allSuites: readonly SuiteDefinition[] = [...layerSuites, peersSuite
  */
 export const defaultRun = {
   suites: ['cmac-timing', 'sha1', 'esptest'],
-  timePerCase: 0.2,
+  timePerCase: 0.15,
   esptestSeconds: 2,
 } as const;
 
