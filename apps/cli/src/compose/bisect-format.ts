@@ -67,7 +67,9 @@ export function describeLayerChange(result: BisectResult, layer: string): string
 /** What one visit contributed (files before --percentile used the median). */
 function visitText(result: BisectResult): string {
   const p = result.options.visitPercentile ?? 50;
-  return p === 50 ? 'median of each visit' : `${p}th percentile of each visit`;
+  const value = p === 50 ? 'median of each visit' : `${p}th percentile of each visit`;
+  const n = result.options.processes ?? 1;
+  return n > 1 ? `${value}, ${n} processes per variant` : value;
 }
 
 export function headline(result: BisectResult): string {

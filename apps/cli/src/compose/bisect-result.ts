@@ -93,6 +93,8 @@ export const bisectResultSchema = z.object({
     filter: z.string().optional(),
     timePerCase: finite,
     rounds: z.number().int().positive(),
+    /** Worker processes per variant (absent in older files: 1). */
+    processes: z.number().int().positive().optional(),
     /** The percentile of each visit's samples that stood for the visit (absent in older files: 50). */
     visitPercentile: finite.optional(),
     threshold: finite,

@@ -1,6 +1,6 @@
 // Layer bisection, the measuring part: from a resolved good and bad stack, the
 // variants (all-good, all-bad, each differing layer swapped in from bad, each
-// swapped back out to good), one worker process per variant alive for the
+// swapped back out to good), one worker process (or --processes n) per variant alive for the
 // whole run, rounds that visit every variant in a shuffled order (so drift
 // over time lands on every variant alike), then attribution per case and the
 // stack changes (versions, runtime, capability word, dispatch decisions) with
@@ -118,6 +118,11 @@ export interface BisectInputs {
   filter?: string;
   timePerCase: number;
   rounds: number;
+  /**
+   * Worker processes per variant (default 1). Visits take turns between them, so a
+   * process that is slow as a whole (JIT, memory layout) becomes variance, not a bias.
+   */
+  processes?: number;
   /** Percentile (0..100) of a visit's samples that stands for the visit. */
   visitPercentile: number;
   threshold: number;
@@ -238,7 +243,8 @@ export function stackChanges(
 
 interface VariantRun {
   plan: VariantPlan;
-  worker?: CompositionWorker;
+  /** The variant's worker processes (empty when the mix cannot run); visits take turns. */
+  workers: CompositionWorker[];
   problem?: string;
   cases: Map<string, WorkerCase>;
 }
@@ -258,20 +264,25 @@ export async function runBisect(inputs: BisectInputs): Promise<BisectResult> {
   const runs: VariantRun[] = await Promise.all(
     plans.map(async (plan): Promise<VariantRun> => {
       const runtime = plan.take.runtime === 'good' ? good.runtime : bad.runtime;
-      try {
-        const worker = await CompositionWorker.start({
-          nodePath: runtime.nodePath,
-          dirs: dirsFor(plan, good, bad),
-          suites: inputs.suites,
-          ...(inputs.filter === undefined ? {} : { filter: inputs.filter }),
-        });
-        return { plan, worker, cases: new Map(worker.cases.map((c) => [c.id, c])) };
-      } catch (err) {
-        const e = err as Error;
-        const problem = err instanceof MixError ? e.message : `${e.name}: ${e.message}`;
+      const options = {
+        nodePath: runtime.nodePath,
+        dirs: dirsFor(plan, good, bad),
+        suites: inputs.suites,
+        ...(inputs.filter === undefined ? {} : { filter: inputs.filter }),
+      };
+      const started = await Promise.allSettled(
+        Array.from({ length: inputs.processes ?? 1 }, () => CompositionWorker.start(options)),
+      );
+      const workers = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
+      const failure = started.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+      if (failure) {
+        await Promise.all(workers.map((w) => w.close()));
+        const e = failure.reason as Error;
+        const problem = failure.reason instanceof MixError ? e.message : `${e.name}: ${e.message}`;
         progress(`${plan.id}: cannot run this mix: ${problem}`);
-        return { plan, problem, cases: new Map() };
+        return { plan, workers: [], problem, cases: new Map() };
       }
+      return { plan, workers, cases: new Map(workers[0]!.cases.map((c) => [c.id, c])) };
     }),
   );
   try {
@@ -297,9 +308,9 @@ export async function runBisect(inputs: BisectInputs): Promise<BisectResult> {
       impls.set(c.id, {});
       digests.set(c.id, {});
       for (const r of runs) {
-        if (!r.worker) problems.get(c.id)![r.plan.id] = `this mix cannot run: ${r.problem}`;
+        if (r.workers.length === 0) problems.get(c.id)![r.plan.id] = `this mix cannot run: ${r.problem}`;
         else if (!r.cases.has(c.id)) {
-          const failed = r.worker.suiteErrors.map((e) => `${e.suite}: ${e.message}`).join('; ');
+          const failed = r.workers[0]!.suiteErrors.map((e) => `${e.suite}: ${e.message}`).join('; ');
           problems.get(c.id)![r.plan.id] = `this mix has no such case${failed ? ` (suites that fail to build their cases here: ${failed})` : ''}`;
         }
       }
@@ -311,11 +322,13 @@ export async function runBisect(inputs: BisectInputs): Promise<BisectResult> {
     for (const c of caseOrder) {
       progress(`warming up ${c.id}`);
       for (const r of runs) {
-        if (!r.worker || !r.cases.has(c.id) || inputs.signal?.aborted) continue;
-        try {
-          await r.worker.measure(c.id, Math.max(WARMUP_SECONDS, slice));
-        } catch (err) {
-          problems.get(c.id)![r.plan.id] = (err as Error).message;
+        if (!r.cases.has(c.id) || inputs.signal?.aborted) continue;
+        for (const worker of r.workers) {
+          try {
+            await worker.measure(c.id, Math.max(WARMUP_SECONDS, slice));
+          } catch (err) {
+            problems.get(c.id)![r.plan.id] = (err as Error).message;
+          }
         }
       }
     }
@@ -327,10 +340,10 @@ export async function runBisect(inputs: BisectInputs): Promise<BisectResult> {
         }
         progress(`round ${round}/${inputs.rounds}, case ${index + 1}/${caseOrder.length}: ${c.id}`);
         for (const r of shuffle(runs, random)) {
-          if (!r.worker || !r.cases.has(c.id) || problems.get(c.id)![r.plan.id]) continue;
+          if (r.workers.length === 0 || !r.cases.has(c.id) || problems.get(c.id)![r.plan.id]) continue;
           let m;
           try {
-            m = await r.worker.measure(c.id, slice);
+            m = await r.workers[(round - 1) % r.workers.length]!.measure(c.id, slice);
           } catch (err) {
             problems.get(c.id)![r.plan.id] = (err as Error).message;
             continue;
@@ -357,12 +370,12 @@ export async function runBisect(inputs: BisectInputs): Promise<BisectResult> {
         id: r.plan.id,
         label: r.plan.label,
         take: r.plan.take,
-        status: r.worker ? 'ok' : 'failed',
+        status: r.workers.length ? 'ok' : 'failed',
       };
       if (r.problem) variant.problem = r.problem;
-      if (r.worker) {
+      if (r.workers[0]) {
         try {
-          const env = await r.worker.env();
+          const env = await r.workers[0].env();
           envs[r.plan.id] = env;
           variant.env = env;
         } catch (err) {
@@ -406,6 +419,7 @@ export async function runBisect(inputs: BisectInputs): Promise<BisectResult> {
         ...(inputs.filter === undefined ? {} : { filter: inputs.filter }),
         timePerCase: inputs.timePerCase,
         rounds: inputs.rounds,
+        processes: inputs.processes ?? 1,
         visitPercentile: inputs.visitPercentile,
         threshold: inputs.threshold,
         alpha: inputs.alpha,
@@ -422,7 +436,7 @@ export async function runBisect(inputs: BisectInputs): Promise<BisectResult> {
     if (interrupted) result.interrupted = true;
     return result;
   } finally {
-    await Promise.all(runs.map((r) => r.worker?.close()));
+    await Promise.all(runs.flatMap((r) => r.workers.map((w) => w.close())));
   }
 }
 
