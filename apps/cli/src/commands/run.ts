@@ -41,7 +41,7 @@ const options = {
   shard: valueOption('k/n', 'run only shard k of n (for a CI matrix); every case is in exactly one shard', shardSpec),
   quiet: booleanOption('no progress on stderr', 'q'),
   'esptest-seconds': valueOption('seconds', `length of each esptest loop (default 5; ${defaultRun.esptestSeconds} for the default suites)`, positiveNumber('seconds')),
-  compat: booleanOption("esptest lines use esptest's own Mb/s formula (count*1400/5/250000, half the true rate)"),
+  compat: booleanOption("esptest lines use esptest's own Mb/s figure (packets x 1400 / seconds / 250000, truncated: half the true rate)"),
 };
 
 export const runCommand: Command = {
