@@ -76,8 +76,10 @@ export function identify(
   } catch {
     // Reported when the worker fails to start.
   }
-  layers.runtime = { name: 'runtime', version: rt.version, source: rt.source, contentHash: `${real} openssl ${rt.openssl}` };
-  code.runtime = `${real} ${rt.version} ${rt.openssl}`;
+  // The node binary's own sha256: the same version built differently is a different runtime.
+  const binaryHash = createHash('sha256').update(readFileSync(real)).digest('hex');
+  layers.runtime = { name: 'runtime', version: rt.version, source: rt.source, contentHash: binaryHash };
+  code.runtime = binaryHash;
   return { spec: composition.text, layers, code };
 }
 
