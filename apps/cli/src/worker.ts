@@ -3,8 +3,9 @@
 // the layers from their folders, builds the suite's cases once, then answers
 // "measure case X for t seconds" with raw samples until told to exit, and
 // reports what its runtime and layers say about themselves (capability word,
-// dispatch decisions). Runs under Node 16: runtime code only, no newer APIs.
-import type { BenchCase, CaseResult } from '@layerbench/bench-runner';
+// dispatch decisions, the fingerprint of each layer it loaded). Runs under
+// Node 16: runtime code only, no newer APIs.
+import type { BenchCase, CaseResult, LayerFingerprint } from '@layerbench/bench-runner';
 import { loadLayers, LayerLoadError } from './compose/load.js';
 import type { LoadedComposition } from './compose/load.js';
 import type { Measurement, ParentMessage, WorkerEnv, WorkerMessage } from './compose/worker-protocol.js';
@@ -18,6 +19,7 @@ function errorOf(err: unknown): { name: string; message: string } {
 }
 
 let loaded: LoadedComposition | undefined;
+let layerDirs: Record<string, string> = {};
 const cases = new Map<string, BenchCase>();
 
 type RunCases = (
@@ -26,6 +28,7 @@ type RunCases = (
 ) => Promise<{ cases: CaseResult[] }>;
 
 async function init(message: Extract<ParentMessage, { type: 'init' }>): Promise<void> {
+  layerDirs = message.dirs;
   try {
     loaded = await loadLayers(message.dirs);
   } catch (err) {
@@ -100,6 +103,11 @@ async function describe(seq: number): Promise<void> {
     if (report.capabilities !== undefined) env.capabilities = report.capabilities;
     env.dispatch = report.dispatch;
     env.missing = report.missing;
+    // What this process loaded, fingerprinted by its own engine when that engine can.
+    const fingerprint = loaded.benchRunner['layerFingerprint'];
+    if (typeof fingerprint === 'function') {
+      env.layers = Object.values(layerDirs).map((dir) => fingerprint(dir) as LayerFingerprint);
+    }
     send({ type: 'env', seq, env });
   } catch (err) {
     send({ type: 'env', seq, env, error: errorOf(err).message });

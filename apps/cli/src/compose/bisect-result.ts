@@ -56,6 +56,7 @@ export const workerEnvSchema = z.object({
   capabilities: z.string().optional(),
   dispatch: z.array(dispatchDecisionSchema),
   missing: z.array(z.string()),
+  layers: z.array(layerFingerprintSchema).optional(),
   error: z.string().optional(),
 });
 

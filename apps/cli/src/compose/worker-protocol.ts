@@ -1,7 +1,7 @@
 // The messages between bisect/find (the parent) and a measuring worker
 // (worker.ts, one child process per composition, spoken over the IPC channel
 // so stray console output of a layer cannot corrupt the protocol).
-import type { CaseError, CaseParams, DispatchDecision } from '@layerbench/bench-runner';
+import type { CaseError, CaseParams, DispatchDecision, LayerFingerprint } from '@layerbench/bench-runner';
 import type { CodeLayerName } from './spec.js';
 
 export type ParentMessage =
@@ -37,6 +37,8 @@ export interface WorkerEnv {
   dispatch: DispatchDecision[];
   /** Reporting functions a layer of this mix does not export. */
   missing: string[];
+  /** The layers this process loaded (when its engine has layerFingerprint). */
+  layers?: LayerFingerprint[];
 }
 
 export type WorkerMessage =
