@@ -22,7 +22,11 @@ const VERDICT_COLOURS: Record<string, string> = {
   failed: 'rgba(0, 0, 0, 0.2)',
 };
 
-const PALETTE = ['#0d6efd', '#dc3545', '#198754', '#fd7e14', '#6f42c1', '#20c997', '#6c757d', '#d63384'];
+// Twelve distinguishable colours: a suite shows up to a dozen implementations side by side.
+const PALETTE = [
+  '#0d6efd', '#dc3545', '#198754', '#fd7e14', '#6f42c1', '#20c997',
+  '#6c757d', '#d63384', '#0dcaf0', '#8c564b', '#bcbd22', '#000000',
+];
 
 interface RatioRow {
   label: string;
