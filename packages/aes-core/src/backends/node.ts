@@ -98,7 +98,7 @@ class NodeAesCipher extends AesCipherBase {
     // copy. Short inputs are copied whole (one update() call); long ones pass
     // the copied first block and the rest of input as two calls.
     const whole = n <= WHOLE_COPY_MAX;
-    const first = whole ? Uint8Array.from(input) : new Uint8Array(16);
+    const first = whole ? new Uint8Array(input) : new Uint8Array(16);
     for (let i = 0; i < 16; i++) first[i] = input[i]! ^ iv[i]! ^ chain[i]!;
     let head: Buffer;
     let body: Buffer | undefined;
