@@ -111,6 +111,20 @@ describe.each([16, 24, 32])('node backend, one AES-%i object reused', (keyLen) =
     check(5);
   });
 
+  it('leaves Buffer inputs untouched (Buffer#slice would share their memory)', () => {
+    const rand = seededBytes(0xb0f + keyLen);
+    const key = rand(keyLen);
+    const c = createAes(key, { backend: 'node' });
+    c.cbcEncrypt(rand(16), rand(48)); // a non-zero chaining value to correct for
+    for (const n of [16, 64, 1024, 1040]) {
+      const iv = rand(16);
+      const data = Buffer.from(rand(n));
+      const copy = Buffer.from(data);
+      expect(bytesToHex(c.cbcEncrypt(iv, data)), `${n} bytes`).toBe(freshCbc(true, key, iv, copy));
+      expect(data.equals(copy), `${n} bytes`).toBe(true);
+    }
+  });
+
   it('wipes its key and chaining values on destroy', () => {
     const rand = seededBytes(0xd0 + keyLen);
     const c: BlockCipher = createAes(rand(keyLen), { backend: 'node' });
