@@ -56,21 +56,32 @@ export const RCON: readonly number[] = (() => {
 })();
 
 /**
- * FIPS 197 KeyExpansion into 4 * (Nr + 1) big-endian words. `subWord` is the
- * backend's S-box on the four bytes of a word (table lookups, or the
- * constant-time circuit); the branches depend only on the key length.
+ * FIPS 197 KeyExpansion into 4 * (Nr + 1) words, big-endian (the standard's
+ * byte order: key byte 0 in the high byte) or, with `littleEndian`, each word
+ * byte-reversed (key byte 0 in the low byte: the table backend's column
+ * order). `subWord` is the backend's S-box on the four bytes of a word (table
+ * lookups, or the constant-time circuit), byte positions kept; the branches
+ * depend only on the key length and the byte order.
  */
-export function expandKeyWords(key: Uint8Array, subWord: (word: number) => number): Int32Array {
+export function expandKeyWords(key: Uint8Array, subWord: (word: number) => number, littleEndian = false): Int32Array {
   const nk = key.length >>> 2;
   const total = 4 * (nk + 7);
   const w = new Int32Array(total);
   for (let i = 0; i < nk; i++) {
-    w[i] = (key[4 * i]! << 24) | (key[4 * i + 1]! << 16) | (key[4 * i + 2]! << 8) | key[4 * i + 3]!;
+    w[i] = littleEndian
+      ? key[4 * i]! | (key[4 * i + 1]! << 8) | (key[4 * i + 2]! << 16) | (key[4 * i + 3]! << 24)
+      : (key[4 * i]! << 24) | (key[4 * i + 1]! << 16) | (key[4 * i + 2]! << 8) | key[4 * i + 3]!;
   }
   for (let i = nk; i < total; i++) {
     let t = w[i - 1]!;
-    if (i % nk === 0) t = subWord((t << 8) | (t >>> 24)) ^ (RCON[i / nk]! << 24);
-    else if (nk > 6 && i % nk === 4) t = subWord(t);
+    if (i % nk === 0) {
+      // RotWord moves byte 1 to byte 0: a left rotation big-endian, a right one little-endian.
+      t = littleEndian
+        ? subWord((t >>> 8) | (t << 24)) ^ RCON[i / nk]!
+        : subWord((t << 8) | (t >>> 24)) ^ (RCON[i / nk]! << 24);
+    } else if (nk > 6 && i % nk === 4) {
+      t = subWord(t);
+    }
     w[i] = w[i - nk]! ^ t;
   }
   return w;
