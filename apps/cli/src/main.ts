@@ -119,12 +119,21 @@ export async function main(argv: readonly string[], context: Partial<CommandCont
     return await command.run(args, ctx);
   } catch (error) {
     if (error instanceof UsageError) return fail(error.message, `layerbench ${command.name} --help`);
-    if (error instanceof InputFileError) {
-      ctx.stderr.write(`${style.red('layerbench:')} ${error.message}\n`);
+    if (error instanceof InputFileError || isOverrideError(error)) {
+      ctx.stderr.write(`${style.red('layerbench:')} ${(error as Error).message}\n`);
       return 2;
     }
     throw error;
   }
+}
+
+/**
+ * A layer refusing a LAYERBENCH_* override (unknown backend, bad mask): bad
+ * input from the user's environment, so one line and exit 2, not a stack trace.
+ * Every layer's message starts with the variable it rejects.
+ */
+function isOverrideError(error: unknown): boolean {
+  return error instanceof Error && /^LAYERBENCH_[A-Z0-9_]+\b/.test(error.message);
 }
 
 /**

@@ -118,3 +118,19 @@ describe('main() in-process', () => {
     expect(plain.text).toBe("layerbench: unknown command 'nope' (see layerbench --help)\n");
   });
 });
+
+describe('a layer refusing a LAYERBENCH_* override', () => {
+  it.each([
+    ['LAYERBENCH_AES_BACKEND', 'bogus', /AES backend 'bogus'/],
+    ['LAYERBENCH_SHA1_IMPL', 'bogus', /unknown SHA-1 implementation 'bogus'/],
+    ['LAYERBENCH_CAPS', '~nonsense', /unknown capability/],
+    ['LAYERBENCH_ESP_COMPOSITION', 'bogus', /expected <aes backend>/],
+  ])('%s=%s: one line naming the variable, exit 2', async (name, value, reason) => {
+    const result = await runCli(['env'], { env: { [name]: value } });
+    expect(result.code).toBe(2);
+    expect(lines(result.stderr)).toHaveLength(1);
+    expect(result.stderr).toMatch(new RegExp(`^layerbench: ${name}`));
+    expect(result.stderr).toMatch(reason);
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+  });
+});
