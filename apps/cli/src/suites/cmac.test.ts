@@ -1,8 +1,8 @@
 // The cmac suites' cases, set up and run once each (no timing): every access
 // pattern, backend and peer must produce the expected tag, and the suites
 // must have the shape the NTPsec reporter and the mem command rely on.
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { expectEveryCaseDigest } from '../../test/suite-checks.js';
 import { loadWorkspaceLayers } from '../layers.js';
 import { cmacTimingSuite } from './cmac-timing.js';
 import { cmacSuite } from './cmac.js';
@@ -21,13 +21,7 @@ for (const suite of [cmacSuite, cmacTimingSuite]) {
       }
     });
     it('every case computes its expected tag', async () => {
-      for (const c of cases) {
-        const instance = await c.setup();
-        expect(instance.digest(), c.id).toBe(c.expectedDigest);
-        instance.fn();
-        expect(instance.digest(), `${c.id} after a timed call`).toBe(c.expectedDigest);
-        instance.teardown?.();
-      }
+      await expectEveryCaseDigest(cases);
     });
   });
 }
@@ -58,14 +52,5 @@ describe('cmac memory cases', () => {
     expect(ids).toContain('cmac/aes-128/dup/table');
     expect(ids).toContain('cmac/aes-128/context/@stablelib/cmac');
     for (const m of memCases) expect(await m.create(), m.id).toBeTypeOf('object');
-  });
-});
-
-describe('cmac suites load on Node 16', () => {
-  it('import @layerbench/peers only lazily (its libraries need a newer Node)', () => {
-    for (const file of ['cmac.ts', 'cmac-timing.ts']) {
-      const source = readFileSync(new URL(file, import.meta.url), 'utf8');
-      expect(source, file).not.toMatch(/^import[^;]*['"]@layerbench\/peers['"]/m);
-    }
   });
 });

@@ -3,6 +3,7 @@
 // node:crypto builds for the esptest workload, with the ids and params the
 // reporters rely on.
 import { describe, expect, it } from 'vitest';
+import { expectEveryCaseDigest } from '../../test/suite-checks.js';
 import { loadWorkspaceLayers } from '../layers.js';
 import { espCompositions, espSuite } from './esp.js';
 import { esptestSuite } from './esptest.js';
@@ -34,15 +35,10 @@ describe('esp suite', () => {
   });
 
   it('every case computes the expected digest before and after a timed call', async () => {
-    for (const c of cases) {
-      const instance = await c.setup();
-      expect(instance.digest(), c.id).toBe(c.expectedDigest);
-      instance.fn();
-      instance.fn();
-      expect(instance.digest(), `${c.id} after timed calls`).toBe(c.expectedDigest);
-      expect(instance.implementation, c.id).toBe(c.params.impl);
-      instance.teardown?.();
-    }
+    await expectEveryCaseDigest(cases, {
+      timedCalls: 2,
+      check: (c, instance) => expect(instance.implementation, c.id).toBe(c.params.impl),
+    });
   });
 
   it('has one memory case per composition, each creating a working SA', async () => {
