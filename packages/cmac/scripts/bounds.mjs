@@ -1,0 +1,70 @@
+// Why the two ratio targets of the cmac layer are out of its reach: times,
+// interleaved in one process (every variant once per round, so load hits all
+// alike), our preloaded mac() and one-shot cmac() next to @stablelib/cmac and
+// next to the aes-core work they cannot avoid: three bare `table` block
+// encryptions (a 48-byte packet is three blocks) and createAes + destroy
+// (the key schedule a one-shot call must allocate). AES-128, the seed's
+// 48-byte packet. Needs the workspace built (npm run build).
+// Usage: node packages/cmac/scripts/bounds.mjs [rounds, default 15]
+import { createRequire } from 'node:module';
+import { createAes } from '@layerbench/aes-core';
+import { Cmac, cmac } from '@layerbench/cmac';
+
+// The peers are dependencies of apps/peers, so resolve them from there.
+const requirePeer = createRequire(new URL('../../../apps/peers/package.json', import.meta.url));
+const { AES } = await import(requirePeer.resolve('@stablelib/aes'));
+const { CMAC } = await import(requirePeer.resolve('@stablelib/cmac'));
+
+const key = new Uint8Array(16).map((_, i) => (i * i + 0x23) & 255);
+const packet = new Uint8Array(48).map((_, i) => (i * i + 0x31) & 255);
+const tableOptions = { backend: 'table' };
+const bare = createAes(key, tableOptions);
+const ctx = new Cmac(createAes(key, tableOptions));
+const stablelib = new CMAC(new AES(key, true));
+const block = new Uint8Array(16);
+let sink;
+const variants = {
+  'stablelib pre-keyed': () => { sink = stablelib.reset().update(packet).digest(); },
+  'preloaded mac()': () => { sink = ctx.mac(packet); },
+  '3 bare table encryptBlock': () => { bare.encryptBlock(block, block); bare.encryptBlock(block, block); bare.encryptBlock(block, block); },
+  'stablelib one-shot': () => {
+    const aes = new AES(key, true);
+    const mac = new CMAC(aes);
+    sink = mac.update(packet).digest();
+    mac.clean();
+    aes.clean();
+  },
+  'one-shot cmac()': () => { sink = cmac(key, packet, tableOptions); },
+  'createAes(table) + destroy': () => { createAes(key, tableOptions).destroy(); },
+  // The allocation of an AES-128 table schedule (44 words, off the V8 heap).
+  'new Int32Array(44)': () => { sink = new Int32Array(44); },
+};
+const hex = (u) => Buffer.from(u).toString('hex');
+if (hex(ctx.mac(packet)) !== '475ac1c053379e7dbd4ce80b87d2178e' || hex(cmac(key, packet)) !== hex(stablelib.reset().update(packet).digest())) {
+  throw new Error('digest mismatch');
+}
+
+const perCall = (fn, n) => {
+  const t = process.hrtime.bigint();
+  for (let i = 0; i < n; i++) fn();
+  return Number(process.hrtime.bigint() - t) / n;
+};
+const rounds = Number(process.argv[2] ?? 15);
+const times = Object.fromEntries(Object.keys(variants).map((k) => [k, []]));
+for (let w = 0; w < 3; w++) for (const fn of Object.values(variants)) perCall(fn, 50_000);
+for (let r = 0; r < rounds; r++) for (const [name, fn] of Object.entries(variants)) times[name].push(perCall(fn, 100_000));
+
+const median = (a) => [...a].sort((x, y) => x - y)[a.length >> 1];
+for (const [name, a] of Object.entries(times)) {
+  const m = median(a);
+  console.log(`${name.padEnd(28)} median ${m.toFixed(0).padStart(5)} ns  MAD ${median(a.map((x) => Math.abs(x - m))).toFixed(0)} ns`);
+}
+const ratio = (a, b) => {
+  const r = times[a].map((t, i) => t / times[b][i]);
+  return `${median(r).toFixed(3)} (per-round range ${Math.min(...r).toFixed(3)}-${Math.max(...r).toFixed(3)})`;
+};
+console.log(`preloaded mac() / stablelib pre-keyed       ${ratio('preloaded mac()', 'stablelib pre-keyed')}`);
+console.log(`3 bare blocks / stablelib pre-keyed         ${ratio('3 bare table encryptBlock', 'stablelib pre-keyed')}`);
+console.log(`one-shot cmac() / stablelib one-shot        ${ratio('one-shot cmac()', 'stablelib one-shot')}`);
+console.log(`createAes + destroy / stablelib one-shot    ${ratio('createAes(table) + destroy', 'stablelib one-shot')}`);
+console.log(`new Int32Array(44) / stablelib one-shot     ${ratio('new Int32Array(44)', 'stablelib one-shot')}`);
