@@ -55,18 +55,28 @@ export const RCON: readonly number[] = (() => {
   return r;
 })();
 
+function newInt32Array(words: number): Int32Array {
+  return new Int32Array(words);
+}
+
 /**
  * FIPS 197 KeyExpansion into 4 * (Nr + 1) words, big-endian (the standard's
  * byte order: key byte 0 in the high byte) or, with `littleEndian`, each word
  * byte-reversed (key byte 0 in the low byte: the table backend's column
  * order). `subWord` is the backend's S-box on the four bytes of a word (table
  * lookups, or the constant-time circuit), byte positions kept; the branches
- * depend only on the key length and the byte order.
+ * depend only on the key length and the byte order. `allocate` supplies the
+ * zeroed output array (the table backend carves it from a shared slab).
  */
-export function expandKeyWords(key: Uint8Array, subWord: (word: number) => number, littleEndian = false): Int32Array {
+export function expandKeyWords(
+  key: Uint8Array,
+  subWord: (word: number) => number,
+  littleEndian = false,
+  allocate: (words: number) => Int32Array = newInt32Array,
+): Int32Array {
   const nk = key.length >>> 2;
   const total = 4 * (nk + 7);
-  const w = new Int32Array(total);
+  const w = allocate(total);
   for (let i = 0; i < nk; i++) {
     w[i] = littleEndian
       ? key[4 * i]! | (key[4 * i + 1]! << 8) | (key[4 * i + 2]! << 16) | (key[4 * i + 3]! << 24)

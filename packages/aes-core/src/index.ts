@@ -30,13 +30,19 @@ function availableNames(): string {
   return names.length > 0 ? names.join(', ') : '(none)';
 }
 
-function findBackend(name: string, source: string): AesBackend {
+// Who asked for the backend, named in the error message only (built on
+// failure, not on every createAes with options.backend).
+function requester(name: string, viaEnv: boolean): string {
+  return viaEnv ? `${AES_BACKEND_ENV}=${name}` : `createAes({ backend: '${name}' })`;
+}
+
+function findBackend(name: string, viaEnv: boolean): AesBackend {
   const backend = BACKENDS.find((b) => b.info.name === name);
   if (backend === undefined) {
-    throw new Error(`${source} asks for AES backend '${name}', which does not exist; available backends: ${availableNames()}`);
+    throw new Error(`${requester(name, viaEnv)} asks for AES backend '${name}', which does not exist; available backends: ${availableNames()}`);
   }
   if (!backend.available()) {
-    throw new Error(`${source} asks for AES backend '${name}', which is not available here; available backends: ${availableNames()}`);
+    throw new Error(`${requester(name, viaEnv)} asks for AES backend '${name}', which is not available here; available backends: ${availableNames()}`);
   }
   return backend;
 }
@@ -45,7 +51,7 @@ function chooseDefault(): DefaultChoice {
   if (defaultChoice !== undefined) return defaultChoice;
   const forced = typeof process === 'undefined' ? undefined : process.env[AES_BACKEND_ENV];
   if (forced !== undefined && forced !== '') {
-    defaultChoice = { backend: findBackend(forced, `${AES_BACKEND_ENV}=${forced}`), reason: `forced by ${AES_BACKEND_ENV}=${forced}` };
+    defaultChoice = { backend: findBackend(forced, true), reason: `forced by ${AES_BACKEND_ENV}=${forced}` };
   } else {
     const backend = BACKENDS.find((b) => b.available());
     if (backend === undefined) throw new Error('no AES backend is available');
@@ -64,7 +70,7 @@ function chooseDefault(): DefaultChoice {
  */
 export function createAes(key: Uint8Array, options?: CreateAesOptions): BlockCipher {
   const backend = options?.backend !== undefined
-    ? findBackend(options.backend, `createAes({ backend: '${options.backend}' })`)
+    ? findBackend(options.backend, false)
     : chooseDefault().backend;
   checkKey(key);
   return backend.expandKey(key);

@@ -5,6 +5,7 @@
 import { AesCipherBase } from '../cipher-base.js';
 import { checkBlockArgs } from '../input-checks.js';
 import { SBOX, expandKeyWords } from '../aes-field.js';
+import { carveScheduleWords } from '../schedule-slab.js';
 import {
   cbcDecryptBytes, cbcDecryptWords, cbcEncryptBytes, cbcEncryptWords, encryptOneBlock, invMixColumnOfSubWord,
 } from '../table-rounds.js';
@@ -31,7 +32,7 @@ function subWord(w: number): number {
  */
 function expandDecryptionKey(ek: Int32Array): Int32Array {
   const total = ek.length;
-  const dk = new Int32Array(total);
+  const dk = carveScheduleWords(total);
   for (let r = 0; r < total; r += 4) {
     const from = total - 4 - r;
     for (let j = 0; j < 4; j++) {
@@ -69,7 +70,9 @@ function wordView(b: Uint8Array): Int32Array {
  * One expanded key. Fields are kept to the minimum (the CMAC layer budgets
  * 512 bytes for a whole pre-keyed context): the encryption schedule in one
  * Int32Array, and the decryption schedule built on first decryption only, so
- * encrypt-only users (CMAC, CTR-like modes) never pay for it.
+ * encrypt-only users (CMAC, CTR-like modes) never pay for it. Both
+ * schedules are views into a shared slab (../schedule-slab.ts); wipe() zeroes
+ * this cipher's words only.
  */
 class TableAesCipher extends AesCipherBase {
   private ek: Int32Array;
@@ -77,7 +80,7 @@ class TableAesCipher extends AesCipherBase {
 
   constructor(key: Uint8Array) {
     super(key.length);
-    this.ek = expandKeyWords(key, subWord, true);
+    this.ek = expandKeyWords(key, subWord, true, carveScheduleWords);
   }
 
   get backend(): AesBackendInfo {
