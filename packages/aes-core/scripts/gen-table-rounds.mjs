@@ -112,8 +112,9 @@ function roundKeysToLocals(schedule) {
 
 /**
  * One function. o.shape: 'block' (one block of bytes, no chaining), 'words'
- * (CBC over Int32Array words) or 'bytes' (CBC over bytes, words assembled
- * little-endian); o.decrypt: direction.
+ * (CBC over Int32Array words), 'bytes' (CBC over bytes, words assembled
+ * little-endian) or 'mac' (CBC-MAC chaining: bytes in, only the chaining
+ * value out, kept in an Int32Array); o.decrypt: direction.
  */
 function generateFunction(name, o) {
   const sch = o.schedule;
@@ -121,6 +122,8 @@ function generateFunction(name, o) {
   const emit = (...s) => lines.push(...s);
   if (o.shape === 'block') {
     emit(`export function ${name}(${sch}: Int32Array, src: Uint8Array, dst: Uint8Array): void {`);
+  } else if (o.shape === 'mac') {
+    emit(`export function ${name}(${sch}: Int32Array, state: Int32Array, src: Uint8Array, offset: number, blocks: number): void {`);
   } else {
     const data = o.shape === 'words' ? 'src: Int32Array, dst: Int32Array, words: number' : 'src: Uint8Array, dst: Uint8Array, length: number';
     emit(`export function ${name}(${sch}: Int32Array, ${data}, c0: number, c1: number, c2: number, c3: number): void {`);
@@ -128,7 +131,15 @@ function generateFunction(name, o) {
   emit(`  const rounds = (${sch}.length >>> 2) - 1;`, `  const k = ${sch}.length - 4;`);
   let ind = '  ';
   let offset = '';
-  if (o.shape !== 'block') {
+  if (o.shape === 'mac') {
+    emit(...roundKeysToLocals(sch));
+    emit('  let c0 = state[0]!, c1 = state[1]!, c2 = state[2]!, c3 = state[3]!;');
+    emit('  const end = offset + 16 * blocks;', '  for (let o = offset; o < end; o += 16) {');
+    ind = '    ';
+    offset = 'o';
+  } else if (o.shape === 'block') {
+    if (o.keys === 'locals') emit(...roundKeysToLocals(sch));
+  } else {
     emit(...roundKeysToLocals(sch));
     const [limit, step] = o.shape === 'words' ? ['words', 4] : ['length', 16];
     emit(`  for (let o = 0; o < ${limit}; o += ${step}) {`);
@@ -154,9 +165,10 @@ function generateFunction(name, o) {
     else emit(`${ind}c${c} = ${value};`);
   }
   if (o.shape === 'words' && !o.decrypt) for (let c = 0; c < 4; c++) emit(`${ind}dst[${at('o', c)}] = c${c};`);
-  if (o.shape !== 'words') for (let c = 0; c < 4; c++) emit(`${ind}${writeBytesWord(offset || '0', c, `${out}${c}`).replaceAll('[0 + ', '[')}`);
+  if (o.shape !== 'words' && o.shape !== 'mac') for (let c = 0; c < 4; c++) emit(`${ind}${writeBytesWord(offset || '0', c, `${out}${c}`).replaceAll('[0 + ', '[')}`);
   if (o.decrypt && o.shape !== 'block') for (let c = 0; c < 4; c++) emit(`${ind}c${c} = x${c};`);
   if (o.shape !== 'block') emit('  }');
+  if (o.shape === 'mac') emit('  state[0] = c0;', '  state[1] = c1;', '  state[2] = c2;', '  state[3] = c3;');
   emit('}');
   return lines;
 }
@@ -204,11 +216,13 @@ export function generateTableRounds() {
     '',
     '/**',
     ' * One block, src[0..16) -> dst[0..16), with the encryption schedule rk. The',
-    ' * hot path of one-block users (CMAC): constant offsets and no chaining or',
-    ' * block loop make it about 15% faster in V8 than cbcEncryptBytes with length',
-    ' * 16. Reads all input before writing, so src and dst may be the same.',
+    ' * hot path of one-block users: constant offsets and no chaining or block',
+    ' * loop make it about 15% faster in V8 than cbcEncryptBytes with length 16.',
+    ' * Round keys are loaded into locals first, as in the loops (72.9 vs 76.2 ns',
+    ' * reading them from rk in the rounds). Reads all input before writing, so',
+    ' * src and dst may be the same.',
     ' */',
-    ...generateFunction('encryptOneBlock', { shape: 'block', decrypt: false, schedule: 'rk', keys: 'array' }),
+    ...generateFunction('encryptOneBlock', { shape: 'block', decrypt: false, schedule: 'rk', keys: 'locals' }),
     '',
     '/**',
     ' * CBC encryption of `words` 32-bit words (a multiple of 4) of src into dst:',
@@ -232,6 +246,16 @@ export function generateTableRounds() {
     '',
     '/** cbcDecryptWords on bytes, as cbcEncryptBytes; also decrypts single blocks. */',
     ...generateFunction('cbcDecryptBytes', { shape: 'bytes', decrypt: true, schedule: 'dk', keys: 'locals' }),
+    '',
+    '/**',
+    ' * CBC-MAC chaining for MACs (CMAC): state = E(state xor block) for each of',
+    ' * `blocks` blocks of src from `offset`; nothing is written but the four',
+    ' * state words (little-endian columns, as everywhere in this file). Round',
+    ' * keys in locals even for one block: measured faster than reading the',
+    ' * schedule array in the rounds (76 vs 81 ns for one block, 196 vs 230 ns',
+    ' * for three).',
+    ' */',
+    ...generateFunction('cbcMacBytes', { shape: 'mac', decrypt: false, schedule: 'rk', keys: 'locals' }),
   );
   return `${lines.join('\n')}\n`;
 }

@@ -2,7 +2,7 @@
 // the destroyed-state guard, and CBC chaining derived from the block
 // primitive. Backends extend it and supply raw block functions (and may
 // override the raw CBC loops with faster ones).
-import { checkBlockArgs, checkCbcArgs } from './input-checks.js';
+import { checkBlockArgs, checkCbcArgs, checkCbcMacArgs } from './input-checks.js';
 import type { AesBackendInfo, BlockCipher } from './types.js';
 
 // Chaining scratch for the derived CBC decryption (src === dst needs the
@@ -11,6 +11,31 @@ import type { AesBackendInfo, BlockCipher } from './types.js';
 // these loops. Wiped after each call.
 const savedCipherBlock = new Uint8Array(16);
 const previousCipherBlock = new Uint8Array(16);
+
+// Scratch of the derived cbcMacWords: the chaining block as bytes, and the
+// output of the bulk CBC calls (only their last block is needed). Wiped after
+// each call, like the two above.
+const macBlock = new Uint8Array(16);
+const MAC_BULK_CHUNK_BYTES = 4096;
+let macBulkOutput: Uint8Array | undefined;
+
+/** bytes[0..16) = the four little-endian state words of cbcMacWords. */
+function stateToBytes(state: Int32Array, bytes: Uint8Array): void {
+  for (let j = 0; j < 4; j++) {
+    const w = state[j]!;
+    bytes[4 * j] = w;
+    bytes[4 * j + 1] = w >>> 8;
+    bytes[4 * j + 2] = w >>> 16;
+    bytes[4 * j + 3] = w >>> 24;
+  }
+}
+
+function bytesToState(bytes: Uint8Array, off: number, state: Int32Array): void {
+  for (let j = 0; j < 4; j++) {
+    const o = off + 4 * j;
+    state[j] = bytes[o]! | (bytes[o + 1]! << 8) | (bytes[o + 2]! << 16) | (bytes[o + 3]! << 24);
+  }
+}
 
 export abstract class AesCipherBase implements BlockCipher {
   readonly keyBits: 128 | 192 | 256;
@@ -60,6 +85,50 @@ export abstract class AesCipherBase implements BlockCipher {
     const { input, output } = checkCbcArgs(iv, src, dst);
     this.cbcDecryptRaw(iv, input, output);
     return output;
+  }
+
+  cbcMacWords(state: Int32Array, data: Uint8Array, offset: number, blocks: number): void {
+    this.assertUsable();
+    checkCbcMacArgs(state, data, offset, blocks);
+    this.cbcMacRaw(state, data, offset, blocks);
+  }
+
+  /**
+   * From this many blocks on, the derived cbcMacRaw runs the backend's CBC
+   * encryption (with the chaining value as IV it computes the same chain)
+   * instead of one block call per block. A backend whose block call is dear
+   * (node: one OpenSSL call each) lowers it.
+   */
+  protected get cbcMacBulkBlocks(): number {
+    return 16;
+  }
+
+  /** cbcMacWords after the checks, derived from the block and CBC primitives. */
+  protected cbcMacRaw(state: Int32Array, data: Uint8Array, offset: number, blocks: number): void {
+    const b = macBlock;
+    stateToBytes(state, b);
+    let pos = offset;
+    const end = offset + 16 * blocks;
+    if (blocks >= this.cbcMacBulkBlocks) {
+      const scratch = (macBulkOutput ??= new Uint8Array(MAC_BULK_CHUNK_BYTES));
+      let used = 0;
+      while (pos < end) {
+        const len = Math.min(MAC_BULK_CHUNK_BYTES, end - pos);
+        const out = len === MAC_BULK_CHUNK_BYTES ? scratch : scratch.subarray(0, len);
+        this.cbcEncryptRaw(b, data.subarray(pos, pos + len), out);
+        for (let i = 0; i < 16; i++) b[i] = out[len - 16 + i]!;
+        used = Math.max(used, len);
+        pos += len;
+      }
+      scratch.fill(0, 0, used);
+    } else {
+      for (; pos < end; pos += 16) {
+        for (let i = 0; i < 16; i++) b[i]! ^= data[pos + i]!;
+        this.encryptRaw(b, 0, b, 0);
+      }
+    }
+    bytesToState(b, 0, state);
+    b.fill(0);
   }
 
   destroy(): void {

@@ -59,3 +59,21 @@ export function checkCbcArgs(
   }
   return { input, output };
 }
+
+/** cbcMacWords arguments: a 4-word state, bytes, and a whole number of blocks inside them. */
+export function checkCbcMacArgs(state: unknown, data: unknown, offset: unknown, blocks: unknown): void {
+  if (!(state instanceof Int32Array) || state.length !== 4) {
+    const got = state instanceof Int32Array ? `${state.length} words` : state === null ? 'null' : typeof state === 'object' ? (state as object).constructor?.name ?? 'object' : typeof state;
+    throw new TypeError(`AES CBC-MAC state must be an Int32Array of 4 words, got ${got}`);
+  }
+  checkBytes(data, 'CBC-MAC data');
+  if (typeof offset !== 'number' || !Number.isInteger(offset) || offset < 0) {
+    throw new RangeError(`AES CBC-MAC offset must be a non-negative integer, got ${String(offset)}`);
+  }
+  if (typeof blocks !== 'number' || !Number.isInteger(blocks) || blocks < 0) {
+    throw new RangeError(`AES CBC-MAC blocks must be a non-negative integer, got ${String(blocks)}`);
+  }
+  if (offset + 16 * blocks > data.length) {
+    throw new RangeError(`AES CBC-MAC of ${blocks} blocks from offset ${offset} needs ${offset + 16 * blocks} bytes of data, got ${data.length}`);
+  }
+}

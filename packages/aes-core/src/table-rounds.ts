@@ -39,22 +39,39 @@ export function invMixColumnOfSubWord(w: number): number {
 
 /**
  * One block, src[0..16) -> dst[0..16), with the encryption schedule rk. The
- * hot path of one-block users (CMAC): constant offsets and no chaining or
- * block loop make it about 15% faster in V8 than cbcEncryptBytes with length
- * 16. Reads all input before writing, so src and dst may be the same.
+ * hot path of one-block users: constant offsets and no chaining or block
+ * loop make it about 15% faster in V8 than cbcEncryptBytes with length 16.
+ * Round keys are loaded into locals first, as in the loops (72.9 vs 76.2 ns
+ * reading them from rk in the rounds). Reads all input before writing, so
+ * src and dst may be the same.
  */
 export function encryptOneBlock(rk: Int32Array, src: Uint8Array, dst: Uint8Array): void {
   const rounds = (rk.length >>> 2) - 1;
   const k = rk.length - 4;
-  let s0 = (src[0]! | (src[1]! << 8) | (src[2]! << 16) | (src[3]! << 24)) ^ rk[0]!;
-  let s1 = (src[4]! | (src[5]! << 8) | (src[6]! << 16) | (src[7]! << 24)) ^ rk[1]!;
-  let s2 = (src[8]! | (src[9]! << 8) | (src[10]! << 16) | (src[11]! << 24)) ^ rk[2]!;
-  let s3 = (src[12]! | (src[13]! << 8) | (src[14]! << 16) | (src[15]! << 24)) ^ rk[3]!;
+  // Round keys in locals: the block loop then reads no schedule array (15% faster at 16 KiB).
+  const k0 = rk[0]!, k1 = rk[1]!, k2 = rk[2]!, k3 = rk[3]!, k4 = rk[4]!, k5 = rk[5]!, k6 = rk[6]!, k7 = rk[7]!,
+    k8 = rk[8]!, k9 = rk[9]!, k10 = rk[10]!, k11 = rk[11]!, k12 = rk[12]!, k13 = rk[13]!, k14 = rk[14]!, k15 = rk[15]!,
+    k16 = rk[16]!, k17 = rk[17]!, k18 = rk[18]!, k19 = rk[19]!, k20 = rk[20]!, k21 = rk[21]!, k22 = rk[22]!, k23 = rk[23]!,
+    k24 = rk[24]!, k25 = rk[25]!, k26 = rk[26]!, k27 = rk[27]!, k28 = rk[28]!, k29 = rk[29]!, k30 = rk[30]!, k31 = rk[31]!,
+    k32 = rk[32]!, k33 = rk[33]!, k34 = rk[34]!, k35 = rk[35]!, k36 = rk[36]!, k37 = rk[37]!, k38 = rk[38]!, k39 = rk[39]!;
+  const l0 = rk[k]!, l1 = rk[k + 1]!, l2 = rk[k + 2]!, l3 = rk[k + 3]!;
+  let k40 = 0, k41 = 0, k42 = 0, k43 = 0, k44 = 0, k45 = 0, k46 = 0, k47 = 0,
+    k48 = 0, k49 = 0, k50 = 0, k51 = 0, k52 = 0, k53 = 0, k54 = 0, k55 = 0;
+  if (rounds > 10) {
+    k40 = rk[40]!; k41 = rk[41]!; k42 = rk[42]!; k43 = rk[43]!; k44 = rk[44]!; k45 = rk[45]!; k46 = rk[46]!; k47 = rk[47]!;
+    if (rounds > 12) {
+      k48 = rk[48]!; k49 = rk[49]!; k50 = rk[50]!; k51 = rk[51]!; k52 = rk[52]!; k53 = rk[53]!; k54 = rk[54]!; k55 = rk[55]!;
+    }
+  }
+  let s0 = (src[0]! | (src[1]! << 8) | (src[2]! << 16) | (src[3]! << 24)) ^ k0;
+  let s1 = (src[4]! | (src[5]! << 8) | (src[6]! << 16) | (src[7]! << 24)) ^ k1;
+  let s2 = (src[8]! | (src[9]! << 8) | (src[10]! << 16) | (src[11]! << 24)) ^ k2;
+  let s3 = (src[12]! | (src[13]! << 8) | (src[14]! << 16) | (src[15]! << 24)) ^ k3;
   let t0: number, t1: number, t2: number, t3: number;
-  t0 = rk[4]! ^ TE0[s0 & 255]!;
-  t1 = rk[5]! ^ TE0[s1 & 255]!;
-  t2 = rk[6]! ^ TE0[s2 & 255]!;
-  t3 = rk[7]! ^ TE0[s3 & 255]!;
+  t0 = k4 ^ TE0[s0 & 255]!;
+  t1 = k5 ^ TE0[s1 & 255]!;
+  t2 = k6 ^ TE0[s2 & 255]!;
+  t3 = k7 ^ TE0[s3 & 255]!;
   t0 ^= TE1[(s1 >>> 8) & 255]!;
   t1 ^= TE1[(s2 >>> 8) & 255]!;
   t2 ^= TE1[(s3 >>> 8) & 255]!;
@@ -67,10 +84,10 @@ export function encryptOneBlock(rk: Int32Array, src: Uint8Array, dst: Uint8Array
   t1 ^= TE3[s0 >>> 24]!;
   t2 ^= TE3[s1 >>> 24]!;
   t3 ^= TE3[s2 >>> 24]!;
-  s0 = rk[8]! ^ TE0[t0 & 255]!;
-  s1 = rk[9]! ^ TE0[t1 & 255]!;
-  s2 = rk[10]! ^ TE0[t2 & 255]!;
-  s3 = rk[11]! ^ TE0[t3 & 255]!;
+  s0 = k8 ^ TE0[t0 & 255]!;
+  s1 = k9 ^ TE0[t1 & 255]!;
+  s2 = k10 ^ TE0[t2 & 255]!;
+  s3 = k11 ^ TE0[t3 & 255]!;
   s0 ^= TE1[(t1 >>> 8) & 255]!;
   s1 ^= TE1[(t2 >>> 8) & 255]!;
   s2 ^= TE1[(t3 >>> 8) & 255]!;
@@ -83,10 +100,10 @@ export function encryptOneBlock(rk: Int32Array, src: Uint8Array, dst: Uint8Array
   s1 ^= TE3[t0 >>> 24]!;
   s2 ^= TE3[t1 >>> 24]!;
   s3 ^= TE3[t2 >>> 24]!;
-  t0 = rk[12]! ^ TE0[s0 & 255]!;
-  t1 = rk[13]! ^ TE0[s1 & 255]!;
-  t2 = rk[14]! ^ TE0[s2 & 255]!;
-  t3 = rk[15]! ^ TE0[s3 & 255]!;
+  t0 = k12 ^ TE0[s0 & 255]!;
+  t1 = k13 ^ TE0[s1 & 255]!;
+  t2 = k14 ^ TE0[s2 & 255]!;
+  t3 = k15 ^ TE0[s3 & 255]!;
   t0 ^= TE1[(s1 >>> 8) & 255]!;
   t1 ^= TE1[(s2 >>> 8) & 255]!;
   t2 ^= TE1[(s3 >>> 8) & 255]!;
@@ -99,10 +116,10 @@ export function encryptOneBlock(rk: Int32Array, src: Uint8Array, dst: Uint8Array
   t1 ^= TE3[s0 >>> 24]!;
   t2 ^= TE3[s1 >>> 24]!;
   t3 ^= TE3[s2 >>> 24]!;
-  s0 = rk[16]! ^ TE0[t0 & 255]!;
-  s1 = rk[17]! ^ TE0[t1 & 255]!;
-  s2 = rk[18]! ^ TE0[t2 & 255]!;
-  s3 = rk[19]! ^ TE0[t3 & 255]!;
+  s0 = k16 ^ TE0[t0 & 255]!;
+  s1 = k17 ^ TE0[t1 & 255]!;
+  s2 = k18 ^ TE0[t2 & 255]!;
+  s3 = k19 ^ TE0[t3 & 255]!;
   s0 ^= TE1[(t1 >>> 8) & 255]!;
   s1 ^= TE1[(t2 >>> 8) & 255]!;
   s2 ^= TE1[(t3 >>> 8) & 255]!;
@@ -115,10 +132,10 @@ export function encryptOneBlock(rk: Int32Array, src: Uint8Array, dst: Uint8Array
   s1 ^= TE3[t0 >>> 24]!;
   s2 ^= TE3[t1 >>> 24]!;
   s3 ^= TE3[t2 >>> 24]!;
-  t0 = rk[20]! ^ TE0[s0 & 255]!;
-  t1 = rk[21]! ^ TE0[s1 & 255]!;
-  t2 = rk[22]! ^ TE0[s2 & 255]!;
-  t3 = rk[23]! ^ TE0[s3 & 255]!;
+  t0 = k20 ^ TE0[s0 & 255]!;
+  t1 = k21 ^ TE0[s1 & 255]!;
+  t2 = k22 ^ TE0[s2 & 255]!;
+  t3 = k23 ^ TE0[s3 & 255]!;
   t0 ^= TE1[(s1 >>> 8) & 255]!;
   t1 ^= TE1[(s2 >>> 8) & 255]!;
   t2 ^= TE1[(s3 >>> 8) & 255]!;
@@ -131,10 +148,10 @@ export function encryptOneBlock(rk: Int32Array, src: Uint8Array, dst: Uint8Array
   t1 ^= TE3[s0 >>> 24]!;
   t2 ^= TE3[s1 >>> 24]!;
   t3 ^= TE3[s2 >>> 24]!;
-  s0 = rk[24]! ^ TE0[t0 & 255]!;
-  s1 = rk[25]! ^ TE0[t1 & 255]!;
-  s2 = rk[26]! ^ TE0[t2 & 255]!;
-  s3 = rk[27]! ^ TE0[t3 & 255]!;
+  s0 = k24 ^ TE0[t0 & 255]!;
+  s1 = k25 ^ TE0[t1 & 255]!;
+  s2 = k26 ^ TE0[t2 & 255]!;
+  s3 = k27 ^ TE0[t3 & 255]!;
   s0 ^= TE1[(t1 >>> 8) & 255]!;
   s1 ^= TE1[(t2 >>> 8) & 255]!;
   s2 ^= TE1[(t3 >>> 8) & 255]!;
@@ -147,10 +164,10 @@ export function encryptOneBlock(rk: Int32Array, src: Uint8Array, dst: Uint8Array
   s1 ^= TE3[t0 >>> 24]!;
   s2 ^= TE3[t1 >>> 24]!;
   s3 ^= TE3[t2 >>> 24]!;
-  t0 = rk[28]! ^ TE0[s0 & 255]!;
-  t1 = rk[29]! ^ TE0[s1 & 255]!;
-  t2 = rk[30]! ^ TE0[s2 & 255]!;
-  t3 = rk[31]! ^ TE0[s3 & 255]!;
+  t0 = k28 ^ TE0[s0 & 255]!;
+  t1 = k29 ^ TE0[s1 & 255]!;
+  t2 = k30 ^ TE0[s2 & 255]!;
+  t3 = k31 ^ TE0[s3 & 255]!;
   t0 ^= TE1[(s1 >>> 8) & 255]!;
   t1 ^= TE1[(s2 >>> 8) & 255]!;
   t2 ^= TE1[(s3 >>> 8) & 255]!;
@@ -163,10 +180,10 @@ export function encryptOneBlock(rk: Int32Array, src: Uint8Array, dst: Uint8Array
   t1 ^= TE3[s0 >>> 24]!;
   t2 ^= TE3[s1 >>> 24]!;
   t3 ^= TE3[s2 >>> 24]!;
-  s0 = rk[32]! ^ TE0[t0 & 255]!;
-  s1 = rk[33]! ^ TE0[t1 & 255]!;
-  s2 = rk[34]! ^ TE0[t2 & 255]!;
-  s3 = rk[35]! ^ TE0[t3 & 255]!;
+  s0 = k32 ^ TE0[t0 & 255]!;
+  s1 = k33 ^ TE0[t1 & 255]!;
+  s2 = k34 ^ TE0[t2 & 255]!;
+  s3 = k35 ^ TE0[t3 & 255]!;
   s0 ^= TE1[(t1 >>> 8) & 255]!;
   s1 ^= TE1[(t2 >>> 8) & 255]!;
   s2 ^= TE1[(t3 >>> 8) & 255]!;
@@ -179,10 +196,10 @@ export function encryptOneBlock(rk: Int32Array, src: Uint8Array, dst: Uint8Array
   s1 ^= TE3[t0 >>> 24]!;
   s2 ^= TE3[t1 >>> 24]!;
   s3 ^= TE3[t2 >>> 24]!;
-  t0 = rk[36]! ^ TE0[s0 & 255]!;
-  t1 = rk[37]! ^ TE0[s1 & 255]!;
-  t2 = rk[38]! ^ TE0[s2 & 255]!;
-  t3 = rk[39]! ^ TE0[s3 & 255]!;
+  t0 = k36 ^ TE0[s0 & 255]!;
+  t1 = k37 ^ TE0[s1 & 255]!;
+  t2 = k38 ^ TE0[s2 & 255]!;
+  t3 = k39 ^ TE0[s3 & 255]!;
   t0 ^= TE1[(s1 >>> 8) & 255]!;
   t1 ^= TE1[(s2 >>> 8) & 255]!;
   t2 ^= TE1[(s3 >>> 8) & 255]!;
@@ -196,10 +213,10 @@ export function encryptOneBlock(rk: Int32Array, src: Uint8Array, dst: Uint8Array
   t2 ^= TE3[s1 >>> 24]!;
   t3 ^= TE3[s2 >>> 24]!;
   if (rounds > 10) {
-    s0 = rk[40]! ^ TE0[t0 & 255]!;
-    s1 = rk[41]! ^ TE0[t1 & 255]!;
-    s2 = rk[42]! ^ TE0[t2 & 255]!;
-    s3 = rk[43]! ^ TE0[t3 & 255]!;
+    s0 = k40 ^ TE0[t0 & 255]!;
+    s1 = k41 ^ TE0[t1 & 255]!;
+    s2 = k42 ^ TE0[t2 & 255]!;
+    s3 = k43 ^ TE0[t3 & 255]!;
     s0 ^= TE1[(t1 >>> 8) & 255]!;
     s1 ^= TE1[(t2 >>> 8) & 255]!;
     s2 ^= TE1[(t3 >>> 8) & 255]!;
@@ -212,10 +229,10 @@ export function encryptOneBlock(rk: Int32Array, src: Uint8Array, dst: Uint8Array
     s1 ^= TE3[t0 >>> 24]!;
     s2 ^= TE3[t1 >>> 24]!;
     s3 ^= TE3[t2 >>> 24]!;
-    t0 = rk[44]! ^ TE0[s0 & 255]!;
-    t1 = rk[45]! ^ TE0[s1 & 255]!;
-    t2 = rk[46]! ^ TE0[s2 & 255]!;
-    t3 = rk[47]! ^ TE0[s3 & 255]!;
+    t0 = k44 ^ TE0[s0 & 255]!;
+    t1 = k45 ^ TE0[s1 & 255]!;
+    t2 = k46 ^ TE0[s2 & 255]!;
+    t3 = k47 ^ TE0[s3 & 255]!;
     t0 ^= TE1[(s1 >>> 8) & 255]!;
     t1 ^= TE1[(s2 >>> 8) & 255]!;
     t2 ^= TE1[(s3 >>> 8) & 255]!;
@@ -229,10 +246,10 @@ export function encryptOneBlock(rk: Int32Array, src: Uint8Array, dst: Uint8Array
     t2 ^= TE3[s1 >>> 24]!;
     t3 ^= TE3[s2 >>> 24]!;
     if (rounds > 12) {
-      s0 = rk[48]! ^ TE0[t0 & 255]!;
-      s1 = rk[49]! ^ TE0[t1 & 255]!;
-      s2 = rk[50]! ^ TE0[t2 & 255]!;
-      s3 = rk[51]! ^ TE0[t3 & 255]!;
+      s0 = k48 ^ TE0[t0 & 255]!;
+      s1 = k49 ^ TE0[t1 & 255]!;
+      s2 = k50 ^ TE0[t2 & 255]!;
+      s3 = k51 ^ TE0[t3 & 255]!;
       s0 ^= TE1[(t1 >>> 8) & 255]!;
       s1 ^= TE1[(t2 >>> 8) & 255]!;
       s2 ^= TE1[(t3 >>> 8) & 255]!;
@@ -245,10 +262,10 @@ export function encryptOneBlock(rk: Int32Array, src: Uint8Array, dst: Uint8Array
       s1 ^= TE3[t0 >>> 24]!;
       s2 ^= TE3[t1 >>> 24]!;
       s3 ^= TE3[t2 >>> 24]!;
-      t0 = rk[52]! ^ TE0[s0 & 255]!;
-      t1 = rk[53]! ^ TE0[s1 & 255]!;
-      t2 = rk[54]! ^ TE0[s2 & 255]!;
-      t3 = rk[55]! ^ TE0[s3 & 255]!;
+      t0 = k52 ^ TE0[s0 & 255]!;
+      t1 = k53 ^ TE0[s1 & 255]!;
+      t2 = k54 ^ TE0[s2 & 255]!;
+      t3 = k55 ^ TE0[s3 & 255]!;
       t0 ^= TE1[(s1 >>> 8) & 255]!;
       t1 ^= TE1[(s2 >>> 8) & 255]!;
       t2 ^= TE1[(s3 >>> 8) & 255]!;
@@ -263,10 +280,10 @@ export function encryptOneBlock(rk: Int32Array, src: Uint8Array, dst: Uint8Array
       t3 ^= TE3[s2 >>> 24]!;
     }
   }
-  const c0 = (SBOX[t0 & 255]! | (SBOX[(t1 >>> 8) & 255]! << 8) | (SBOX[(t2 >>> 16) & 255]! << 16) | (SBOX[t3 >>> 24]! << 24)) ^ rk[k]!;
-  const c1 = (SBOX[t1 & 255]! | (SBOX[(t2 >>> 8) & 255]! << 8) | (SBOX[(t3 >>> 16) & 255]! << 16) | (SBOX[t0 >>> 24]! << 24)) ^ rk[k + 1]!;
-  const c2 = (SBOX[t2 & 255]! | (SBOX[(t3 >>> 8) & 255]! << 8) | (SBOX[(t0 >>> 16) & 255]! << 16) | (SBOX[t1 >>> 24]! << 24)) ^ rk[k + 2]!;
-  const c3 = (SBOX[t3 & 255]! | (SBOX[(t0 >>> 8) & 255]! << 8) | (SBOX[(t1 >>> 16) & 255]! << 16) | (SBOX[t2 >>> 24]! << 24)) ^ rk[k + 3]!;
+  const c0 = (SBOX[t0 & 255]! | (SBOX[(t1 >>> 8) & 255]! << 8) | (SBOX[(t2 >>> 16) & 255]! << 16) | (SBOX[t3 >>> 24]! << 24)) ^ l0;
+  const c1 = (SBOX[t1 & 255]! | (SBOX[(t2 >>> 8) & 255]! << 8) | (SBOX[(t3 >>> 16) & 255]! << 16) | (SBOX[t0 >>> 24]! << 24)) ^ l1;
+  const c2 = (SBOX[t2 & 255]! | (SBOX[(t3 >>> 8) & 255]! << 8) | (SBOX[(t0 >>> 16) & 255]! << 16) | (SBOX[t1 >>> 24]! << 24)) ^ l2;
+  const c3 = (SBOX[t3 & 255]! | (SBOX[(t0 >>> 8) & 255]! << 8) | (SBOX[(t1 >>> 16) & 255]! << 16) | (SBOX[t2 >>> 24]! << 24)) ^ l3;
   dst[0] = c0; dst[1] = c0 >>> 8; dst[2] = c0 >>> 16; dst[3] = c0 >>> 24;
   dst[4] = c1; dst[5] = c1 >>> 8; dst[6] = c1 >>> 16; dst[7] = c1 >>> 24;
   dst[8] = c2; dst[9] = c2 >>> 8; dst[10] = c2 >>> 16; dst[11] = c2 >>> 24;
@@ -1286,4 +1303,261 @@ export function cbcDecryptBytes(dk: Int32Array, src: Uint8Array, dst: Uint8Array
     c2 = x2;
     c3 = x3;
   }
+}
+
+/**
+ * CBC-MAC chaining for MACs (CMAC): state = E(state xor block) for each of
+ * `blocks` blocks of src from `offset`; nothing is written but the four
+ * state words (little-endian columns, as everywhere in this file). Round
+ * keys in locals even for one block: measured faster than reading the
+ * schedule array in the rounds (76 vs 81 ns for one block, 196 vs 230 ns
+ * for three).
+ */
+export function cbcMacBytes(rk: Int32Array, state: Int32Array, src: Uint8Array, offset: number, blocks: number): void {
+  const rounds = (rk.length >>> 2) - 1;
+  const k = rk.length - 4;
+  // Round keys in locals: the block loop then reads no schedule array (15% faster at 16 KiB).
+  const k0 = rk[0]!, k1 = rk[1]!, k2 = rk[2]!, k3 = rk[3]!, k4 = rk[4]!, k5 = rk[5]!, k6 = rk[6]!, k7 = rk[7]!,
+    k8 = rk[8]!, k9 = rk[9]!, k10 = rk[10]!, k11 = rk[11]!, k12 = rk[12]!, k13 = rk[13]!, k14 = rk[14]!, k15 = rk[15]!,
+    k16 = rk[16]!, k17 = rk[17]!, k18 = rk[18]!, k19 = rk[19]!, k20 = rk[20]!, k21 = rk[21]!, k22 = rk[22]!, k23 = rk[23]!,
+    k24 = rk[24]!, k25 = rk[25]!, k26 = rk[26]!, k27 = rk[27]!, k28 = rk[28]!, k29 = rk[29]!, k30 = rk[30]!, k31 = rk[31]!,
+    k32 = rk[32]!, k33 = rk[33]!, k34 = rk[34]!, k35 = rk[35]!, k36 = rk[36]!, k37 = rk[37]!, k38 = rk[38]!, k39 = rk[39]!;
+  const l0 = rk[k]!, l1 = rk[k + 1]!, l2 = rk[k + 2]!, l3 = rk[k + 3]!;
+  let k40 = 0, k41 = 0, k42 = 0, k43 = 0, k44 = 0, k45 = 0, k46 = 0, k47 = 0,
+    k48 = 0, k49 = 0, k50 = 0, k51 = 0, k52 = 0, k53 = 0, k54 = 0, k55 = 0;
+  if (rounds > 10) {
+    k40 = rk[40]!; k41 = rk[41]!; k42 = rk[42]!; k43 = rk[43]!; k44 = rk[44]!; k45 = rk[45]!; k46 = rk[46]!; k47 = rk[47]!;
+    if (rounds > 12) {
+      k48 = rk[48]!; k49 = rk[49]!; k50 = rk[50]!; k51 = rk[51]!; k52 = rk[52]!; k53 = rk[53]!; k54 = rk[54]!; k55 = rk[55]!;
+    }
+  }
+  let c0 = state[0]!, c1 = state[1]!, c2 = state[2]!, c3 = state[3]!;
+  const end = offset + 16 * blocks;
+  for (let o = offset; o < end; o += 16) {
+    let s0 = (src[o]! | (src[o + 1]! << 8) | (src[o + 2]! << 16) | (src[o + 3]! << 24)) ^ c0 ^ k0;
+    let s1 = (src[o + 4]! | (src[o + 5]! << 8) | (src[o + 6]! << 16) | (src[o + 7]! << 24)) ^ c1 ^ k1;
+    let s2 = (src[o + 8]! | (src[o + 9]! << 8) | (src[o + 10]! << 16) | (src[o + 11]! << 24)) ^ c2 ^ k2;
+    let s3 = (src[o + 12]! | (src[o + 13]! << 8) | (src[o + 14]! << 16) | (src[o + 15]! << 24)) ^ c3 ^ k3;
+    let t0: number, t1: number, t2: number, t3: number;
+    t0 = k4 ^ TE0[s0 & 255]!;
+    t1 = k5 ^ TE0[s1 & 255]!;
+    t2 = k6 ^ TE0[s2 & 255]!;
+    t3 = k7 ^ TE0[s3 & 255]!;
+    t0 ^= TE1[(s1 >>> 8) & 255]!;
+    t1 ^= TE1[(s2 >>> 8) & 255]!;
+    t2 ^= TE1[(s3 >>> 8) & 255]!;
+    t3 ^= TE1[(s0 >>> 8) & 255]!;
+    t0 ^= TE2[(s2 >>> 16) & 255]!;
+    t1 ^= TE2[(s3 >>> 16) & 255]!;
+    t2 ^= TE2[(s0 >>> 16) & 255]!;
+    t3 ^= TE2[(s1 >>> 16) & 255]!;
+    t0 ^= TE3[s3 >>> 24]!;
+    t1 ^= TE3[s0 >>> 24]!;
+    t2 ^= TE3[s1 >>> 24]!;
+    t3 ^= TE3[s2 >>> 24]!;
+    s0 = k8 ^ TE0[t0 & 255]!;
+    s1 = k9 ^ TE0[t1 & 255]!;
+    s2 = k10 ^ TE0[t2 & 255]!;
+    s3 = k11 ^ TE0[t3 & 255]!;
+    s0 ^= TE1[(t1 >>> 8) & 255]!;
+    s1 ^= TE1[(t2 >>> 8) & 255]!;
+    s2 ^= TE1[(t3 >>> 8) & 255]!;
+    s3 ^= TE1[(t0 >>> 8) & 255]!;
+    s0 ^= TE2[(t2 >>> 16) & 255]!;
+    s1 ^= TE2[(t3 >>> 16) & 255]!;
+    s2 ^= TE2[(t0 >>> 16) & 255]!;
+    s3 ^= TE2[(t1 >>> 16) & 255]!;
+    s0 ^= TE3[t3 >>> 24]!;
+    s1 ^= TE3[t0 >>> 24]!;
+    s2 ^= TE3[t1 >>> 24]!;
+    s3 ^= TE3[t2 >>> 24]!;
+    t0 = k12 ^ TE0[s0 & 255]!;
+    t1 = k13 ^ TE0[s1 & 255]!;
+    t2 = k14 ^ TE0[s2 & 255]!;
+    t3 = k15 ^ TE0[s3 & 255]!;
+    t0 ^= TE1[(s1 >>> 8) & 255]!;
+    t1 ^= TE1[(s2 >>> 8) & 255]!;
+    t2 ^= TE1[(s3 >>> 8) & 255]!;
+    t3 ^= TE1[(s0 >>> 8) & 255]!;
+    t0 ^= TE2[(s2 >>> 16) & 255]!;
+    t1 ^= TE2[(s3 >>> 16) & 255]!;
+    t2 ^= TE2[(s0 >>> 16) & 255]!;
+    t3 ^= TE2[(s1 >>> 16) & 255]!;
+    t0 ^= TE3[s3 >>> 24]!;
+    t1 ^= TE3[s0 >>> 24]!;
+    t2 ^= TE3[s1 >>> 24]!;
+    t3 ^= TE3[s2 >>> 24]!;
+    s0 = k16 ^ TE0[t0 & 255]!;
+    s1 = k17 ^ TE0[t1 & 255]!;
+    s2 = k18 ^ TE0[t2 & 255]!;
+    s3 = k19 ^ TE0[t3 & 255]!;
+    s0 ^= TE1[(t1 >>> 8) & 255]!;
+    s1 ^= TE1[(t2 >>> 8) & 255]!;
+    s2 ^= TE1[(t3 >>> 8) & 255]!;
+    s3 ^= TE1[(t0 >>> 8) & 255]!;
+    s0 ^= TE2[(t2 >>> 16) & 255]!;
+    s1 ^= TE2[(t3 >>> 16) & 255]!;
+    s2 ^= TE2[(t0 >>> 16) & 255]!;
+    s3 ^= TE2[(t1 >>> 16) & 255]!;
+    s0 ^= TE3[t3 >>> 24]!;
+    s1 ^= TE3[t0 >>> 24]!;
+    s2 ^= TE3[t1 >>> 24]!;
+    s3 ^= TE3[t2 >>> 24]!;
+    t0 = k20 ^ TE0[s0 & 255]!;
+    t1 = k21 ^ TE0[s1 & 255]!;
+    t2 = k22 ^ TE0[s2 & 255]!;
+    t3 = k23 ^ TE0[s3 & 255]!;
+    t0 ^= TE1[(s1 >>> 8) & 255]!;
+    t1 ^= TE1[(s2 >>> 8) & 255]!;
+    t2 ^= TE1[(s3 >>> 8) & 255]!;
+    t3 ^= TE1[(s0 >>> 8) & 255]!;
+    t0 ^= TE2[(s2 >>> 16) & 255]!;
+    t1 ^= TE2[(s3 >>> 16) & 255]!;
+    t2 ^= TE2[(s0 >>> 16) & 255]!;
+    t3 ^= TE2[(s1 >>> 16) & 255]!;
+    t0 ^= TE3[s3 >>> 24]!;
+    t1 ^= TE3[s0 >>> 24]!;
+    t2 ^= TE3[s1 >>> 24]!;
+    t3 ^= TE3[s2 >>> 24]!;
+    s0 = k24 ^ TE0[t0 & 255]!;
+    s1 = k25 ^ TE0[t1 & 255]!;
+    s2 = k26 ^ TE0[t2 & 255]!;
+    s3 = k27 ^ TE0[t3 & 255]!;
+    s0 ^= TE1[(t1 >>> 8) & 255]!;
+    s1 ^= TE1[(t2 >>> 8) & 255]!;
+    s2 ^= TE1[(t3 >>> 8) & 255]!;
+    s3 ^= TE1[(t0 >>> 8) & 255]!;
+    s0 ^= TE2[(t2 >>> 16) & 255]!;
+    s1 ^= TE2[(t3 >>> 16) & 255]!;
+    s2 ^= TE2[(t0 >>> 16) & 255]!;
+    s3 ^= TE2[(t1 >>> 16) & 255]!;
+    s0 ^= TE3[t3 >>> 24]!;
+    s1 ^= TE3[t0 >>> 24]!;
+    s2 ^= TE3[t1 >>> 24]!;
+    s3 ^= TE3[t2 >>> 24]!;
+    t0 = k28 ^ TE0[s0 & 255]!;
+    t1 = k29 ^ TE0[s1 & 255]!;
+    t2 = k30 ^ TE0[s2 & 255]!;
+    t3 = k31 ^ TE0[s3 & 255]!;
+    t0 ^= TE1[(s1 >>> 8) & 255]!;
+    t1 ^= TE1[(s2 >>> 8) & 255]!;
+    t2 ^= TE1[(s3 >>> 8) & 255]!;
+    t3 ^= TE1[(s0 >>> 8) & 255]!;
+    t0 ^= TE2[(s2 >>> 16) & 255]!;
+    t1 ^= TE2[(s3 >>> 16) & 255]!;
+    t2 ^= TE2[(s0 >>> 16) & 255]!;
+    t3 ^= TE2[(s1 >>> 16) & 255]!;
+    t0 ^= TE3[s3 >>> 24]!;
+    t1 ^= TE3[s0 >>> 24]!;
+    t2 ^= TE3[s1 >>> 24]!;
+    t3 ^= TE3[s2 >>> 24]!;
+    s0 = k32 ^ TE0[t0 & 255]!;
+    s1 = k33 ^ TE0[t1 & 255]!;
+    s2 = k34 ^ TE0[t2 & 255]!;
+    s3 = k35 ^ TE0[t3 & 255]!;
+    s0 ^= TE1[(t1 >>> 8) & 255]!;
+    s1 ^= TE1[(t2 >>> 8) & 255]!;
+    s2 ^= TE1[(t3 >>> 8) & 255]!;
+    s3 ^= TE1[(t0 >>> 8) & 255]!;
+    s0 ^= TE2[(t2 >>> 16) & 255]!;
+    s1 ^= TE2[(t3 >>> 16) & 255]!;
+    s2 ^= TE2[(t0 >>> 16) & 255]!;
+    s3 ^= TE2[(t1 >>> 16) & 255]!;
+    s0 ^= TE3[t3 >>> 24]!;
+    s1 ^= TE3[t0 >>> 24]!;
+    s2 ^= TE3[t1 >>> 24]!;
+    s3 ^= TE3[t2 >>> 24]!;
+    t0 = k36 ^ TE0[s0 & 255]!;
+    t1 = k37 ^ TE0[s1 & 255]!;
+    t2 = k38 ^ TE0[s2 & 255]!;
+    t3 = k39 ^ TE0[s3 & 255]!;
+    t0 ^= TE1[(s1 >>> 8) & 255]!;
+    t1 ^= TE1[(s2 >>> 8) & 255]!;
+    t2 ^= TE1[(s3 >>> 8) & 255]!;
+    t3 ^= TE1[(s0 >>> 8) & 255]!;
+    t0 ^= TE2[(s2 >>> 16) & 255]!;
+    t1 ^= TE2[(s3 >>> 16) & 255]!;
+    t2 ^= TE2[(s0 >>> 16) & 255]!;
+    t3 ^= TE2[(s1 >>> 16) & 255]!;
+    t0 ^= TE3[s3 >>> 24]!;
+    t1 ^= TE3[s0 >>> 24]!;
+    t2 ^= TE3[s1 >>> 24]!;
+    t3 ^= TE3[s2 >>> 24]!;
+    if (rounds > 10) {
+      s0 = k40 ^ TE0[t0 & 255]!;
+      s1 = k41 ^ TE0[t1 & 255]!;
+      s2 = k42 ^ TE0[t2 & 255]!;
+      s3 = k43 ^ TE0[t3 & 255]!;
+      s0 ^= TE1[(t1 >>> 8) & 255]!;
+      s1 ^= TE1[(t2 >>> 8) & 255]!;
+      s2 ^= TE1[(t3 >>> 8) & 255]!;
+      s3 ^= TE1[(t0 >>> 8) & 255]!;
+      s0 ^= TE2[(t2 >>> 16) & 255]!;
+      s1 ^= TE2[(t3 >>> 16) & 255]!;
+      s2 ^= TE2[(t0 >>> 16) & 255]!;
+      s3 ^= TE2[(t1 >>> 16) & 255]!;
+      s0 ^= TE3[t3 >>> 24]!;
+      s1 ^= TE3[t0 >>> 24]!;
+      s2 ^= TE3[t1 >>> 24]!;
+      s3 ^= TE3[t2 >>> 24]!;
+      t0 = k44 ^ TE0[s0 & 255]!;
+      t1 = k45 ^ TE0[s1 & 255]!;
+      t2 = k46 ^ TE0[s2 & 255]!;
+      t3 = k47 ^ TE0[s3 & 255]!;
+      t0 ^= TE1[(s1 >>> 8) & 255]!;
+      t1 ^= TE1[(s2 >>> 8) & 255]!;
+      t2 ^= TE1[(s3 >>> 8) & 255]!;
+      t3 ^= TE1[(s0 >>> 8) & 255]!;
+      t0 ^= TE2[(s2 >>> 16) & 255]!;
+      t1 ^= TE2[(s3 >>> 16) & 255]!;
+      t2 ^= TE2[(s0 >>> 16) & 255]!;
+      t3 ^= TE2[(s1 >>> 16) & 255]!;
+      t0 ^= TE3[s3 >>> 24]!;
+      t1 ^= TE3[s0 >>> 24]!;
+      t2 ^= TE3[s1 >>> 24]!;
+      t3 ^= TE3[s2 >>> 24]!;
+      if (rounds > 12) {
+        s0 = k48 ^ TE0[t0 & 255]!;
+        s1 = k49 ^ TE0[t1 & 255]!;
+        s2 = k50 ^ TE0[t2 & 255]!;
+        s3 = k51 ^ TE0[t3 & 255]!;
+        s0 ^= TE1[(t1 >>> 8) & 255]!;
+        s1 ^= TE1[(t2 >>> 8) & 255]!;
+        s2 ^= TE1[(t3 >>> 8) & 255]!;
+        s3 ^= TE1[(t0 >>> 8) & 255]!;
+        s0 ^= TE2[(t2 >>> 16) & 255]!;
+        s1 ^= TE2[(t3 >>> 16) & 255]!;
+        s2 ^= TE2[(t0 >>> 16) & 255]!;
+        s3 ^= TE2[(t1 >>> 16) & 255]!;
+        s0 ^= TE3[t3 >>> 24]!;
+        s1 ^= TE3[t0 >>> 24]!;
+        s2 ^= TE3[t1 >>> 24]!;
+        s3 ^= TE3[t2 >>> 24]!;
+        t0 = k52 ^ TE0[s0 & 255]!;
+        t1 = k53 ^ TE0[s1 & 255]!;
+        t2 = k54 ^ TE0[s2 & 255]!;
+        t3 = k55 ^ TE0[s3 & 255]!;
+        t0 ^= TE1[(s1 >>> 8) & 255]!;
+        t1 ^= TE1[(s2 >>> 8) & 255]!;
+        t2 ^= TE1[(s3 >>> 8) & 255]!;
+        t3 ^= TE1[(s0 >>> 8) & 255]!;
+        t0 ^= TE2[(s2 >>> 16) & 255]!;
+        t1 ^= TE2[(s3 >>> 16) & 255]!;
+        t2 ^= TE2[(s0 >>> 16) & 255]!;
+        t3 ^= TE2[(s1 >>> 16) & 255]!;
+        t0 ^= TE3[s3 >>> 24]!;
+        t1 ^= TE3[s0 >>> 24]!;
+        t2 ^= TE3[s1 >>> 24]!;
+        t3 ^= TE3[s2 >>> 24]!;
+      }
+    }
+    c0 = (SBOX[t0 & 255]! | (SBOX[(t1 >>> 8) & 255]! << 8) | (SBOX[(t2 >>> 16) & 255]! << 16) | (SBOX[t3 >>> 24]! << 24)) ^ l0;
+    c1 = (SBOX[t1 & 255]! | (SBOX[(t2 >>> 8) & 255]! << 8) | (SBOX[(t3 >>> 16) & 255]! << 16) | (SBOX[t0 >>> 24]! << 24)) ^ l1;
+    c2 = (SBOX[t2 & 255]! | (SBOX[(t3 >>> 8) & 255]! << 8) | (SBOX[(t0 >>> 16) & 255]! << 16) | (SBOX[t1 >>> 24]! << 24)) ^ l2;
+    c3 = (SBOX[t3 & 255]! | (SBOX[(t0 >>> 8) & 255]! << 8) | (SBOX[(t1 >>> 16) & 255]! << 16) | (SBOX[t2 >>> 24]! << 24)) ^ l3;
+  }
+  state[0] = c0;
+  state[1] = c1;
+  state[2] = c2;
+  state[3] = c3;
 }

@@ -22,6 +22,18 @@ export interface BlockCipher {
   decryptBlock(src: Uint8Array, dst: Uint8Array): void;
   cbcEncrypt(iv: Uint8Array, src: Uint8Array, dst?: Uint8Array): Uint8Array;
   cbcDecrypt(iv: Uint8Array, src: Uint8Array, dst?: Uint8Array): Uint8Array;
+  /**
+   * CBC-MAC chaining, the inner loop of MACs such as CMAC: for each of the
+   * `blocks` 16-byte blocks of `data` from byte `offset`,
+   * state = E_K(state xor block). Nothing is written but `state`: four
+   * 32-bit words holding the 16 chaining bytes little-endian (byte 4j + i of
+   * the block is bits 8i..8i+7 of state[j], on every host). `blocks` may be 0.
+   *
+   * Optional in this seam: every aes-core backend has it since 0.2.0, and a
+   * MAC layer must fall back to encryptBlock for a cipher without it (an
+   * older aes-core swapped in by a bisection, another library's cipher).
+   */
+  cbcMacWords?(state: Int32Array, data: Uint8Array, offset: number, blocks: number): void;
   /** Wipes the key schedule; any later call throws. */
   destroy(): void;
 }

@@ -7,7 +7,8 @@ import { checkBlockArgs } from '../input-checks.js';
 import { SBOX, expandKeyWords } from '../aes-field.js';
 import { carveScheduleWords } from '../schedule-slab.js';
 import {
-  cbcDecryptBytes, cbcDecryptWords, cbcEncryptBytes, cbcEncryptWords, encryptOneBlock, invMixColumnOfSubWord,
+  cbcDecryptBytes, cbcDecryptWords, cbcEncryptBytes, cbcEncryptWords, cbcMacBytes, encryptOneBlock,
+  invMixColumnOfSubWord,
 } from '../table-rounds.js';
 import type { AesBackend, AesBackendInfo } from '../types.js';
 
@@ -118,6 +119,12 @@ class TableAesCipher extends AesCipherBase {
     } else {
       cbcEncryptBytes(this.ek, input, output, n, c0, c1, c2, c3);
     }
+  }
+
+  // The MAC chain never leaves words: no byte conversion of the chaining
+  // value between blocks and no output array.
+  protected override cbcMacRaw(state: Int32Array, data: Uint8Array, offset: number, blocks: number): void {
+    cbcMacBytes(this.ek, state, data, offset, blocks);
   }
 
   protected override cbcDecryptRaw(iv: Uint8Array, input: Uint8Array, output: Uint8Array): void {
