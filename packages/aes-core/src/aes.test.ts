@@ -16,10 +16,11 @@ const wycheproof = loadWycheproof('aes_cbc_pkcs5_test.json');
 
 const backendNames = aesBackends().map((b) => b.name);
 
-it('has the three backends, all available on this machine', () => {
+it('has the four backends, all available on this machine', () => {
   expect(aesBackends()).toEqual([
     { name: 'table', constantTime: false, native: false, available: true },
     { name: 'ct', constantTime: true, native: false, available: true },
+    { name: 'bitsliced', constantTime: true, native: false, available: true },
     { name: 'node', constantTime: false, native: true, available: true },
   ]);
 });
@@ -274,6 +275,6 @@ describe.each(backendNames)('backend %s', (backend) => {
 
 it('rejects an unknown or misspelled backend option, listing the available ones', () => {
   expect(() => createAes(new Uint8Array(16), { backend: 'aesni' })).toThrow(
-    "createAes({ backend: 'aesni' }) asks for AES backend 'aesni', which does not exist; available backends: table, ct, node",
+    "createAes({ backend: 'aesni' }) asks for AES backend 'aesni', which does not exist; available backends: table, ct, bitsliced, node",
   );
 });

@@ -28,7 +28,7 @@ describe('default backend', () => {
     ]);
   });
 
-  it.each(['table', 'ct', 'node'])('can be forced to %s', async (name) => {
+  it.each(['table', 'ct', 'bitsliced', 'node'])('can be forced to %s', async (name) => {
     vi.stubEnv('LAYERBENCH_AES_BACKEND', name);
     const aes = await freshModule();
     expect(aes.createAes(new Uint8Array(24)).backend.name).toBe(name);
@@ -54,7 +54,7 @@ describe('default backend', () => {
   it('forcing an unknown backend throws, naming it and the available ones', async () => {
     vi.stubEnv('LAYERBENCH_AES_BACKEND', 'aesni');
     const aes = await freshModule();
-    const message = "LAYERBENCH_AES_BACKEND=aesni asks for AES backend 'aesni', which does not exist; available backends: table, ct, node";
+    const message = "LAYERBENCH_AES_BACKEND=aesni asks for AES backend 'aesni', which does not exist; available backends: table, ct, bitsliced, node";
     expect(() => aes.createAes(new Uint8Array(16))).toThrow(message);
     expect(() => aes.describeDispatch()).toThrow(message);
     // Explicit choices still work: only the default is broken.
@@ -72,7 +72,7 @@ describe('default backend', () => {
       const aes = await import('./index.js');
       expect(aes.aesBackends().find((b) => b.name === 'node')?.available).toBe(false);
       expect(() => aes.createAes(new Uint8Array(16))).toThrow(
-        "LAYERBENCH_AES_BACKEND=node asks for AES backend 'node', which is not available here; available backends: table, ct",
+        "LAYERBENCH_AES_BACKEND=node asks for AES backend 'node', which is not available here; available backends: table, ct, bitsliced",
       );
     } finally {
       vi.doUnmock('node:crypto');

@@ -1,5 +1,6 @@
 // @layerbench/aes-core: AES-128/192/256 (FIPS 197) and CBC (SP 800-38A) with
 // interchangeable backends, and the dispatcher that picks one and says why.
+import { bitslicedBackend } from './backends/bitsliced.js';
 import { ctBackend } from './backends/ct.js';
 import { nodeBackend } from './backends/node.js';
 import { tableBackend } from './backends/table.js';
@@ -16,7 +17,7 @@ export const AES_BACKEND_ENV = 'LAYERBENCH_AES_BACKEND';
 // ESP packets): a node:crypto call costs several table-AES blocks, so node
 // only wins for CBC calls of about 256 bytes (encrypting) or 128 bytes
 // (decrypting) and more (see README).
-const BACKENDS: readonly AesBackend[] = [tableBackend, ctBackend, nodeBackend];
+const BACKENDS: readonly AesBackend[] = [tableBackend, ctBackend, bitslicedBackend, nodeBackend];
 
 interface DefaultChoice {
   backend: AesBackend;

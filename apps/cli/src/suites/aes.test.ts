@@ -19,7 +19,7 @@ describe('suite aes', () => {
       expect(c.expectedDigest, c.id).toMatch(/^[0-9a-f]{32}$/);
     }
     const impls = new Set(cases.map((c) => c.params.impl));
-    expect(impls).toEqual(new Set(['table', 'ct', 'node', ...AES_PEER_IDS]));
+    expect(impls).toEqual(new Set(['table', 'ct', 'bitsliced', 'node', ...AES_PEER_IDS]));
     expect(cases.map((c) => c.id)).toContain('aes/aes-128/cbc-enc/16384/table');
     expect(cases.find((c) => c.id === 'aes/aes-128/cbc-dec/1024/noble')?.params).toEqual({
       algorithm: 'AES-128', keyBytes: 16, size: 1024, impl: 'noble', pattern: 'cbc-decrypt', peer: true,
