@@ -2,7 +2,7 @@
 // the state after n blocks must be the last block of CBC encryption with the
 // starting state as IV (node:crypto computes the reference), on the per-block
 // path, the bulk path (16+ blocks; 2+ for node) and across the 4096-byte
-// chunks of the bulk path.
+// chunks of the bulk path; with and without the last-block mask.
 import { createCipheriv } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { seededBytes } from '#vectors';
@@ -60,6 +60,28 @@ describe.each(backendNames)('cbcMacWords, backend %s', (backend) => {
     expect(Array.from(whole)).toEqual(Array.from(referenceChain(key, new Uint8Array(16), data)));
   });
 
+  it('XORs lastBlockMask into the state before the last block only, on every path', () => {
+    const key = random(24);
+    const cipher = createAes(key, { backend });
+    for (const blocks of [1, 2, 3, 15, 16, 17, 300]) {
+      const data = random(16 * blocks);
+      const mask = wordsOf(random(16));
+      const masked = new Int32Array(4);
+      cipher.cbcMacWords!(masked, data, 0, blocks, mask);
+      // The same chain by hand: blocks - 1 plain, then the mask, then the last block.
+      const manual = new Int32Array(4);
+      cipher.cbcMacWords!(manual, data, 0, blocks - 1);
+      for (let j = 0; j < 4; j++) manual[j]! ^= mask[j]!;
+      cipher.cbcMacWords!(manual, data, 16 * (blocks - 1), 1);
+      expect(Array.from(masked), `${blocks} blocks`).toEqual(Array.from(manual));
+      // And against node:crypto: the mask XORed into the last data block is the same thing.
+      const tweaked = data.slice();
+      const maskBytes = new Uint8Array(mask.buffer);
+      for (let i = 0; i < 16; i++) tweaked[16 * (blocks - 1) + i]! ^= maskBytes[i]!;
+      expect(Array.from(masked)).toEqual(Array.from(referenceChain(key, new Uint8Array(16), tweaked)));
+    }
+  });
+
   it('leaves the data untouched and gives 1000 random chains right', () => {
     for (let t = 0; t < 1000; t++) {
       const key = random([16, 24, 32][t % 3]!);
@@ -88,6 +110,9 @@ describe.each(backendNames)('cbcMacWords, backend %s', (backend) => {
     expect(() => mac(new Int32Array(4), data, 0.5, 1)).toThrow(RangeError);
     expect(() => mac(new Int32Array(4), data, 0, '1')).toThrow(new RangeError('AES CBC-MAC blocks must be a non-negative integer, got 1'));
     expect(() => mac(new Int32Array(4), data, 1, 4)).toThrow(new RangeError('AES CBC-MAC of 4 blocks from offset 1 needs 65 bytes of data, got 64'));
+    expect(() => mac(new Int32Array(4), data, 0, 1, new Int32Array(5))).toThrow(new TypeError('AES CBC-MAC lastBlockMask must be an Int32Array of 4 words, got 5 words'));
+    expect(() => mac(new Int32Array(4), data, 0, 1, [1, 2, 3, 4])).toThrow(new TypeError('AES CBC-MAC lastBlockMask must be an Int32Array of 4 words, got Array'));
+    expect(() => mac(new Int32Array(4), data, 0, 0, new Int32Array(4))).toThrow(new RangeError('AES CBC-MAC lastBlockMask needs at least one block to apply to, got blocks = 0'));
     const state = new Int32Array([1, 2, 3, 4]);
     expect(() => mac(state, data, 1, 4)).toThrow(RangeError);
     expect(Array.from(state)).toEqual([1, 2, 3, 4]);

@@ -87,10 +87,10 @@ export abstract class AesCipherBase implements BlockCipher {
     return output;
   }
 
-  cbcMacWords(state: Int32Array, data: Uint8Array, offset: number, blocks: number): void {
+  cbcMacWords(state: Int32Array, data: Uint8Array, offset: number, blocks: number, lastBlockMask?: Int32Array): void {
     this.assertUsable();
-    checkCbcMacArgs(state, data, offset, blocks);
-    this.cbcMacRaw(state, data, offset, blocks);
+    checkCbcMacArgs(state, data, offset, blocks, lastBlockMask);
+    this.cbcMacRaw(state, data, offset, blocks, lastBlockMask);
   }
 
   /**
@@ -104,16 +104,18 @@ export abstract class AesCipherBase implements BlockCipher {
   }
 
   /** cbcMacWords after the checks, derived from the block and CBC primitives. */
-  protected cbcMacRaw(state: Int32Array, data: Uint8Array, offset: number, blocks: number): void {
+  protected cbcMacRaw(state: Int32Array, data: Uint8Array, offset: number, blocks: number, mask: Int32Array | undefined): void {
     const b = macBlock;
     stateToBytes(state, b);
     let pos = offset;
     const end = offset + 16 * blocks;
+    // The masked last block (if any) is always chained on its own, below.
+    const bulkEnd = mask === undefined ? end : end - 16;
     if (blocks >= this.cbcMacBulkBlocks) {
       const scratch = (macBulkOutput ??= new Uint8Array(MAC_BULK_CHUNK_BYTES));
       let used = 0;
-      while (pos < end) {
-        const len = Math.min(MAC_BULK_CHUNK_BYTES, end - pos);
+      while (pos < bulkEnd) {
+        const len = Math.min(MAC_BULK_CHUNK_BYTES, bulkEnd - pos);
         const out = len === MAC_BULK_CHUNK_BYTES ? scratch : scratch.subarray(0, len);
         this.cbcEncryptRaw(b, data.subarray(pos, pos + len), out);
         for (let i = 0; i < 16; i++) b[i] = out[len - 16 + i]!;
@@ -121,11 +123,19 @@ export abstract class AesCipherBase implements BlockCipher {
         pos += len;
       }
       scratch.fill(0, 0, used);
-    } else {
-      for (; pos < end; pos += 16) {
-        for (let i = 0; i < 16; i++) b[i]! ^= data[pos + i]!;
-        this.encryptRaw(b, 0, b, 0);
+    }
+    for (; pos < end; pos += 16) {
+      if (mask !== undefined && pos === end - 16) {
+        for (let j = 0; j < 4; j++) {
+          const m = mask[j]!;
+          b[4 * j]! ^= m;
+          b[4 * j + 1]! ^= m >>> 8;
+          b[4 * j + 2]! ^= m >>> 16;
+          b[4 * j + 3]! ^= m >>> 24;
+        }
       }
+      for (let i = 0; i < 16; i++) b[i]! ^= data[pos + i]!;
+      this.encryptRaw(b, 0, b, 0);
     }
     bytesToState(b, 0, state);
     b.fill(0);

@@ -60,20 +60,33 @@ export function checkCbcArgs(
   return { input, output };
 }
 
-/** cbcMacWords arguments: a 4-word state, bytes, and a whole number of blocks inside them. */
-export function checkCbcMacArgs(state: unknown, data: unknown, offset: unknown, blocks: unknown): void {
-  if (!(state instanceof Int32Array) || state.length !== 4) {
-    const got = state instanceof Int32Array ? `${state.length} words` : state === null ? 'null' : typeof state === 'object' ? (state as object).constructor?.name ?? 'object' : typeof state;
-    throw new TypeError(`AES CBC-MAC state must be an Int32Array of 4 words, got ${got}`);
-  }
+/** cbcMacWords arguments: a 4-word state, bytes, a whole number of blocks inside them, an optional 4-word mask. */
+export function checkCbcMacArgs(state: unknown, data: unknown, offset: unknown, blocks: unknown, mask: unknown): void {
+  // One cheap test for the call every CMAC makes; the messages below only when it fails.
+  if (
+    state instanceof Int32Array && state.length === 4 && data instanceof Uint8Array
+    && (offset as number) >>> 0 === offset && (blocks as number) >>> 0 === blocks
+    && (offset as number) + 16 * (blocks as number) <= data.length
+    && (mask === undefined || (mask instanceof Int32Array && mask.length === 4 && (blocks as number) > 0))
+  ) return;
+  checkWords(state, 'state');
   checkBytes(data, 'CBC-MAC data');
-  if (typeof offset !== 'number' || !Number.isInteger(offset) || offset < 0) {
+  if (typeof offset !== 'number' || !Number.isInteger(offset) || offset < 0 || offset > 0xffffffff) {
     throw new RangeError(`AES CBC-MAC offset must be a non-negative integer, got ${String(offset)}`);
   }
-  if (typeof blocks !== 'number' || !Number.isInteger(blocks) || blocks < 0) {
+  if (typeof blocks !== 'number' || !Number.isInteger(blocks) || blocks < 0 || blocks > 0xffffffff) {
     throw new RangeError(`AES CBC-MAC blocks must be a non-negative integer, got ${String(blocks)}`);
   }
   if (offset + 16 * blocks > data.length) {
     throw new RangeError(`AES CBC-MAC of ${blocks} blocks from offset ${offset} needs ${offset + 16 * blocks} bytes of data, got ${data.length}`);
+  }
+  checkWords(mask, 'lastBlockMask');
+  throw new RangeError('AES CBC-MAC lastBlockMask needs at least one block to apply to, got blocks = 0');
+}
+
+function checkWords(value: unknown, what: string): void {
+  if (!(value instanceof Int32Array) || value.length !== 4) {
+    const got = value instanceof Int32Array ? `${value.length} words` : value === null ? 'null' : typeof value === 'object' ? (value as object).constructor?.name ?? 'object' : typeof value;
+    throw new TypeError(`AES CBC-MAC ${what} must be an Int32Array of 4 words, got ${got}`);
   }
 }

@@ -1307,13 +1307,14 @@ export function cbcDecryptBytes(dk: Int32Array, src: Uint8Array, dst: Uint8Array
 
 /**
  * CBC-MAC chaining for MACs (CMAC): state = E(state xor block) for each of
- * `blocks` blocks of src from `offset`; nothing is written but the four
- * state words (little-endian columns, as everywhere in this file). Round
+ * `blocks` blocks of src from `offset`, with `mask` XORed into the state
+ * before the last block; nothing is written but the four state words
+ * (little-endian columns, as everywhere in this file). Round
  * keys in locals even for one block: measured faster than reading the
  * schedule array in the rounds (76 vs 81 ns for one block, 196 vs 230 ns
  * for three).
  */
-export function cbcMacBytes(rk: Int32Array, state: Int32Array, src: Uint8Array, offset: number, blocks: number): void {
+export function cbcMacBytes(rk: Int32Array, state: Int32Array, src: Uint8Array, offset: number, blocks: number, mask: Int32Array | undefined): void {
   const rounds = (rk.length >>> 2) - 1;
   const k = rk.length - 4;
   // Round keys in locals: the block loop then reads no schedule array (15% faster at 16 KiB).
@@ -1332,8 +1333,17 @@ export function cbcMacBytes(rk: Int32Array, state: Int32Array, src: Uint8Array, 
     }
   }
   let c0 = state[0]!, c1 = state[1]!, c2 = state[2]!, c3 = state[3]!;
+  // The mask (CMAC's subkey) goes into the chaining value before the last block; zeros when there is none.
+  let m0 = 0, m1 = 0, m2 = 0, m3 = 0;
+  if (mask !== undefined) {
+    m0 = mask[0]!; m1 = mask[1]!; m2 = mask[2]!; m3 = mask[3]!;
+  }
   const end = offset + 16 * blocks;
+  const lastOff = end - 16;
   for (let o = offset; o < end; o += 16) {
+    if (o === lastOff) {
+      c0 ^= m0; c1 ^= m1; c2 ^= m2; c3 ^= m3;
+    }
     let s0 = (src[o]! | (src[o + 1]! << 8) | (src[o + 2]! << 16) | (src[o + 3]! << 24)) ^ c0 ^ k0;
     let s1 = (src[o + 4]! | (src[o + 5]! << 8) | (src[o + 6]! << 16) | (src[o + 7]! << 24)) ^ c1 ^ k1;
     let s2 = (src[o + 8]! | (src[o + 9]! << 8) | (src[o + 10]! << 16) | (src[o + 11]! << 24)) ^ c2 ^ k2;

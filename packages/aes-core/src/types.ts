@@ -28,12 +28,15 @@ export interface BlockCipher {
    * state = E_K(state xor block). Nothing is written but `state`: four
    * 32-bit words holding the 16 chaining bytes little-endian (byte 4j + i of
    * the block is bits 8i..8i+7 of state[j], on every host). `blocks` may be 0.
+   * `lastBlockMask` (same layout), when given, is XORed into the state just
+   * before the last block: CMAC's subkey, so a whole message whose last
+   * block is complete takes one call.
    *
    * Optional in this seam: every aes-core backend has it since 0.2.0, and a
    * MAC layer must fall back to encryptBlock for a cipher without it (an
    * older aes-core swapped in by a bisection, another library's cipher).
    */
-  cbcMacWords?(state: Int32Array, data: Uint8Array, offset: number, blocks: number): void;
+  cbcMacWords?(state: Int32Array, data: Uint8Array, offset: number, blocks: number, lastBlockMask?: Int32Array): void;
   /** Wipes the key schedule; any later call throws. */
   destroy(): void;
 }
