@@ -4,134 +4,150 @@
 // aes-core backend (or another 128-bit block cipher) can be measured here.
 import type { AesBackendInfo, BlockCipher } from '@layerbench/aes-core';
 import { CmacDestroyedError, checkBytes, tagLengthOption } from './errors.js';
-import { dblWords, readWords } from './subkeys.js';
+import { dblLittleEndianWords } from './subkeys.js';
 
 export interface CmacOptions {
   /** Bytes of tag returned by digest()/mac() and expected by verify(): 4..16, default 16. */
   tagLength?: number;
 }
 
-// The block every encryptBlock() call of this module works on. Sharing one
-// (JavaScript runs one call at a time and encryptBlock never calls back)
-// spares each context a 16-byte typed array, about 200 bytes in V8. It is
-// zeroed after every operation that leaves a secret in it (a chaining value,
-// L, the cut-off part of a truncated tag); a full 16-byte tag may stay, as it
-// is the output handed to the caller.
-const block = new Uint8Array(16);
+// The chaining value of the message in progress, as the four little-endian
+// words of aes-core's cbcMacWords seam: a cipher with that method chains a
+// whole run of blocks in one call, and the value never goes back to bytes
+// between blocks. One shared array (JavaScript runs one call at a time and
+// the cipher never calls back) spares each context its own; it is zeroed
+// after every operation that leaves a secret in it (a chaining value, L, the
+// cut-off part of a truncated tag). A full 16-byte tag may stay, as it is
+// the output handed to the caller.
+const chain = new Int32Array(4);
+// The padded last block of a message whose length is not a multiple of 16.
+const padded = new Uint8Array(16);
+const zeroBlock = new Uint8Array(16);
 const emptyMessage = new Uint8Array(0);
 // K1 of the context being built or the one-shot call in progress; wiped after use.
 const subkeyScratch = new Int32Array(4);
 
-// The block helpers below are unrolled on purpose: a 16-step loop or
-// fill()/set() on a 16-byte array costs several times more than 16 plain
-// stores in V8, and these run once per block of every message. Stores into
-// a Uint8Array keep the low 8 bits, so words are stored without masking.
-
-/** dst[dOff..dOff+16) = src[so..so+16) */
-function copyBlock(src: Uint8Array, so: number, dst: Uint8Array, dOff: number): void {
-  dst[dOff] = src[so]!; dst[dOff + 1] = src[so + 1]!; dst[dOff + 2] = src[so + 2]!; dst[dOff + 3] = src[so + 3]!;
-  dst[dOff + 4] = src[so + 4]!; dst[dOff + 5] = src[so + 5]!; dst[dOff + 6] = src[so + 6]!; dst[dOff + 7] = src[so + 7]!;
-  dst[dOff + 8] = src[so + 8]!; dst[dOff + 9] = src[so + 9]!; dst[dOff + 10] = src[so + 10]!; dst[dOff + 11] = src[so + 11]!;
-  dst[dOff + 12] = src[so + 12]!; dst[dOff + 13] = src[so + 13]!; dst[dOff + 14] = src[so + 14]!; dst[dOff + 15] = src[so + 15]!;
+function wipeChain(): void {
+  chain[0] = 0;
+  chain[1] = 0;
+  chain[2] = 0;
+  chain[3] = 0;
 }
 
-/** block ^= msg[off..off+16) */
-function xorMessageBlock(msg: Uint8Array, off: number): void {
-  const s = block;
-  s[0]! ^= msg[off]!; s[1]! ^= msg[off + 1]!; s[2]! ^= msg[off + 2]!; s[3]! ^= msg[off + 3]!;
-  s[4]! ^= msg[off + 4]!; s[5]! ^= msg[off + 5]!; s[6]! ^= msg[off + 6]!; s[7]! ^= msg[off + 7]!;
-  s[8]! ^= msg[off + 8]!; s[9]! ^= msg[off + 9]!; s[10]! ^= msg[off + 10]!; s[11]! ^= msg[off + 11]!;
-  s[12]! ^= msg[off + 12]!; s[13]! ^= msg[off + 13]!; s[14]! ^= msg[off + 14]!; s[15]! ^= msg[off + 15]!;
-}
-
-/** block ^= the 16 big-endian bytes of (w0, w1, w2, w3) */
-function xorWords(w0: number, w1: number, w2: number, w3: number): void {
-  const s = block;
-  s[0]! ^= w0 >>> 24; s[1]! ^= w0 >>> 16; s[2]! ^= w0 >>> 8; s[3]! ^= w0;
-  s[4]! ^= w1 >>> 24; s[5]! ^= w1 >>> 16; s[6]! ^= w1 >>> 8; s[7]! ^= w1;
-  s[8]! ^= w2 >>> 24; s[9]! ^= w2 >>> 16; s[10]! ^= w2 >>> 8; s[11]! ^= w2;
-  s[12]! ^= w3 >>> 24; s[13]! ^= w3 >>> 16; s[14]! ^= w3 >>> 8; s[15]! ^= w3;
-}
-
-/** block ^= msg[off..off+16) ^ the 16 big-endian bytes of (w0, w1, w2, w3): a complete last block and K1 in one pass */
-function xorMessageBlockAndWords(msg: Uint8Array, off: number, w0: number, w1: number, w2: number, w3: number): void {
-  const s = block;
-  s[0]! ^= msg[off]! ^ (w0 >>> 24); s[1]! ^= msg[off + 1]! ^ (w0 >>> 16);
-  s[2]! ^= msg[off + 2]! ^ (w0 >>> 8); s[3]! ^= msg[off + 3]! ^ w0;
-  s[4]! ^= msg[off + 4]! ^ (w1 >>> 24); s[5]! ^= msg[off + 5]! ^ (w1 >>> 16);
-  s[6]! ^= msg[off + 6]! ^ (w1 >>> 8); s[7]! ^= msg[off + 7]! ^ w1;
-  s[8]! ^= msg[off + 8]! ^ (w2 >>> 24); s[9]! ^= msg[off + 9]! ^ (w2 >>> 16);
-  s[10]! ^= msg[off + 10]! ^ (w2 >>> 8); s[11]! ^= msg[off + 11]! ^ w2;
-  s[12]! ^= msg[off + 12]! ^ (w3 >>> 24); s[13]! ^= msg[off + 13]! ^ (w3 >>> 16);
-  s[14]! ^= msg[off + 14]! ^ (w3 >>> 8); s[15]! ^= msg[off + 15]! ^ w3;
-}
-
-/** block = 0 */
-function wipeBlock(): void {
-  const s = block;
-  s[0] = 0; s[1] = 0; s[2] = 0; s[3] = 0; s[4] = 0; s[5] = 0; s[6] = 0; s[7] = 0;
-  s[8] = 0; s[9] = 0; s[10] = 0; s[11] = 0; s[12] = 0; s[13] = 0; s[14] = 0; s[15] = 0;
-}
-
-/**
- * The final-block rule, then the last encryption: a complete last block is
- * XORed with K1; a partial one (the empty message included) is padded with
- * 10* and XORed with K2 = dbl(K1), computed here branch-free from the K1
- * words. `last[lastOff..lastOff+rem)` holds the rem (0..16) bytes of the
- * last block; `block` holds the chaining value.
- */
-function finishChain(
-  cipher: BlockCipher, last: Uint8Array, lastOff: number, rem: number,
-  k0: number, k1: number, k2: number, k3: number,
-): void {
-  if (rem === 16) {
-    xorMessageBlockAndWords(last, lastOff, k0, k1, k2, k3);
-  } else {
-    const s = block;
-    for (let i = 0; i < rem; i++) s[i]! ^= last[lastOff + i]!;
-    s[rem]! ^= 0x80;
-    xorWords((k0 << 1) | (k1 >>> 31), (k1 << 1) | (k2 >>> 31), (k2 << 1) | (k3 >>> 31), (k3 << 1) ^ (0x87 & -(k0 >>> 31)));
-  }
-  cipher.encryptBlock(block, block);
-}
-
-// Long runs of full blocks go through the cipher's bulk CBC encryption in one
-// call: CBC with the chaining value as IV computes the same chain, and a
-// backend's CBC loop skips the per-block call, checks and byte conversions
-// (for the node backend it is one OpenSSL call instead of one per block).
-// Below this length the per-block path is cheaper (the bulk call costs two
-// views and its own argument checks); NTP-sized packets stay per block.
+// The fallback for a cipher without cbcMacWords (an aes-core older than
+// 0.2.0 swapped in by a bisection, or another library's BlockCipher): the
+// chaining value goes through this block and encryptBlock() per block, or
+// through one bulk cbcEncrypt() call for long runs.
+const fallbackBlock = new Uint8Array(16);
 const BULK_MIN_BYTES = 256;
 const BULK_CHUNK_BYTES = 4096;
 // Output of the bulk calls (only its last block is needed); wiped after use.
 let bulkScratch: Uint8Array | undefined;
 
-/** block = the CBC chain of the full blocks msg[pos..end) from the chaining value in `block`. */
-function chainFullBlocks(cipher: BlockCipher, msg: Uint8Array, pos: number, end: number): void {
-  const s = block;
+function chainToBytes(bytes: Uint8Array, off: number): void {
+  for (let j = 0; j < 4; j++) {
+    const w = chain[j]!;
+    const o = off + 4 * j;
+    bytes[o] = w;
+    bytes[o + 1] = w >>> 8;
+    bytes[o + 2] = w >>> 16;
+    bytes[o + 3] = w >>> 24;
+  }
+}
+
+function bytesToChain(bytes: Uint8Array, off: number): void {
+  for (let j = 0; j < 4; j++) {
+    const o = off + 4 * j;
+    chain[j] = bytes[o]! | (bytes[o + 1]! << 8) | (bytes[o + 2]! << 16) | (bytes[o + 3]! << 24);
+  }
+}
+
+function fallbackChain(cipher: BlockCipher, data: Uint8Array, pos: number, blocks: number): void {
+  const b = fallbackBlock;
+  chainToBytes(b, 0);
+  const end = pos + 16 * blocks;
   if (end - pos < BULK_MIN_BYTES) {
     for (; pos < end; pos += 16) {
-      xorMessageBlock(msg, pos);
-      cipher.encryptBlock(s, s);
+      for (let i = 0; i < 16; i++) b[i]! ^= data[pos + i]!;
+      cipher.encryptBlock(b, b);
     }
-    return;
+  } else {
+    // CBC with the chaining value as IV computes the same chain.
+    const scratch = (bulkScratch ??= new Uint8Array(BULK_CHUNK_BYTES));
+    let used = 0;
+    while (pos < end) {
+      const len = Math.min(BULK_CHUNK_BYTES, end - pos);
+      const out = cipher.cbcEncrypt(b, data.subarray(pos, pos + len), len === BULK_CHUNK_BYTES ? scratch : scratch.subarray(0, len));
+      for (let i = 0; i < 16; i++) b[i] = out[len - 16 + i]!;
+      used = Math.max(used, len);
+      pos += len;
+    }
+    scratch.fill(0, 0, used);
   }
-  const scratch = (bulkScratch ??= new Uint8Array(BULK_CHUNK_BYTES));
-  let used = 0;
-  while (pos < end) {
-    const len = Math.min(BULK_CHUNK_BYTES, end - pos);
-    const out = cipher.cbcEncrypt(s, msg.subarray(pos, pos + len), len === BULK_CHUNK_BYTES ? scratch : scratch.subarray(0, len));
-    copyBlock(out, len - 16, s, 0);
-    used = Math.max(used, len);
-    pos += len;
-  }
-  scratch.fill(0, 0, used);
+  bytesToChain(b, 0);
+  b.fill(0);
 }
 
 /**
- * CMAC of a whole message from the keyed start, K1 given as four words;
- * leaves the full 16-byte tag in `block` (the caller takes what it needs
- * and wipes what must stay secret: see takeTag).
+ * chain = the CBC-MAC chain of `blocks` full blocks of data from `pos`,
+ * continued from chain, with `mask` (if given) XORed into the chaining value
+ * before the last block.
+ */
+function chainBlocks(cipher: BlockCipher, data: Uint8Array, pos: number, blocks: number, mask?: Int32Array): void {
+  if (cipher.cbcMacWords !== undefined) {
+    cipher.cbcMacWords(chain, data, pos, blocks, mask);
+  } else if (mask === undefined) {
+    fallbackChain(cipher, data, pos, blocks);
+  } else {
+    fallbackChain(cipher, data, pos, blocks - 1);
+    chain[0]! ^= mask[0]!;
+    chain[1]! ^= mask[1]!;
+    chain[2]! ^= mask[2]!;
+    chain[3]! ^= mask[3]!;
+    fallbackChain(cipher, data, pos + 16 * (blocks - 1), 1);
+  }
+}
+
+/**
+ * The CMAC chain from `chain` over the rest of a message: the `full` blocks
+ * of data from `pos` (at least one when rem is 16), the last of which is
+ * complete when rem === 16 and then takes K1 as its mask (the whole run is
+ * one cipher call); otherwise the rem (0..15) bytes after them are padded
+ * with 10* into a block that takes K2 = dbl(K1), computed here branch-free.
+ * K1 is four little-endian words.
+ */
+function finishChain(
+  cipher: BlockCipher, data: Uint8Array, pos: number, full: number, rem: number,
+  k0: number, k1: number, k2: number, k3: number,
+): void {
+  const mask = subkeyScratch;
+  mask[0] = k0;
+  mask[1] = k1;
+  mask[2] = k2;
+  mask[3] = k3;
+  if (rem === 16) {
+    chainBlocks(cipher, data, pos, full, mask);
+  } else {
+    if (full > 0) chainBlocks(cipher, data, pos, full);
+    const p = padded;
+    const lastOff = pos + 16 * full;
+    for (let i = 0; i < rem; i++) p[i] = data[lastOff + i]!;
+    p[rem] = 0x80;
+    for (let i = rem + 1; i < 16; i++) p[i] = 0;
+    dblLittleEndianWords(mask, mask);
+    chainBlocks(cipher, p, 0, 1, mask);
+    p.fill(0);
+  }
+  mask[0] = 0;
+  mask[1] = 0;
+  mask[2] = 0;
+  mask[3] = 0;
+}
+
+/**
+ * CMAC of a whole message from the keyed start, K1 given as four
+ * little-endian words; leaves the full 16-byte tag in `chain` (the caller
+ * takes what it needs and wipes what must stay secret: see takeTag).
  */
 export function chainWholeMessage(
   cipher: BlockCipher, msg: Uint8Array, k0: number, k1: number, k2: number, k3: number,
@@ -139,51 +155,45 @@ export function chainWholeMessage(
   const n = msg.length;
   // Start of the last block (1..16 bytes long; 0 bytes only for the empty message).
   const lastStart = n === 0 ? 0 : (n - 1) & ~15;
-  if (lastStart === 0) {
-    wipeBlock();
-  } else {
-    // The chain starts at zero, so the first block is loaded, not XORed.
-    copyBlock(msg, 0, block, 0);
-    cipher.encryptBlock(block, block);
-    chainFullBlocks(cipher, msg, 16, lastStart);
-  }
-  finishChain(cipher, msg, lastStart, n - lastStart, k0, k1, k2, k3);
+  const rem = n - lastStart;
+  wipeChain();
+  if (rem === 16) finishChain(cipher, msg, 0, (lastStart >>> 4) + 1, 16, k0, k1, k2, k3);
+  else finishChain(cipher, msg, 0, lastStart >>> 4, rem, k0, k1, k2, k3);
 }
 
-/** Copies the first tagLength bytes of `block` (the tag) into a new array. */
+/** Copies the first tagLength bytes of the tag in `chain` into a new array. */
 export function takeTag(tagLength: number): Uint8Array {
   const out = new Uint8Array(tagLength);
   if (tagLength === 16) {
     // The whole block is the tag handed out: nothing secret stays behind.
-    copyBlock(block, 0, out, 0);
+    chainToBytes(out, 0);
   } else {
     // The bytes cut off a truncated tag stay secret: wipe them.
-    for (let i = 0; i < tagLength; i++) out[i] = block[i]!;
-    wipeBlock();
+    for (let i = 0; i < tagLength; i++) out[i] = chain[i >>> 2]! >>> (8 * (i & 3));
+    wipeChain();
   }
   return out;
 }
 
-/** Constant-time comparison of `block[0..tagLength)` with `tag`; wipes `block`. */
-function blockEqualsTag(tag: Uint8Array, tagLength: number): boolean {
+/** Constant-time comparison of the first tagLength bytes of the tag in `chain` with `tag`; wipes `chain`. */
+function chainEqualsTag(tag: Uint8Array, tagLength: number): boolean {
   // Every byte is visited and differences are ORed: no early exit that would
   // tell an attacker how many leading bytes of a forged tag were right.
   let diff = 0;
-  for (let i = 0; i < tagLength; i++) diff |= block[i]! ^ tag[i]!;
-  wipeBlock();
+  for (let i = 0; i < tagLength; i++) diff |= ((chain[i >>> 2]! >>> (8 * (i & 3))) ^ tag[i]!) & 0xff;
+  wipeChain();
   return diff === 0;
 }
 
 /**
- * K1 = dbl(E_K(0^128)) with `cipher`, as four words in `subkeyScratch`
- * (the caller copies them out and wipes the scratch).
+ * K1 = dbl(E_K(0^128)) with `cipher`, as four little-endian words in
+ * `subkeyScratch` (the caller copies them out and wipes the scratch).
  */
 export function deriveK1(cipher: BlockCipher): Int32Array {
-  wipeBlock();
-  cipher.encryptBlock(block, block);
-  readWords(block, 0, subkeyScratch);
-  wipeBlock();
-  dblWords(subkeyScratch, subkeyScratch);
+  wipeChain();
+  chainBlocks(cipher, zeroBlock, 0, 1);
+  dblLittleEndianWords(chain, subkeyScratch);
+  wipeChain();
   return subkeyScratch;
 }
 
@@ -231,7 +241,7 @@ let cloneSource: Cmac | undefined;
 export class Cmac {
   readonly tagLength: number;
   private readonly cipher: BlockCipher;
-  // K1 as big-endian words.
+  // K1 as little-endian words (the layout of aes-core's cbcMacWords state).
   private k0: number;
   private k1: number;
   private k2: number;
@@ -307,20 +317,18 @@ export class Cmac {
     }
     // More than a block is on hand, so the pending block (if any) is not the last.
     const cipher = this.cipher;
-    const s = block;
-    copyBlock(st, X, s, 0);
+    bytesToChain(st, X);
     let pos = 0;
     if (used > 0) {
       pos = 16 - used;
       for (let i = 0; i < pos; i++) st[PENDING + used + i] = data[i]!;
-      xorMessageBlock(st, PENDING);
-      cipher.encryptBlock(s, s);
+      chainBlocks(cipher, st, PENDING, 1);
     }
     // Full blocks straight from the input, except the last 1..16 bytes.
     const end = pos + (((n - pos - 1) >>> 4) << 4);
-    chainFullBlocks(cipher, data, pos, end);
-    copyBlock(s, 0, st, X);
-    wipeBlock();
+    if (end > pos) chainBlocks(cipher, data, pos, (end - pos) >>> 4);
+    chainToBytes(st, X);
+    wipeChain();
     for (let i = end; i < n; i++) st[PENDING + i - end] = data[i]!;
     st[PENDING_LENGTH] = n - end;
     return this;
@@ -339,11 +347,13 @@ export class Cmac {
       // Nothing was ever updated: the tag of the empty message.
       chainWholeMessage(this.cipher, emptyMessage, this.k0, this.k1, this.k2, this.k3);
     } else {
-      copyBlock(st, X, block, 0);
-      finishChain(this.cipher, st, PENDING, st[PENDING_LENGTH]!, this.k0, this.k1, this.k2, this.k3);
+      bytesToChain(st, X);
+      const rem = st[PENDING_LENGTH]!;
+      if (rem === 16) finishChain(this.cipher, st, PENDING, 1, 16, this.k0, this.k1, this.k2, this.k3);
+      else finishChain(this.cipher, st, PENDING, 0, rem, this.k0, this.k1, this.k2, this.k3);
     }
-    for (let i = 0; i < tagLength; i++) out[i] = block[i]!;
-    wipeBlock();
+    for (let i = 0; i < tagLength; i++) out[i] = chain[i >>> 2]! >>> (8 * (i & 3));
+    wipeChain();
   }
 
   /** The tag of everything updated since the start or the last reset(); the state is unchanged. */
@@ -379,7 +389,7 @@ export class Cmac {
     checkBytes(tag, 'tag');
     if (tag.length !== this.tagLength) return false;
     chainWholeMessage(this.cipher, msg, this.k0, this.k1, this.k2, this.k3);
-    return blockEqualsTag(tag, this.tagLength);
+    return chainEqualsTag(tag, this.tagLength);
   }
 
   /** An independent copy of this context (the EVP_MAC_CTX_dup pattern): no re-keying, no subkey derivation. */

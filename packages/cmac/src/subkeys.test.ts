@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { bytesToHex, hexToBytes, loadVectors } from '#vectors';
-import { dblWords, readWords, writeWords } from './subkeys.js';
+import { byteSwap, dblLittleEndianWords, dblWords, readWords, writeWords } from './subkeys.js';
 
 interface SubkeyVector { key: string; l: string; k1: string; k2: string }
 const sp = loadVectors<{ subkeys: SubkeyVector[] }>('cmac-sp800-38b.json');
@@ -27,6 +27,21 @@ describe('CMAC subkeys (SP 800-38B appendix D, RFC 4493 section 4)', () => {
       expect(dblHex(v.k1)).toBe(v.k2);
     });
   }
+  it('doubles little-endian words (the layout of aes-core cbcMacWords) like big-endian ones', () => {
+    const le = (hex: string): Int32Array => {
+      const b = hexToBytes(hex);
+      return Int32Array.from([0, 1, 2, 3], (j) => b[4 * j]! | (b[4 * j + 1]! << 8) | (b[4 * j + 2]! << 16) | (b[4 * j + 3]! << 24));
+    };
+    for (const v of all) {
+      const w = le(v.l);
+      dblLittleEndianWords(w, w);
+      expect(Array.from(w)).toEqual(Array.from(le(v.k1)));
+      dblLittleEndianWords(w, w);
+      expect(Array.from(w)).toEqual(Array.from(le(v.k2)));
+    }
+    expect(byteSwap(0x11223344) >>> 0).toBe(0x44332211);
+    expect(byteSwap(0x80ff0001) >>> 0).toBe(0x0100ff80);
+  });
   it('round-trips words and bytes', () => {
     const bytes = hexToBytes('00112233445566778899aabbccddeeff');
     const w = new Int32Array(4);

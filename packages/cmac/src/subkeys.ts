@@ -36,3 +36,24 @@ export function writeWords(w: ArrayLike<number>, bytes: Uint8Array, off: number)
     bytes[o + 3] = v;
   }
 }
+
+/**
+ * The byte swap of a 32-bit word: converts between the big-endian words above
+ * and the little-endian state words of aes-core's cbcMacWords, which is the
+ * form a Cmac context keeps K1 in.
+ */
+export function byteSwap(w: number): number {
+  return (w << 24) | ((w & 0xff00) << 8) | ((w >>> 8) & 0xff00) | (w >>> 24);
+}
+
+/** out[0..4) = dbl(w[0..4)) with both as little-endian words (byte 4j + i in bits 8i.. of word j); out may be w. */
+export function dblLittleEndianWords(w: ArrayLike<number>, out: Int32Array): void {
+  const w0 = byteSwap(w[0]!);
+  const w1 = byteSwap(w[1]!);
+  const w2 = byteSwap(w[2]!);
+  const w3 = byteSwap(w[3]!);
+  out[0] = byteSwap((w0 << 1) | (w1 >>> 31));
+  out[1] = byteSwap((w1 << 1) | (w2 >>> 31));
+  out[2] = byteSwap((w2 << 1) | (w3 >>> 31));
+  out[3] = byteSwap((w3 << 1) ^ (0x87 & -(w0 >>> 31)));
+}
