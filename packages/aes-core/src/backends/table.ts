@@ -138,8 +138,12 @@ class TableAesCipher extends AesCipherBase {
   }
 
   override encryptBlock(src: Uint8Array, dst: Uint8Array): void {
-    this.assertUsable();
-    checkBlockArgs(src, dst);
+    // One combined test on the hot path; the checks that build the error
+    // messages run only when it fails.
+    if (this.destroyed || !(src instanceof Uint8Array) || !(dst instanceof Uint8Array) || src.length !== 16 || dst.length < 16) {
+      this.assertUsable();
+      checkBlockArgs(src, dst);
+    }
     encryptOneBlock(this.ek, src, dst);
   }
 
