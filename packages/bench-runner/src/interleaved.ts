@@ -23,7 +23,8 @@ import {
   type PreparedCase,
 } from './run.js';
 import { bootstrapMedianCi, computeStats, median, wilcoxonSignedRank } from './stats.js';
-import { batchSize, measureSamples, sampleTargetNs, warmUp } from './timing.js';
+import { batchSize, createSliceTimer, sampleTargetNs, warmUp } from './timing.js';
+import type { SliceTimer } from './timing.js';
 import type { BenchCase, CaseResult, InterleavedResult, SampleComparison } from './types.js';
 
 export interface InterleavedOptions extends CompareOptions {
@@ -45,6 +46,7 @@ export function defaultRounds(timePerCase: number): number {
 
 interface Slot {
   prepared?: PreparedCase;
+  timer?: SliceTimer;
   result: CaseResult;
   batch: number;
   samples: number[];
@@ -95,6 +97,7 @@ export async function runInterleaved(variants: BenchCase[], options: Interleaved
       const warm = await warmUp(slot.prepared.call, warmupSeconds(timePerCase));
       // About 16 batch samples per slice, so each slice has a stable median.
       slot.batch = batchSize(warm.nsPerOp, Math.max(50_000, Math.min(sampleTargetNs(timePerCase), (timePerCase / rounds) * 1e9 / 16)));
+      slot.timer = createSliceTimer(slot.prepared.call, slot.batch, warm.async, warmupSeconds(timePerCase));
     } catch (error) {
       failCase(slot.result, error);
     }
@@ -105,9 +108,9 @@ export async function runInterleaved(variants: BenchCase[], options: Interleaved
   for (let round = 0; round < rounds; round++) {
     for (let k = 0; k < slots.length; k++) {
       const slot = slots[(round + k) % slots.length]!;
-      if (slot.result.status !== 'ok' || !slot.prepared) continue;
+      if (slot.result.status !== 'ok' || !slot.timer) continue;
       try {
-        const samples = await measureSamples(slot.prepared.call, slice, slot.batch);
+        const samples = await slot.timer.measure(slice);
         for (const s of samples) slot.samples.push(Math.round(s * 1000) / 1000);
         slot.roundMedians[round] = median(samples);
       } catch (error) {

@@ -6,7 +6,7 @@ import os from 'node:os';
 import { collectEnv } from './env.js';
 import { Progress } from './progress.js';
 import { computeStats, median } from './stats.js';
-import { batchSize, fixedTimeLoop, measureSamples, sampleTargetNs, warmUp } from './timing.js';
+import { batchSize, createSliceTimer, fixedTimeLoop, sampleTargetNs, warmUp } from './timing.js';
 import type { BenchCase, CaseError, CaseInstance, CaseResult, RunOptions, RunResult } from './types.js';
 
 export class DigestMismatchError extends Error {
@@ -143,10 +143,11 @@ export async function runCase(benchCase: BenchCase, timePerCase: number, slices 
       result.fixedTime = { seconds: fixed, ops: loop.ops, elapsedSeconds: loop.elapsedSeconds };
     } else {
       const batch = batchSize(warm.nsPerOp, sampleTargetNs(budget));
+      const timer = createSliceTimer(prepared.call, batch, warm.async, warmupSeconds(budget));
       const samples: number[] = [];
       const sliceMedians: number[] = [];
       for (let s = 0; s < slices; s++) {
-        const slice = roundSamples(await measureSamples(prepared.call, budget / slices, batch));
+        const slice = roundSamples(await timer.measure(budget / slices));
         sliceMedians.push(median(slice));
         for (const v of slice) samples.push(v);
       }

@@ -93,6 +93,71 @@ export async function measureSamples(call: TimedCall, seconds: number, batch: nu
   return stats.samples;
 }
 
+/** At least this many samples per slice, so each slice has a stable median. */
+export const MIN_SLICE_SAMPLES = 12;
+
+/** One case's timing loop: compiled once, warmed, then reused for every slice of the case. */
+export interface SliceTimer {
+  /** Samples (ns per call, one per batch, in time order) for about `seconds`, at least MIN_SLICE_SAMPLES. */
+  measure(seconds: number): Promise<number[]>;
+}
+
+type SyncSliceLoop = (budgetNs: number, minSamples: number) => Float64Array;
+
+// Gives each compiled loop a different source text: V8 caches compiled code by
+// source, and loops with the same text would share one function's type
+// feedback (so a loop timing table AES would also have seen every other
+// case's call target, and not inline it).
+let loopSerial = 0;
+
+function compileSyncLoop(call: TimedCall, batch: number): SyncSliceLoop {
+  const quads = batch >>> 2;
+  const rest = batch & 3;
+  loopSerial++;
+  const source = `// bench-runner slice loop #${loopSerial}
+    return function sliceLoop(budgetNs, minSamples) {
+      let samples = new Float64Array(64);
+      let n = 0;
+      let spent = 0;
+      while (n < minSamples || spent < budgetNs) {
+        const t0 = now();
+        for (let i = 0; i < ${quads}; i++) { keep(call()); keep(call()); keep(call()); keep(call()); }
+        for (let i = 0; i < ${rest}; i++) keep(call());
+        const dt = now() - t0;
+        spent += dt;
+        if (n === samples.length) {
+          const grown = new Float64Array(2 * n);
+          grown.set(samples);
+          samples = grown;
+        }
+        samples[n++] = dt / ${batch};
+      }
+      return samples.subarray(0, n);
+    };`;
+  const make = new Function('call', 'keep', 'now', source) as (
+    c: TimedCall, keep: (v: unknown) => void, now: () => number,
+  ) => SyncSliceLoop;
+  return make(call, do_not_optimize, nowNs);
+}
+
+/**
+ * The timer of one case. Sliced measurement needs the same optimized loop in
+ * every slice: mitata's measure() compiles a new loop on every call, and a
+ * fresh loop runs unoptimized until V8's on-stack replacement, 7-10 ms here,
+ * half of a 20 ms interleaved slice (one AES block measured 80-86 ns in 20 ms
+ * mitata slices against 72 ns in a warm loop: a bias that also compressed
+ * every ratio toward 1). So synchronous cases get one loop of their own,
+ * compiled here and run for `warmSeconds` (at least 10 ms) before any sample
+ * counts. Asynchronous cases (rare, never sub-microsecond) keep mitata's
+ * measure().
+ */
+export function createSliceTimer(call: TimedCall, batch: number, async: boolean, warmSeconds: number): SliceTimer {
+  if (async) return { measure: (seconds) => measureSamples(call, seconds, batch) };
+  const loop = compileSyncLoop(call, batch);
+  loop(Math.max(0.01, warmSeconds) * 1e9, 3);
+  return { measure: async (seconds) => Array.from(loop(seconds * 1e9, MIN_SLICE_SAMPLES)) };
+}
+
 export interface FixedTimeLoopResult {
   ops: number;
   elapsedSeconds: number;
