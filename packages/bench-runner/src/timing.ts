@@ -1,7 +1,8 @@
-// The timed loops. Ordinary cases go through mitata's measure() with a batch
-// size chosen so one sample lasts about budget/1000 (enough samples for the
-// statistics, few enough for a result file); fixed-time cases (the esptest
-// shape) count operations for N seconds and keep per-chunk samples as well.
+// The timed loops. Ordinary cases run in one warm loop compiled per case
+// (createSliceTimer) with a batch size chosen so one sample lasts about
+// budget/1000 (enough samples for the statistics, few enough for a result
+// file); asynchronous ones through mitata's measure(); fixed-time cases (the
+// esptest shape) count operations for N seconds and keep per-chunk samples.
 import { performance } from 'node:perf_hooks';
 import { do_not_optimize, measure } from 'mitata';
 
@@ -59,7 +60,7 @@ export function batchSize(nsPerOp: number, targetNs: number): number {
   const raw = Math.floor(targetNs / nsPerOp);
   if (raw <= 1) return 1;
   if (raw < 8) return raw;
-  return raw - (raw % 4); // whole unrolled groups of 4 for mitata
+  return raw - (raw % 4); // whole unrolled groups of 4
 }
 
 /** Target duration of one sample for a time budget: ~1000 samples, 50 µs..10 ms each. */

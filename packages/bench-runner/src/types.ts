@@ -134,7 +134,7 @@ export interface CaseResult {
   samples: number[];
   /**
    * Median of each consecutive time slice of the measurement (each slice a
-   * separate mitata loop). compareResults tests these rather than the pooled
+   * separate run of the case's timing loop). compareResults tests these rather than the pooled
    * samples, because samples within a slice are not independent.
    */
   sliceMedians?: number[];

@@ -147,7 +147,7 @@ function shuffle<T>(items: T[], random: () => number): T[] {
 
 /**
  * The one value a visit contributes: a low percentile of its samples (default
- * the 10th). Why one value: mitata's batch size adapts to the machine's state,
+ * the 10th). Why one value: the batch size adapts to the machine's state,
  * so a slice yields from a few hundred to a few hundred thousand samples;
  * pooled raw, one quiet or busy slice would outweigh all the others and the
  * drift the rounds are there to cancel would come back. Why a low percentile:
