@@ -6,8 +6,8 @@
 // here from one description of a round. The output is committed, and
 // src/table-rounds.test.ts checks it is what this script emits.
 // Usage: node scripts/gen-table-rounds.mjs [--check]
-import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { writeOrCheck } from '../../../scripts/codegen.mjs';
 
 const target = fileURLToPath(new URL('../src/table-rounds.ts', import.meta.url));
 
@@ -280,13 +280,5 @@ export function generateTableRounds() {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const text = generateTableRounds();
-  if (process.argv.includes('--check')) {
-    if (readFileSync(target, 'utf8') !== text) {
-      console.error(`${target} is stale: run node scripts/gen-table-rounds.mjs`);
-      process.exit(1);
-    }
-  } else {
-    writeFileSync(target, text);
-  }
+  writeOrCheck(target, generateTableRounds(), 'node scripts/gen-table-rounds.mjs');
 }

@@ -4,7 +4,7 @@
 // output is committed, and `unrolled.test.ts` checks it is what this script emits.
 // Usage: node scripts/gen-unrolled.mjs [--check]
 import { fileURLToPath } from 'node:url';
-import { writeOrCheck } from './write-or-check.mjs';
+import { writeOrCheck } from '../../../scripts/codegen.mjs';
 
 const target = fileURLToPath(new URL('../src/backends/unrolled.ts', import.meta.url));
 

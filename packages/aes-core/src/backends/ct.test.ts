@@ -3,11 +3,11 @@
 // CBC across the data-area chunk boundary, the one-key slot shared by all
 // ciphers (alternating ciphers, destroy wiping it), the wipes of the data
 // area and chain slot, and what happens where WebAssembly SIMD is missing.
-import { createCipheriv, createDecipheriv } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { nodeBlock, nodeCbc } from '../../test/node-reference.js';
 import { bytesToHex, seededBytes } from '#vectors';
 import { assembleWat } from '../../scripts/build-ct-wasm.mjs';
 import { expandKeyWords, SBOX } from '../aes-field.js';
@@ -17,18 +17,6 @@ import { ctWasmForTests } from './ct.js';
 
 const pkg = fileURLToPath(new URL('../../', import.meta.url));
 const CHUNK_BLOCKS = L.chunkBytes / 16;
-
-function nodeCbc(encrypt: boolean, key: Uint8Array, iv: Uint8Array, data: Uint8Array): Uint8Array {
-  const name = `aes-${key.length * 8}-cbc`;
-  const c = encrypt ? createCipheriv(name, key, iv) : createDecipheriv(name, key, iv);
-  c.setAutoPadding(false);
-  return new Uint8Array(Buffer.concat([c.update(data), c.final()]));
-}
-
-function nodeBlock(key: Uint8Array, block: Uint8Array): Uint8Array {
-  const c = createCipheriv(`aes-${key.length * 8}-ecb`, key, null).setAutoPadding(false);
-  return new Uint8Array(Buffer.concat([c.update(block), c.final()]));
-}
 
 /** The FIPS 197 schedule in memory byte order, zero-padded to the slot: what the slot must hold for `key`. */
 function expectedSlot(key: Uint8Array): Uint8Array {
