@@ -31,6 +31,13 @@ describe('default composition', () => {
     expect(() => pickComposition(measured, [], ['generic'])).toThrow(/no usable layers/);
   });
 
+  it('prefers ct (WebAssembly) to bitsliced (pure JS) among the constant-time AES backends, and names the order', () => {
+    const c = pickComposition(measured, ['bitsliced', 'ct'], ['generic']);
+    expect(c).toMatchObject({ aes: 'ct', sha1: 'generic', pipeline: 'split' });
+    expect(c.reason).toBe('no measured composition runs here: fixed preference aes node > table > ct > bitsliced, sha1 node > wasm > unrolled > generic');
+    expect(pickComposition(measured, ['bitsliced'], ['generic'])).toMatchObject({ aes: 'bitsliced', sha1: 'generic' });
+  });
+
   it('ships measurements: rows sorted fastest seal+open first, with machine, date and command', () => {
     expect(MEASURED.rows.length).toBeGreaterThan(0);
     expect(MEASURED.machine).not.toBe('');
