@@ -14,6 +14,7 @@
 // every call.
 import { AesCipherBase } from '../cipher-base.js';
 import { expandKeyWords, INV_SBOX, SBOX } from '../aes-field.js';
+import { carveScheduleWords } from '../schedule-slab.js';
 import type { AesBackend, AesBackendInfo } from '../types.js';
 import { CT_WASM_LAYOUT as L, ctWasmBase64 } from './ct-wasm.generated.js';
 
@@ -127,29 +128,29 @@ function wipeBlock(words: Int32Array, at: number): void {
   words[at + 3] = 0;
 }
 
+const SLOT_WORDS = L.keyBytes >>> 2;
+const KEY_WORD = L.keyOffset >>> 2;
+const LITTLE_ENDIAN_HOST = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
 class CtAesCipher extends AesCipherBase {
   private readonly rounds: number;
-  /** Round keys in memory byte order, zero-padded to the slot size so loading it also clears a longer previous key. */
-  private readonly schedule: Uint8Array;
+  /**
+   * Round keys as little-endian words (key byte 0 in the low byte, the order
+   * the state is loaded in), zero-padded to the slot size so loading them also
+   * clears a longer previous key. A view carved from aes-core's shared
+   * schedule slab (../schedule-slab.ts), like the table backend's: a typed
+   * array of its own would cost an off-heap allocation per key.
+   */
+  private readonly schedule: Int32Array;
   private readonly wasm: CtWasm;
   private readonly id = ++lastCipherId;
 
   constructor(key: Uint8Array, w: CtWasm) {
     super(key.length);
     this.wasm = w;
-    // Little-endian words: key byte 0 in the low byte, the order the state is loaded in.
-    const words = expandKeyWords(key, w.exports.sub_word, true);
-    this.rounds = words.length / 4 - 1;
-    const schedule = new Uint8Array(L.keyBytes);
-    for (let i = 0; i < words.length; i++) {
-      const x = words[i]!;
-      schedule[4 * i] = x;
-      schedule[4 * i + 1] = x >>> 8;
-      schedule[4 * i + 2] = x >>> 16;
-      schedule[4 * i + 3] = x >>> 24;
-    }
-    words.fill(0);
-    this.schedule = schedule;
+    this.rounds = (key.length >>> 2) + 6;
+    // The slab hands out zeroed words; the expansion fills the first 4 * (rounds + 1).
+    this.schedule = expandKeyWords(key, w.exports.sub_word, true, () => carveScheduleWords(SLOT_WORDS));
   }
 
   get backend(): AesBackendInfo {
@@ -159,7 +160,21 @@ class CtAesCipher extends AesCipherBase {
   /** Puts this cipher's round keys in the slot unless they are already there. */
   private loadKeys(): void {
     if (slotOwner !== this.id) {
-      this.wasm.bytes.set(this.schedule, L.keyOffset);
+      const sch = this.schedule;
+      if (LITTLE_ENDIAN_HOST) {
+        this.wasm.words.set(sch, KEY_WORD);
+      } else {
+        // Linear memory is little-endian; an Int32Array view of it is not, here.
+        const bytes = this.wasm.bytes;
+        for (let i = 0; i < SLOT_WORDS; i++) {
+          const x = sch[i]!;
+          const o = L.keyOffset + 4 * i;
+          bytes[o] = x;
+          bytes[o + 1] = x >>> 8;
+          bytes[o + 2] = x >>> 16;
+          bytes[o + 3] = x >>> 24;
+        }
+      }
       slotOwner = this.id;
     }
   }
