@@ -6,8 +6,8 @@ describe('createSliceTimer', () => {
     let calls = 0;
     const timer = createSliceTimer(() => ++calls, 7, false, 0.01);
     const warmCalls = calls;
-    // The warm-up ran whole batches (at least 3) before any measurement.
-    expect(warmCalls).toBeGreaterThanOrEqual(3 * 7);
+    // The warm-up ran whole batches for at least 10 ms before any measurement.
+    expect(warmCalls).toBeGreaterThanOrEqual(7);
     expect(warmCalls % 7).toBe(0);
     const samples = await timer.measure(0.005);
     expect(samples.length).toBeGreaterThanOrEqual(MIN_SLICE_SAMPLES);

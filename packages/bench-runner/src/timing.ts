@@ -155,7 +155,8 @@ function compileSyncLoop(call: TimedCall, batch: number): SyncSliceLoop {
 export function createSliceTimer(call: TimedCall, batch: number, async: boolean, warmSeconds: number): SliceTimer {
   if (async) return { measure: (seconds) => measureSamples(call, seconds, batch) };
   const loop = compileSyncLoop(call, batch);
-  loop(Math.max(0.01, warmSeconds) * 1e9, 3);
+  // At least 10 ms (on-stack replacement takes 7-10 ms here); one sample suffices for slow cases.
+  loop(Math.max(0.01, warmSeconds) * 1e9, 1);
   return { measure: async (seconds) => Array.from(loop(seconds * 1e9, MIN_SLICE_SAMPLES)) };
 }
 
