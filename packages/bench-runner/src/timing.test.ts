@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { MIN_SLICE_SAMPLES, createSliceTimer } from './timing.js';
 
 describe('createSliceTimer', () => {
-  it('calls fn batch times per sample, warms before measuring, and keeps samples in time order', async () => {
+  it('calls fn batch times per sample and warms (whole batches) before measuring', async () => {
     let calls = 0;
     const timer = createSliceTimer(() => ++calls, 7, false, 0.01);
     const warmCalls = calls;
