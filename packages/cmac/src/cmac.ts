@@ -109,24 +109,26 @@ function chainBlocks(cipher: BlockCipher, data: Uint8Array, pos: number, blocks:
 }
 
 /**
- * The CMAC chain from `chain` over the rest of a message: the `full` blocks
- * of data from `pos` (at least one when rem is 16), the last of which is
- * complete when rem === 16 and then takes K1 as its mask (the whole run is
- * one cipher call); otherwise the rem (0..15) bytes after them are padded
- * with 10* into a block that takes K2 = dbl(K1), computed here branch-free.
- * K1 is four little-endian words.
+ * The CMAC chain from `chain` over the rest of a message, data[pos..pos+length):
+ * when its last block is complete it takes K1 as its mask and the whole run
+ * is one cipher call; otherwise the full blocks are chained first and the
+ * 0..15 bytes after them are padded with 10* into a block that takes
+ * K2 = dbl(K1), computed here branch-free. K1 is four little-endian words.
  */
 function finishChain(
-  cipher: BlockCipher, data: Uint8Array, pos: number, full: number, rem: number,
+  cipher: BlockCipher, data: Uint8Array, pos: number, length: number,
   k0: number, k1: number, k2: number, k3: number,
 ): void {
+  // Full blocks before the last one, which is 1..16 bytes long (0 only for the empty message).
+  const full = length === 0 ? 0 : (length - 1) >>> 4;
+  const rem = length - 16 * full;
   const mask = subkeyScratch;
   mask[0] = k0;
   mask[1] = k1;
   mask[2] = k2;
   mask[3] = k3;
   if (rem === 16) {
-    chainBlocks(cipher, data, pos, full, mask);
+    chainBlocks(cipher, data, pos, full + 1, mask);
   } else {
     if (full > 0) chainBlocks(cipher, data, pos, full);
     const p = padded;
@@ -152,13 +154,8 @@ function finishChain(
 export function chainWholeMessage(
   cipher: BlockCipher, msg: Uint8Array, k0: number, k1: number, k2: number, k3: number,
 ): void {
-  const n = msg.length;
-  // Start of the last block (1..16 bytes long; 0 bytes only for the empty message).
-  const lastStart = n === 0 ? 0 : (n - 1) & ~15;
-  const rem = n - lastStart;
   wipeChain();
-  if (rem === 16) finishChain(cipher, msg, 0, (lastStart >>> 4) + 1, 16, k0, k1, k2, k3);
-  else finishChain(cipher, msg, 0, lastStart >>> 4, rem, k0, k1, k2, k3);
+  finishChain(cipher, msg, 0, msg.length, k0, k1, k2, k3);
 }
 
 /** Copies the first tagLength bytes of the tag in `chain` into a new array. */
@@ -348,9 +345,7 @@ export class Cmac {
       chainWholeMessage(this.cipher, emptyMessage, this.k0, this.k1, this.k2, this.k3);
     } else {
       bytesToChain(st, X);
-      const rem = st[PENDING_LENGTH]!;
-      if (rem === 16) finishChain(this.cipher, st, PENDING, 1, 16, this.k0, this.k1, this.k2, this.k3);
-      else finishChain(this.cipher, st, PENDING, 0, rem, this.k0, this.k1, this.k2, this.k3);
+      finishChain(this.cipher, st, PENDING, st[PENDING_LENGTH]!, this.k0, this.k1, this.k2, this.k3);
     }
     for (let i = 0; i < tagLength; i++) out[i] = chain[i >>> 2]! >>> (8 * (i & 3));
     wipeChain();
