@@ -1,10 +1,15 @@
 // Input validation shared by every backend, so all of them reject bad input
 // with the same typed errors (what was wrong and what was expected).
 
+/** What a wrong argument is, for an error message: 'null', a class name or a typeof. */
+function describeValue(value: unknown): string {
+  if (value === null) return 'null';
+  return typeof value === 'object' ? (value as object).constructor?.name ?? 'object' : typeof value;
+}
+
 export function checkBytes(value: unknown, what: string): asserts value is Uint8Array {
   if (!(value instanceof Uint8Array)) {
-    const got = value === null ? 'null' : typeof value === 'object' ? (value as object).constructor?.name ?? 'object' : typeof value;
-    throw new TypeError(`AES ${what} must be a Uint8Array, got ${got}`);
+    throw new TypeError(`AES ${what} must be a Uint8Array, got ${describeValue(value)}`);
   }
 }
 
@@ -86,7 +91,7 @@ export function checkCbcMacArgs(state: unknown, data: unknown, offset: unknown, 
 
 function checkWords(value: unknown, what: string): void {
   if (!(value instanceof Int32Array) || value.length !== 4) {
-    const got = value instanceof Int32Array ? `${value.length} words` : value === null ? 'null' : typeof value === 'object' ? (value as object).constructor?.name ?? 'object' : typeof value;
+    const got = value instanceof Int32Array ? `${value.length} words` : describeValue(value);
     throw new TypeError(`AES CBC-MAC ${what} must be an Int32Array of 4 words, got ${got}`);
   }
 }

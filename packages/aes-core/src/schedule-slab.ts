@@ -31,3 +31,10 @@ export function carveScheduleWords(words: number): Int32Array {
   usedBytes += bytes;
   return view;
 }
+
+/**
+ * Whether this host stores words little-endian (all but s390x): then the
+ * schedule words and little-endian byte data can be moved through
+ * Int32Array views instead of byte by byte.
+ */
+export const LITTLE_ENDIAN_HOST = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;

@@ -14,7 +14,7 @@
 // every call.
 import { AesCipherBase } from '../cipher-base.js';
 import { expandKeyWords, INV_SBOX, SBOX } from '../aes-field.js';
-import { carveScheduleWords } from '../schedule-slab.js';
+import { LITTLE_ENDIAN_HOST, carveScheduleWords } from '../schedule-slab.js';
 import type { AesBackend, AesBackendInfo } from '../types.js';
 import { CT_WASM_LAYOUT as L, ctWasmBase64 } from './ct-wasm.generated.js';
 
@@ -130,7 +130,6 @@ function wipeBlock(words: Int32Array, at: number): void {
 
 const SLOT_WORDS = L.keyBytes >>> 2;
 const KEY_WORD = L.keyOffset >>> 2;
-const LITTLE_ENDIAN_HOST = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 
 class CtAesCipher extends AesCipherBase {
   private readonly rounds: number;

@@ -5,7 +5,7 @@
 import { AesCipherBase } from '../cipher-base.js';
 import { checkBlockArgs } from '../input-checks.js';
 import { SBOX } from '../aes-field.js';
-import { carveScheduleWords } from '../schedule-slab.js';
+import { LITTLE_ENDIAN_HOST, carveScheduleWords } from '../schedule-slab.js';
 import {
   cbcDecryptBytes, cbcDecryptWords, cbcEncryptBytes, cbcEncryptWords, cbcMacBytes, encryptOneBlock,
   invMixColumnOfSubWord,
@@ -91,7 +91,6 @@ function expandDecryptionKey(ek: Int32Array): Int32Array {
   return dk;
 }
 
-const LITTLE_ENDIAN_HOST = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 
 // From this length on, CBC runs on Int32Array views of the caller's arrays
 // when the host is little-endian and both views start on a 4-byte boundary:
