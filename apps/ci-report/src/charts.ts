@@ -3,6 +3,7 @@
 // for the interval, points for the ratio), the per-case layer attribution
 // (stacked bars of each layer's part of the change), and throughput across
 // message sizes (one line per implementation, per machine and algorithm).
+import { confidenceLabel } from '@layerbench/bench-runner';
 import type { ReportInputs } from './inputs.js';
 
 export interface ChartSpec {
@@ -40,7 +41,7 @@ function rowsHeight(rows: number): number {
   return 110 + rows * 30;
 }
 
-function ratioChart(id: string, title: string, rows: RatioRow[]): ChartSpec {
+function ratioChart(id: string, title: string, rows: RatioRow[], alpha: number): ChartSpec {
   // A log axis: x2 slower and x0.5 (twice as fast) are the same distance from 1,
   // and a x16 regression does not squash the 3% ones. Always includes 1.
   const lo = Math.min(1, ...rows.map((r) => r.ci[0]).filter((x) => x > 0));
@@ -56,7 +57,7 @@ function ratioChart(id: string, title: string, rows: RatioRow[]): ChartSpec {
         datasets: [
           {
             type: 'bar',
-            label: '95% CI of the ratio',
+            label: `${confidenceLabel(alpha)} CI of the ratio`,
             data: rows.map((r) => r.ci),
             backgroundColor: rows.map((r) => VERDICT_COLOURS[r.verdict] ?? VERDICT_COLOURS['failed']),
             borderSkipped: false,
@@ -189,13 +190,13 @@ export function buildCharts(inputs: ReportInputs): ChartSpec[] {
   const charts: ChartSpec[] = [];
   for (const [i, { file, data }] of inputs.comparisons.entries()) {
     const rows = data.cases.map((c) => ({ label: c.id, ratio: c.ratio, ci: c.ratioCi, verdict: c.verdict }));
-    if (rows.length) charts.push(ratioChart(`compare-${i}`, `Per-case ratio with 95% CI: ${file}`, rows));
+    if (rows.length) charts.push(ratioChart(`compare-${i}`, `Per-case ratio with ${confidenceLabel(data.alpha)} CI: ${file}`, rows, data.alpha));
   }
   for (const [i, { file, data }] of inputs.bisects.entries()) {
     const rows = data.cases
       .filter((c) => c.total)
       .map((c) => ({ label: c.id, ratio: c.total!.ratio, ci: c.total!.ci, verdict: c.total!.verdict }));
-    if (rows.length) charts.push(ratioChart(`bisect-ratio-${i}`, `Bisection bad/good with 95% CI: ${file}`, rows));
+    if (rows.length) charts.push(ratioChart(`bisect-ratio-${i}`, `Bisection bad/good with ${confidenceLabel(data.options.alpha)} CI: ${file}`, rows, data.options.alpha));
     if (rows.length && data.layers.length) charts.push(attributionChart(`bisect-layers-${i}`, `Layer attribution per case: ${file}`, data));
   }
   charts.push(...throughputCharts(inputs));

@@ -3,7 +3,7 @@
 // fingerprint differences, each bisection, and the machines that ran. Kept
 // under GitHub's 65,536-character limit by showing fewer rows, never by
 // cutting a table in half.
-import type { CaseComparison } from '@layerbench/bench-runner';
+import { confidenceLabel, type CaseComparison } from '@layerbench/bench-runner';
 import { describeLayerChange, formatBisectMarkdown, formatEffect } from '@layerbench/cli/bisect';
 import type { ReportInputs } from './inputs.js';
 
@@ -82,8 +82,10 @@ function changedCaseLines(inputs: ReportInputs, maxRows: number): string[] {
   if (rows.length === 0) return [];
   rows.sort((a, b) => Math.abs(Math.log(b.c.ratio)) - Math.abs(Math.log(a.c.ratio)));
   const many = inputs.comparisons.length > 1;
+  const alphas = new Set(inputs.comparisons.map(({ data }) => data.alpha));
+  const level = alphas.size === 1 ? confidenceLabel([...alphas][0]!) : '1 − alpha';
   const out = ['### Regressed and improved cases', ''];
-  out.push(`| case |${many ? ' comparison |' : ''} base | head | head/base [95% CI] | verdict | implementation |`);
+  out.push(`| case |${many ? ' comparison |' : ''} base | head | head/base [${level} CI] | verdict | implementation |`);
   out.push(`|---|${many ? '---|' : ''}---|---|---|---|---|`);
   for (const { file, c } of rows.slice(0, maxRows)) {
     const verdict = c.digestChanged ? `${c.verdict}, **output changed**` : c.verdict === 'regressed' ? '**regressed**' : c.verdict;

@@ -1,16 +1,9 @@
-// Comparing two measurements. Per case: the ratio of medians head/base with
-// a bootstrap CI, a Mann-Whitney U test on the raw samples, and a verdict
-// that needs both significance and an interval clear of the noise threshold.
+// Comparing two measurements. Per case: the ratio of medians head/base, its
+// interval, p-value and verdict by the one verdict rule (verdict.ts).
 // Across runs: digest changes, cases on one side only, failures, and the
 // differences of the two environment fingerprints.
-import {
-  bootstrapGeomeanRatioCi,
-  bootstrapRatioCi,
-  geometricMean,
-  mannWhitneyU,
-  median,
-  type BootstrapOptions,
-} from './stats.js';
+import { bootstrapGeomeanRatioDraws, geometricMean, median } from './stats.js';
+import { bootstrapIterations, checkCompareOptions, compareSamples, decideRatio, type CompareOptions } from './verdict.js';
 import type {
   CaseComparison,
   CaseResult,
@@ -22,58 +15,8 @@ import type {
   Verdict,
 } from './types.js';
 
-/** Relative change below which a difference is treated as noise. */
-export const defaultThreshold = 0.02;
-/** Significance level of the Mann-Whitney test. */
-export const defaultAlpha = 0.01;
 /** Slice medians needed on both sides to test at slice level. */
 export const minSlices = 5;
-
-export interface CompareOptions extends BootstrapOptions {
-  /** Noise threshold, relative (default 0.02 = 2%). */
-  threshold?: number;
-  /** Significance level (default 0.01). */
-  alpha?: number;
-}
-
-export function checkCompareOptions(options: CompareOptions): { threshold: number; alpha: number } {
-  const threshold = options.threshold ?? defaultThreshold;
-  const alpha = options.alpha ?? defaultAlpha;
-  if (!(threshold >= 0 && threshold < 1)) throw new RangeError(`threshold must be within [0, 1), got ${threshold}`);
-  if (!(alpha > 0 && alpha < 1)) throw new RangeError(`alpha must be within (0, 1), got ${alpha}`);
-  return { threshold, alpha };
-}
-
-/**
- * The verdict for a ratio CI and p-value:
- * - regressed / improved: significant (p < alpha) and the whole CI beyond 1 ± threshold;
- * - unchanged: the whole CI within 1 ± threshold, or not significant with a CI
- *   that contains 1 and is no wider than the threshold band;
- * - inconclusive: otherwise (the CI straddles the threshold: too wide to say).
- */
-export function verdictOf(ratioCi: readonly [number, number], pValue: number, threshold: number, alpha: number): Verdict {
-  const [lo, hi] = ratioCi;
-  const significant = pValue < alpha;
-  if (significant && lo > 1 + threshold) return 'regressed';
-  if (significant && hi < 1 - threshold) return 'improved';
-  if (lo >= 1 - threshold && hi <= 1 + threshold) return 'unchanged';
-  if (!significant && lo <= 1 && hi >= 1 && hi - lo <= 2 * threshold) return 'unchanged';
-  return 'inconclusive';
-}
-
-/** Compares two sample sets (ns per op): ratio head/base, its CI, p-value and verdict. */
-export function compareSamples(base: readonly number[], head: readonly number[], options: CompareOptions = {}): SampleComparison {
-  const { threshold, alpha } = checkCompareOptions(options);
-  const baseMedian = median(base);
-  const headMedian = median(head);
-  if (!(baseMedian > 0 && headMedian > 0)) {
-    throw new RangeError(`cannot form a ratio of medians ${headMedian} / ${baseMedian} ns: both must be positive`);
-  }
-  const ratio = headMedian / baseMedian;
-  const ratioCi = bootstrapRatioCi(base, head, options);
-  const { pValue } = mannWhitneyU(head, base);
-  return { ratio, ratioCi, pValue, verdict: verdictOf(ratioCi, pValue, threshold, alpha) };
-}
 
 function implOf(c: CaseResult): string | undefined {
   if (c.implementation !== undefined) return c.implementation;
@@ -200,9 +143,14 @@ export function compareResults(base: RunResult, head: RunResult, options: Compar
   const onlyHead = head.cases.filter((c) => !baseIds.has(c.id)).map((c) => c.id);
   const summary: Record<Verdict, number> = { regressed: 0, improved: 0, unchanged: 0, inconclusive: 0 };
   for (const c of cases) summary[c.verdict]++;
+  const geomeanDraws = () =>
+    bootstrapGeomeanRatioDraws(pairs, {
+      iterations: options.iterations ?? bootstrapIterations(alpha),
+      ...(options.random ? { random: options.random } : {}),
+    });
   const geomean =
     cases.length > 0
-      ? { ratio: geometricMean(cases.map((c) => c.ratio)), ci: bootstrapGeomeanRatioCi(pairs, options) }
+      ? { ratio: geometricMean(cases.map((c) => c.ratio)), ci: decideRatio(geomeanDraws(), { threshold, alpha }).ratioCi }
       : { ratio: 1, ci: [1, 1] as [number, number] };
   return {
     kind: 'layerbench/compare',

@@ -8,7 +8,10 @@ export {
   mad,
   computeStats,
   bootstrapMedianCi,
+  bootstrapMedianDraws,
   bootstrapRatioCi,
+  bootstrapRatioDraws,
+  bootstrapGeomeanRatioDraws,
   mannWhitneyU,
   seededRandom,
   normalVariate,
@@ -37,19 +40,22 @@ export { runResultSchema, comparisonSchema, envFingerprintSchema, calibrationSch
 export { formatTable, describeEnv } from './reporters/table.js';
 export { measureMemory, ensureExposedGc, forcedGc } from './memory.js';
 export type { MeasureMemoryOptions } from './memory.js';
+export { compareResults, comparisonWarnings, diffFingerprints, minSlices } from './compare.js';
 export {
-  compareResults,
   compareSamples,
+  compareRounds,
   checkCompareOptions,
-  comparisonWarnings,
   verdictOf,
-  diffFingerprints,
+  decideRatio,
+  bootstrapIterations,
+  confidenceLabel,
+  pFloorIndependent,
+  pFloorPaired,
   defaultThreshold,
   defaultAlpha,
-  minSlices,
-} from './compare.js';
-export type { CompareOptions } from './compare.js';
-export { runInterleaved, compareRounds, defaultRounds } from './interleaved.js';
+} from './verdict.js';
+export type { CompareOptions, RatioDecision, DecideOptions } from './verdict.js';
+export { runInterleaved, defaultRounds } from './interleaved.js';
 export type { InterleavedOptions } from './interleaved.js';
 export {
   calibrate,

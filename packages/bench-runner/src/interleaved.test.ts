@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compareRounds, runInterleaved } from './interleaved.js';
+import { runInterleaved } from './interleaved.js';
 import type { BenchCase } from './types.js';
 
 function loopCase(id: string, iterations: number, extra: Partial<BenchCase> = {}): BenchCase {
@@ -46,33 +46,5 @@ describe('runInterleaved', () => {
   it('rejects bad options', async () => {
     await expect(runInterleaved([loopCase('a', 1)], { rounds: 0 })).rejects.toThrow(RangeError);
     await expect(runInterleaved([], {})).rejects.toThrow(RangeError);
-  });
-});
-
-describe('compareRounds', () => {
-  it('uses the paired per-round ratios: shared drift cancels', () => {
-    const drift = [1, 1.3, 0.8, 1.1, 0.9, 1.25, 1, 0.85, 1.2, 1.05, 0.95, 1.15];
-    const base = drift.map((d, i) => 100 * d * (1 + ((i % 3) - 1) * 0.001));
-    const head = drift.map((d, i) => 105 * d * (1 + ((i % 4) - 1.5) * 0.001));
-    const r = compareRounds(base, head, { threshold: 0.02, alpha: 0.01 });
-    expect(r.ratio).toBeGreaterThan(1.045);
-    expect(r.ratio).toBeLessThan(1.055);
-    expect(r.ratioCi[0]).toBeGreaterThan(1.04);
-    expect(r.ratioCi[1]).toBeLessThan(1.06);
-    // All 12 log ratios positive and distinct: W+ = 78, mean 39, variance 162.5,
-    // z = (78 - 39 - 0.5) / sqrt(162.5) = 3.0202, two-sided p = 0.002526.
-    expect(r.pValue).toBeCloseTo(0.002526, 5);
-    expect(r.verdict).toBe('regressed');
-  });
-  it('A/A with identical rounds is unchanged', () => {
-    const rounds = [100, 101, 99, 100, 102, 98];
-    const r = compareRounds(rounds, rounds);
-    expect(r.ratio).toBe(1);
-    expect(r.pValue).toBe(1);
-    expect(r.verdict).toBe('unchanged');
-  });
-  it('rejects unpaired input', () => {
-    expect(() => compareRounds([1, 2], [1])).toThrow(RangeError);
-    expect(() => compareRounds([0], [1])).toThrow(/no round/);
   });
 });

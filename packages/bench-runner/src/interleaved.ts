@@ -7,11 +7,10 @@
 // The statistics work on rounds, not on single samples: every slice is a fresh
 // compilation of the timing loop, and its code layout can shift a slice by a
 // few percent, so samples within a slice are not independent. Per round we
-// take each variant's slice median; the ratio is the median over rounds of the
-// paired ratio variant/first, its CI a bootstrap over rounds, and its p-value
-// a Wilcoxon signed-rank test of the paired log ratios. (Pooling all samples
-// gave CIs far too narrow: 7% false alarms in A/A calibration.)
-import { checkCompareOptions, verdictOf, type CompareOptions } from './compare.js';
+// take each variant's slice median and compare the rounds paired
+// (compareRounds in verdict.ts). (Pooling all samples gave CIs far too
+// narrow: 7% false alarms in A/A calibration.)
+import { compareRounds, type CompareOptions } from './verdict.js';
 import {
   checkDigest,
   checkTimePerCase,
@@ -22,7 +21,7 @@ import {
   warmupSeconds,
   type PreparedCase,
 } from './run.js';
-import { bootstrapMedianCi, computeStats, median, wilcoxonSignedRank } from './stats.js';
+import { computeStats, median } from './stats.js';
 import { batchSize, createSliceTimer, sampleTargetNs, warmUp } from './timing.js';
 import type { SliceTimer } from './timing.js';
 import type { BenchCase, CaseResult, InterleavedResult, SampleComparison } from './types.js';
@@ -52,34 +51,6 @@ interface Slot {
   samples: number[];
   /** Median of this variant's slice in each round (NaN when the slice failed). */
   roundMedians: number[];
-}
-
-/**
- * Paired comparison of per-round medians: ratio = median over rounds of
- * head/base, CI by bootstrap of that median over rounds, p from the Wilcoxon
- * signed-rank test of the log ratios.
- */
-export function compareRounds(
-  baseRounds: readonly number[],
-  headRounds: readonly number[],
-  options: CompareOptions = {},
-): SampleComparison {
-  const { threshold, alpha } = checkCompareOptions(options);
-  if (baseRounds.length !== headRounds.length) {
-    throw new RangeError(`paired rounds must have the same length, got ${baseRounds.length} and ${headRounds.length}`);
-  }
-  const logRatios: number[] = [];
-  for (let r = 0; r < baseRounds.length; r++) {
-    const b = baseRounds[r]!;
-    const h = headRounds[r]!;
-    if (b > 0 && h > 0) logRatios.push(Math.log(h / b));
-  }
-  if (logRatios.length === 0) throw new RangeError('no round has a positive median on both sides');
-  const ratio = Math.exp(median(logRatios));
-  const [lo, hi] = bootstrapMedianCi(logRatios, options);
-  const ratioCi: [number, number] = [Math.exp(lo), Math.exp(hi)];
-  const { pValue } = wilcoxonSignedRank(logRatios);
-  return { ratio, ratioCi, pValue, verdict: verdictOf(ratioCi, pValue, threshold, alpha) };
 }
 
 export async function runInterleaved(variants: BenchCase[], options: InterleavedOptions = {}): Promise<InterleavedResult> {

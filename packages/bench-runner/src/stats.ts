@@ -148,14 +148,38 @@ function percentileInterval(draws: Float64Array, confidence: number): [number, n
   return [sortedPercentile(draws, tail), sortedPercentile(draws, 100 - tail)];
 }
 
-/** Percentile-bootstrap confidence interval of the median. */
-export function bootstrapMedianCi(samples: readonly number[], options: BootstrapOptions = {}): [number, number] {
-  requireSamples(samples, 'bootstrapMedianCi');
-  const { confidence, iterations, random } = checkBootstrapOptions(options);
+/** Bootstrap distribution of the median: `iterations` resampled medians, in draw order. */
+export function bootstrapMedianDraws(samples: readonly number[], options: BootstrapOptions = {}): Float64Array {
+  requireSamples(samples, 'bootstrapMedianDraws');
+  const { iterations, random } = checkBootstrapOptions(options);
   const sorted = sortedCopy(samples);
   const draws = new Float64Array(iterations);
   for (let i = 0; i < iterations; i++) draws[i] = resampledMedian(sorted, random);
-  return percentileInterval(draws, confidence);
+  return draws;
+}
+
+/** Percentile-bootstrap confidence interval of the median. */
+export function bootstrapMedianCi(samples: readonly number[], options: BootstrapOptions = {}): [number, number] {
+  return percentileInterval(bootstrapMedianDraws(samples, options), checkBootstrapOptions(options).confidence);
+}
+
+/**
+ * Bootstrap distribution of median(head) / median(base), each side
+ * resampled independently: `iterations` draws, in draw order.
+ */
+export function bootstrapRatioDraws(
+  base: readonly number[],
+  head: readonly number[],
+  options: BootstrapOptions = {},
+): Float64Array {
+  requireSamples(base, 'bootstrapRatioDraws (base)');
+  requireSamples(head, 'bootstrapRatioDraws (head)');
+  const { iterations, random } = checkBootstrapOptions(options);
+  const sb = sortedCopy(base);
+  const sh = sortedCopy(head);
+  const draws = new Float64Array(iterations);
+  for (let i = 0; i < iterations; i++) draws[i] = resampledMedian(sh, random) / resampledMedian(sb, random);
+  return draws;
 }
 
 /**
@@ -167,29 +191,22 @@ export function bootstrapRatioCi(
   head: readonly number[],
   options: BootstrapOptions = {},
 ): [number, number] {
-  requireSamples(base, 'bootstrapRatioCi (base)');
-  requireSamples(head, 'bootstrapRatioCi (head)');
-  const { confidence, iterations, random } = checkBootstrapOptions(options);
-  const sb = sortedCopy(base);
-  const sh = sortedCopy(head);
-  const draws = new Float64Array(iterations);
-  for (let i = 0; i < iterations; i++) draws[i] = resampledMedian(sh, random) / resampledMedian(sb, random);
-  return percentileInterval(draws, confidence);
+  return percentileInterval(bootstrapRatioDraws(base, head, options), checkBootstrapOptions(options).confidence);
 }
 
 /**
- * Bootstrap CI of the geometric mean of median ratios head/base over several
- * cases: each iteration resamples every case on both sides.
+ * Bootstrap distribution of the geometric mean of median ratios head/base
+ * over several cases: each draw resamples every case on both sides.
  */
-export function bootstrapGeomeanRatioCi(
+export function bootstrapGeomeanRatioDraws(
   pairs: readonly { base: readonly number[]; head: readonly number[] }[],
   options: BootstrapOptions = {},
-): [number, number] {
-  if (pairs.length === 0) throw new RangeError('bootstrapGeomeanRatioCi needs at least one case');
-  const { confidence, iterations, random } = checkBootstrapOptions(options);
+): Float64Array {
+  if (pairs.length === 0) throw new RangeError('bootstrapGeomeanRatioDraws needs at least one case');
+  const { iterations, random } = checkBootstrapOptions(options);
   const sorted = pairs.map((p) => {
-    requireSamples(p.base, 'bootstrapGeomeanRatioCi (base)');
-    requireSamples(p.head, 'bootstrapGeomeanRatioCi (head)');
+    requireSamples(p.base, 'bootstrapGeomeanRatioDraws (base)');
+    requireSamples(p.head, 'bootstrapGeomeanRatioDraws (head)');
     return { base: sortedCopy(p.base), head: sortedCopy(p.head) };
   });
   const draws = new Float64Array(iterations);
@@ -198,7 +215,15 @@ export function bootstrapGeomeanRatioCi(
     for (const p of sorted) logSum += Math.log(resampledMedian(p.head, random) / resampledMedian(p.base, random));
     draws[i] = Math.exp(logSum / sorted.length);
   }
-  return percentileInterval(draws, confidence);
+  return draws;
+}
+
+/** Percentile-bootstrap CI of the geometric mean of median ratios head/base over several cases. */
+export function bootstrapGeomeanRatioCi(
+  pairs: readonly { base: readonly number[]; head: readonly number[] }[],
+  options: BootstrapOptions = {},
+): [number, number] {
+  return percentileInterval(bootstrapGeomeanRatioDraws(pairs, options), checkBootstrapOptions(options).confidence);
 }
 
 /**

@@ -255,12 +255,16 @@ export interface InterleavedResult {
   roundMedians?: number[][];
 }
 
-/** Outcome of one comparison of two sample sets (compareSamples). */
+/** Outcome of one comparison (compareSamples, compareRounds): the verdict rule of verdict.ts. */
 export interface SampleComparison {
   ratio: number;
+  /** Interval of the ratio at confidence 1 - alpha. */
   ratioCi: [number, number];
+  /** Two-sided, from the same bootstrap draws: p < alpha exactly when ratioCi excludes 1. */
   pValue: number;
   verdict: Verdict;
+  /** The interval's confidence level (1 - alpha). */
+  confidence?: number;
 }
 
 /** Detection statistics for one effect size in calibrate(). */

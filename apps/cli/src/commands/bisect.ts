@@ -3,7 +3,7 @@
 // runtimes), measures all-good, all-bad and every single-layer swap in
 // interleaved rounds, attributes each case's change to layers, writes the
 // bisect result file and exits 0 (nothing regressed) / 1 (regressed) / 2 (bad input).
-import { collectEnv, compareSamples, layerFingerprint, writeResultFile } from '@layerbench/bench-runner';
+import { collectEnv, compareSamples, layerFingerprint, pFloorIndependent, writeResultFile } from '@layerbench/bench-runner';
 import { anyText, formatOptionHelp, fraction, oneOf, parseArgs, positiveInteger, positiveNumber, regexText, repeatedOption, UsageError, valueOption, booleanOption } from '../args.js';
 import type { CompareSamples } from '../compose/attribution.js';
 import { formatBisectMarkdown, formatBisectTable } from '../compose/bisect-format.js';
@@ -130,15 +130,13 @@ export function resolverFor(
 }
 
 /**
- * Each round gives one value per variant, so the rank test has `rounds`
+ * Each round gives one value per variant, so a comparison has `rounds`
  * values a side: too few and even a complete separation cannot reach alpha.
  */
 export function checkRounds(rounds: number, alpha: number): void {
-  const base = Array.from({ length: rounds }, (_, i) => 100 + i);
-  const head = base.map((x) => x + 1000);
-  const { pValue } = compareSamples(base, head, { alpha });
-  if (!(pValue < alpha)) {
-    throw new UsageError(`--rounds ${rounds} is too few: with ${rounds} values a side the rank test cannot reach alpha ${alpha} (p >= ${pValue.toFixed(4)}); use more rounds`);
+  const floor = pFloorIndependent(rounds, rounds);
+  if (!(floor < alpha)) {
+    throw new UsageError(`--rounds ${rounds} is too few: with ${rounds} values a side the comparison cannot reach alpha ${alpha} (p >= ${floor.toFixed(4)}); use more rounds`);
   }
 }
 

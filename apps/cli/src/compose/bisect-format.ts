@@ -2,6 +2,7 @@
 // (the latter is also what ci-report puts in a PR comment for a bisect file).
 // Both lead with the verdict and the attributed layers with their version,
 // dispatch and capability changes; then the per-case numbers.
+import { confidenceLabel } from '@layerbench/bench-runner';
 import type { BisectCase, BisectEffect, BisectResult } from './bisect-result.js';
 
 export function formatRatio(r: number): string {
@@ -190,7 +191,7 @@ export function formatBisectMarkdown(result: BisectResult, options: MarkdownOpti
   const cases = [...result.cases].sort((a, b) => Math.abs(Math.log(b.total?.ratio ?? 1)) - Math.abs(Math.log(a.total?.ratio ?? 1)));
   const shown = cases.slice(0, options.maxCases ?? cases.length);
   out.push(`${h}# Cases`, '');
-  out.push(`| case | bad/good [95% CI] | verdict | ${result.layers.map((l) => `${md(l)} in / out`).join(' | ')} | explained by |`);
+  out.push(`| case | bad/good [${confidenceLabel(result.options.alpha)} CI] | verdict | ${result.layers.map((l) => `${md(l)} in / out`).join(' | ')} | explained by |`);
   out.push(`|---|---|---|${result.layers.map(() => '---|').join('')}---|`);
   for (const c of shown) {
     out.push(`| \`${md(c.id)}\` | ${formatEffect(c.total)} | ${c.total?.verdict ?? 'failed'} | ${result.layers.map((l) => md(layerCell(c, l))).join(' | ')} | ${c.attributed.join(', ') || '-'} |`);

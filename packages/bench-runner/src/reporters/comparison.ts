@@ -2,6 +2,7 @@
 // likeliest causes), then per case the change with its CI, p-value and
 // verdict, then digest changes, one-sided and failed cases, and the summary.
 import type { CaseComparison, Comparison, FingerprintDiff } from '../types.js';
+import { confidenceLabel } from '../verdict.js';
 import { renderTextTable } from './text-table.js';
 import { formatChange, formatNs, formatP } from './units.js';
 
@@ -23,12 +24,12 @@ export function formatInterval(ci: readonly [number, number]): string {
 
 export function summaryLine(cmp: Comparison): string {
   const s = cmp.summary;
-  return `geomean ${formatChange(cmp.geomean.ratio)} ${formatInterval(cmp.geomean.ci)} · ${s.regressed} regressed, ${s.improved} improved, ${s.unchanged} unchanged, ${s.inconclusive} inconclusive`;
+  return `geomean ${formatChange(cmp.geomean.ratio)} ${confidenceLabel(cmp.alpha)} CI ${formatInterval(cmp.geomean.ci)} · ${s.regressed} regressed, ${s.improved} improved, ${s.unchanged} unchanged, ${s.inconclusive} inconclusive`;
 }
 
 export function formatComparison(cmp: Comparison): string {
   const lines = [
-    `compare: base ${cmp.base.createdAt} -> head ${cmp.head.createdAt} · noise threshold ±${(cmp.threshold * 100).toFixed(1)}% · alpha ${cmp.alpha}`,
+    `compare: base ${cmp.base.createdAt} -> head ${cmp.head.createdAt} · noise threshold ±${(cmp.threshold * 100).toFixed(1)}% · alpha ${cmp.alpha} (${confidenceLabel(cmp.alpha)} intervals)`,
   ];
   for (const w of cmp.warnings ?? []) lines.push(`warning: ${w}`);
   if (cmp.fingerprintDiffs.length > 0) {
@@ -47,7 +48,7 @@ export function formatComparison(cmp: Comparison): string {
   ]);
   if (rows.length > 0) {
     lines.push(
-      renderTextTable(['case', 'base', 'head', 'change', '95% CI', 'p', 'verdict', 'note'], rows, [
+      renderTextTable(['case', 'base', 'head', 'change', `${confidenceLabel(cmp.alpha)} CI`, 'p', 'verdict', 'note'], rows, [
         false, true, true, true, true, true, false, false,
       ]),
     );

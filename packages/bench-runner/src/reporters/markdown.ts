@@ -1,6 +1,7 @@
 // Markdown of a run or a comparison, for job summaries and PR comments.
 import type { Comparison, RunResult } from '../types.js';
 import { caseNote, describeDiff, formatInterval, summaryLine } from './comparison.js';
+import { confidenceLabel } from '../verdict.js';
 import { describeEnv } from './table.js';
 import { formatChange, formatNs, formatP, formatRate } from './units.js';
 
@@ -52,7 +53,7 @@ function runMarkdown(run: RunResult): string {
 
 function comparisonMarkdown(cmp: Comparison): string {
   const lines = [`### layerbench compare`, '', `**${cell(summaryLine(cmp))}**`, ''];
-  lines.push(`Noise threshold ±${(cmp.threshold * 100).toFixed(1)}%, alpha ${cmp.alpha}. Base ${cmp.base.createdAt}, head ${cmp.head.createdAt}.`, '');
+  lines.push(`Noise threshold ±${(cmp.threshold * 100).toFixed(1)}%, alpha ${cmp.alpha} (${confidenceLabel(cmp.alpha)} intervals). Base ${cmp.base.createdAt}, head ${cmp.head.createdAt}.`, '');
   for (const w of cmp.warnings ?? []) lines.push(`> ⚠️ ${cell(w)}`, '');
   if (cmp.fingerprintDiffs.length > 0) {
     lines.push('**Environment differences** (first hints of the cause):', '');
@@ -69,7 +70,7 @@ function comparisonMarkdown(cmp: Comparison): string {
     verdictMarks[c.verdict] ?? c.verdict,
     caseNote(c),
   ]);
-  if (rows.length > 0) lines.push(...table(['case', 'base', 'head', 'change', '95% CI', 'p', 'verdict', 'note'], rows));
+  if (rows.length > 0) lines.push(...table(['case', 'base', 'head', 'change', `${confidenceLabel(cmp.alpha)} CI`, 'p', 'verdict', 'note'], rows));
   const extra: string[] = [];
   const digestChanged = cmp.cases.filter((c) => c.digestChanged).map((c) => `\`${c.id}\``);
   if (digestChanged.length > 0) extra.push(`- ⚠️ **Digest changed** (a correctness change): ${digestChanged.join(', ')}`);

@@ -235,7 +235,7 @@ describe('formatComparison and formatMarkdown', () => {
   });
   it('markdown comparison is a table with escaped cells and verdict marks', () => {
     const md = formatMarkdown(cmp);
-    expect(md).toContain('| case | base | head | change | 95% CI | p | verdict | note |');
+    expect(md).toContain('| case | base | head | change | 99% CI | p | verdict | note |');
     expect(md).toContain('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
     expect(md).toContain('`slow\\|er`');
     expect(md).toContain('🔴 regressed');
