@@ -2,7 +2,7 @@
 // share, and the interaction notes. The comparer here is a deterministic
 // stand-in (median ratio, +-2% interval) so the logic is tested, not the statistics.
 import { describe, expect, it } from 'vitest';
-import { attributeCase, type CompareSamples } from '../src/compose/attribution.ts';
+import { attributeCase, type CompareSamples } from '../src/bisect/attribution.ts';
 
 const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
 const compare: CompareSamples = (base, head) => {

@@ -9,7 +9,7 @@
 import { join } from 'node:path';
 import { readResultFile } from '@layerbench/bench-runner';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bisectResultSchema } from '../src/compose/bisect-result.ts';
+import { bisectResultSchema } from '../src/bisect/result.ts';
 import { cloneHistory, forceGenericSha1, type History } from './bisect-history.ts';
 import { runCli } from './spawn-cli.ts';
 

@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { findRepoRoot, linkNodeModules } from '../src/compose/sources.ts';
+import { findRepoRoot, linkNodeModules } from '../src/bisect/side-sources.ts';
 
 export interface History {
   dir: string;

@@ -10,8 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readResultFile } from '@layerbench/bench-runner';
 import { afterAll, describe, expect, it } from 'vitest';
-import { bisectResultSchema } from '../src/compose/bisect-result.ts';
-import { findRepoRoot } from '../src/compose/sources.ts';
+import { bisectResultSchema } from '../src/bisect/result.ts';
+import { findRepoRoot } from '../src/bisect/side-sources.ts';
 import { runCli } from './spawn-cli.ts';
 
 describe('bisect across runtimes', () => {

@@ -6,7 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { LayerResolver } from '../src/compose/sources.js';
+import { LayerResolver } from '../src/bisect/side-sources.js';
 
 const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 const smoke = fileURLToPath(new URL('./fixtures/runtime-smoke.mjs', import.meta.url));

@@ -5,11 +5,11 @@
 // bisect result file and exits 0 (nothing regressed) / 1 (regressed) / 2 (bad input).
 import { collectEnv, compareSamples, layerFingerprint, pFloorIndependent, writeResultFile } from '@layerbench/bench-runner';
 import { anyText, formatOptionHelp, fraction, oneOf, parseArgs, positiveInteger, positiveNumber, regexText, repeatedOption, UsageError, valueOption, booleanOption } from '../args.js';
-import type { CompareSamples } from '../compose/attribution.js';
-import { formatBisectMarkdown, formatBisectTable } from '../compose/bisect-format.js';
-import { bisectExitCode, DEFAULT_VISIT_PERCENTILE, differingLayers, identify, runBisect } from '../compose/bisect-run.js';
-import { findRepoRoot, LayerResolver, LayerSourceError, type DepsMode } from '../compose/sources.js';
-import { parseLayerList, parseSideSpec, SpecError, type CompositionSpec, type LayerName } from '../compose/spec.js';
+import type { CompareSamples } from '../bisect/attribution.js';
+import { formatBisectMarkdown, formatBisectTable } from '../bisect/format.js';
+import { bisectExitCode, DEFAULT_VISIT_PERCENTILE, differingLayers, identify, runBisect } from '../bisect/run.js';
+import { findRepoRoot, LayerResolver, LayerSourceError, type DepsMode } from '../bisect/side-sources.js';
+import { parseLayerList, parseSideSpec, SpecError, type CompositionSpec, type LayerName } from '../bisect/side-spec.js';
 import { outputPath } from '../result-files.js';
 import { progressStream } from '../terminal.js';
 import type { Command, CommandContext } from './types.js';

@@ -7,11 +7,11 @@
 import { spawnSync } from 'node:child_process';
 import { compareSamples } from '@layerbench/bench-runner';
 import { anyText, booleanOption, formatOptionHelp, fraction, parseArgs, positiveInteger, positiveNumber, regexText, repeatedOption, UsageError, valueOption } from '../args.js';
-import { formatEffect } from '../compose/bisect-format.js';
-import { LayerSourceError, resolveCommit, type LayerResolver } from '../compose/sources.js';
-import { CODE_LAYERS, type CodeLayerName } from '../compose/spec.js';
-import { DEFAULT_VISIT_PERCENTILE, visitValue, WARMUP_SECONDS } from '../compose/bisect-run.js';
-import { CompositionWorker, MixError } from '../compose/worker-client.js';
+import { formatEffect } from '../bisect/format.js';
+import { LayerSourceError, resolveCommit, type LayerResolver } from '../bisect/side-sources.js';
+import { CODE_LAYERS, type CodeLayerName } from '../bisect/side-spec.js';
+import { DEFAULT_VISIT_PERCENTILE, visitValue, WARMUP_SECONDS } from '../bisect/run.js';
+import { CompositionWorker, MixError } from '../bisect/worker/client.js';
 import { progressStream } from '../terminal.js';
 import { checkRounds, DEFAULT_BISECT_SUITES, percentileValue, resolverFor, sharedSourceOptions } from './bisect.js';
 import type { Command, CommandContext } from './types.js';

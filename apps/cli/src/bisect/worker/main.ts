@@ -6,9 +6,9 @@
 // dispatch decisions, the fingerprint of each layer it loaded). Runs under
 // Node 16: runtime code only, no newer APIs.
 import type { BenchCase, CaseResult, LayerFingerprint } from '@layerbench/bench-runner';
-import { loadLayers, LayerLoadError } from './compose/load.js';
-import type { LoadedComposition } from './compose/load.js';
-import type { Measurement, ParentMessage, WorkerEnv, WorkerMessage } from './compose/worker-protocol.js';
+import { loadLayers, LayerLoadError } from './load-layers.js';
+import type { LoadedComposition } from './load-layers.js';
+import type { Measurement, ParentMessage, WorkerEnv, WorkerMessage } from './protocol.js';
 
 function send(message: WorkerMessage): void {
   process.send?.(message);
@@ -38,7 +38,7 @@ async function init(message: Extract<ParentMessage, { type: 'init' }>): Promise<
   }
   try {
     // Lazily: the registry pulls in every suite, and suites import peers lazily themselves.
-    const registry = await import('./suites/index.js');
+    const registry = await import('../../suites/index.js');
     const suites = message.suites.map((name) => registry.suiteByName(name));
     const built = registry.buildCases(suites, loaded.layers, { esptestSeconds: 1 });
     const selected = registry.selectCases(
@@ -98,7 +98,7 @@ async function describe(seq: number): Promise<void> {
   };
   try {
     if (!loaded) throw new Error('layers not loaded');
-    const { describeLayers } = await import('./layer-env.js');
+    const { describeLayers } = await import('../../layer-env.js');
     const report = describeLayers(loaded.layers, []);
     if (report.capabilities !== undefined) env.capabilities = report.capabilities;
     env.dispatch = report.dispatch;

@@ -5,8 +5,8 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { CodeLayerName } from './spec.js';
-import type { Measurement, ParentMessage, WorkerCase, WorkerEnv, WorkerMessage } from './worker-protocol.js';
+import type { CodeLayerName } from '../side-spec.js';
+import type { Measurement, ParentMessage, WorkerCase, WorkerEnv, WorkerMessage } from './protocol.js';
 
 /** A composition that cannot run (a layer does not load, the suites fail to build, the worker died). */
 export class MixError extends Error {
@@ -19,11 +19,11 @@ export class MixError extends Error {
   }
 }
 
-/** The built worker script: beside this module's folder in dist/, or dist/ when running from src (tests). */
+/** The built worker script: beside this module in dist/, or in dist/ when running from src (tests). */
 export function workerScript(): string {
-  const beside = fileURLToPath(new URL('../worker.js', import.meta.url));
+  const beside = fileURLToPath(new URL('./main.js', import.meta.url));
   if (existsSync(beside)) return beside;
-  const dist = fileURLToPath(new URL('../../dist/worker.js', import.meta.url));
+  const dist = fileURLToPath(new URL('../../../dist/bisect/worker/main.js', import.meta.url));
   if (existsSync(dist)) return dist;
   throw new MixError(`the measuring worker is not built (${dist} missing): run \`npx tsc -b\` in apps/cli`);
 }

@@ -3,7 +3,7 @@
 // Both lead with the verdict and the attributed layers with their version,
 // dispatch and capability changes; then the per-case numbers.
 import { confidenceLabel } from '@layerbench/bench-runner';
-import type { BisectCase, BisectEffect, BisectResult } from './bisect-result.js';
+import type { BisectCase, BisectEffect, BisectResult } from './result.js';
 
 export function formatRatio(r: number): string {
   return `x${r.toFixed(r >= 10 ? 1 : 3)}`;

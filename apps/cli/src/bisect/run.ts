@@ -10,11 +10,11 @@ import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { LayerFingerprint } from '@layerbench/bench-runner';
 import { attributeCase, swapInId, swapOutId, type CompareSamples } from './attribution.js';
-import type { BisectCase, BisectResult, BisectVariant, StackChange } from './bisect-result.js';
-import type { ResolvedComposition } from './sources.js';
-import { CODE_LAYERS, type CodeLayerName, type LayerName } from './spec.js';
-import { CompositionWorker, MixError } from './worker-client.js';
-import type { WorkerCase, WorkerEnv } from './worker-protocol.js';
+import type { BisectCase, BisectResult, BisectVariant, StackChange } from './result.js';
+import type { ResolvedComposition } from './side-sources.js';
+import { CODE_LAYERS, type CodeLayerName, type LayerName } from './side-spec.js';
+import { CompositionWorker, MixError } from './worker/client.js';
+import type { WorkerCase, WorkerEnv } from './worker/protocol.js';
 
 export type Side = 'good' | 'bad';
 

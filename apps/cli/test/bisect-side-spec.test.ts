@@ -1,6 +1,6 @@
 // The side syntax of bisect/find: what each form means and the one-line errors for bad ones.
 import { describe, expect, it } from 'vitest';
-import { parseLayerList, parseSideSpec, SpecError } from '../src/compose/spec.ts';
+import { parseLayerList, parseSideSpec, SpecError } from '../src/bisect/side-spec.ts';
 
 describe('parseSideSpec', () => {
   it('defaults every layer to the workspace and the runtime to the current node', () => {

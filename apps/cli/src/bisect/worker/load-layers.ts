@@ -5,8 +5,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Layers } from '../layers.js';
-import type { CodeLayerName } from './spec.js';
+import type { Layers } from '../../layers.js';
+import type { CodeLayerName } from '../side-spec.js';
 
 /** A layer that cannot be used by this mix (import throws, an expected export is missing). */
 export class LayerLoadError extends Error {

@@ -20,7 +20,7 @@ import {
 } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
-import { resolvePackageEntry } from './load.js';
+import { resolvePackageEntry } from './worker/load-layers.js';
 import {
   CODE_LAYERS,
   describeSource,
@@ -29,7 +29,7 @@ import {
   type CompositionSpec,
   type LayerSource,
   type RuntimeSource,
-} from './spec.js';
+} from './side-spec.js';
 
 export interface ResolvedLayer {
   name: CodeLayerName;

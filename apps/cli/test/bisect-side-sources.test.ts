@@ -7,11 +7,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readResultFile } from '@layerbench/bench-runner';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bisectResultSchema } from '../src/compose/bisect-result.ts';
-import { runnableCodeHash } from '../src/compose/bisect-run.ts';
-import { LayerLoadError, loadLayers } from '../src/compose/load.ts';
-import { findRepoRoot, LayerResolver, LayerSourceError } from '../src/compose/sources.ts';
-import { CODE_LAYERS, type CodeLayerName } from '../src/compose/spec.ts';
+import { bisectResultSchema } from '../src/bisect/result.ts';
+import { runnableCodeHash } from '../src/bisect/run.ts';
+import { LayerLoadError, loadLayers } from '../src/bisect/worker/load-layers.ts';
+import { findRepoRoot, LayerResolver, LayerSourceError } from '../src/bisect/side-sources.ts';
+import { CODE_LAYERS, type CodeLayerName } from '../src/bisect/side-spec.ts';
 import { runCli } from './spawn-cli.ts';
 
 const root = findRepoRoot(process.cwd());

@@ -5,7 +5,7 @@
 // whether the parts add up to the whole. Pure: the sample comparison is passed
 // in (bench-runner's compareSamples), so this is testable on sample arrays.
 import type { Verdict } from '@layerbench/bench-runner';
-import { formatRatio } from './bisect-format.js';
+import { formatRatio } from './format.js';
 
 export interface Effect {
   /** head / base of medians: > 1 is slower. */

@@ -2,7 +2,7 @@
 // (worker.ts, one child process per composition, spoken over the IPC channel
 // so stray console output of a layer cannot corrupt the protocol).
 import type { CaseError, CaseParams, DispatchDecision, LayerFingerprint } from '@layerbench/bench-runner';
-import type { CodeLayerName } from './spec.js';
+import type { CodeLayerName } from '../side-spec.js';
 
 export type ParentMessage =
   | { type: 'init'; dirs: Record<CodeLayerName, string>; suites: string[]; filter?: string }
