@@ -39,9 +39,11 @@ const root = join(here, '..', '..', '..');
 const dirs = Object.fromEntries(
   ['aes-core', 'cmac', 'sha1-dispatch', 'esp', 'bench-runner'].map((l) => [l, join(root, 'packages', l)]),
 );
+const { execFileSync } = await import('node:child_process');
+const nodeVersion = execFileSync(values.node, ['-p', 'process.version'], { encoding: 'utf8' }).trim();
 const workers = [];
 for (let p = 0; p < P; p++) {
-  workers.push(await CompositionWorker.start({ nodePath: values.node, dirs, suites: values.suite, filter: values.filter }));
+  workers.push(await CompositionWorker.start({ nodePath: values.node, nodeVersion: nodeVersion, dirs, suites: values.suite, filter: values.filter }));
 }
 const cases = workers[0].cases.map((c) => c.id);
 const shuffle = (xs) => {

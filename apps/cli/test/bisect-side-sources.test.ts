@@ -8,7 +8,6 @@ import { join } from 'node:path';
 import { readResultFile } from '@layerbench/bench-runner';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bisectResultSchema } from '../src/bisect/result.ts';
-import { runnableCodeHash } from '../src/bisect/run.ts';
 import { LayerLoadError, loadLayers } from '../src/bisect/worker/load-layers.ts';
 import { findRepoRoot, LayerResolver, LayerSourceError } from '../src/bisect/side-sources.ts';
 import { CODE_LAYERS, type CodeLayerName } from '../src/bisect/side-spec.ts';
@@ -51,23 +50,6 @@ describe('layer sources', () => {
     const { layers } = await loadLayers({ ...workspaceDirs(), 'sha1-dispatch': layer.dir });
     expect(Buffer.from(layers.sha1.sha1(new TextEncoder().encode('abc'))).toString('hex')).toBe('a9993e364706816aba3e25717850c26c9cd0d89d');
     expect(() => resolver.resolveLayer('esp', { kind: 'tgz', path: join(dir, 'missing.tgz') })).toThrow(/tgz:.*cannot read/);
-  });
-
-  it('tells layers apart by the code that runs, not by maps, declarations or build info', () => {
-    const make = (name: string, js: string, map: string) => {
-      const pkg = join(dir, name);
-      mkdirSync(join(pkg, 'dist'), { recursive: true });
-      writeFileSync(join(pkg, 'dist/index.js'), js);
-      writeFileSync(join(pkg, 'dist/index.js.map'), map);
-      writeFileSync(join(pkg, 'dist/index.d.ts'), `// ${map}`);
-      writeFileSync(join(pkg, 'dist/.tsbuildinfo'), map);
-      return pkg;
-    };
-    const a = runnableCodeHash(make('hash-a', 'export const x = 1;\n', '{"sources":["/checkout/one/src/index.ts"]}'));
-    const b = runnableCodeHash(make('hash-b', 'export const x = 1;\n', '{"sources":["/checkout/two/src/index.ts"]}'));
-    const c = runnableCodeHash(make('hash-c', 'export const x = 2;\n', '{"sources":["/checkout/one/src/index.ts"]}'));
-    expect(a).toBe(b);
-    expect(c).not.toBe(a);
   });
 
   it('names the layer that throws at import', async () => {

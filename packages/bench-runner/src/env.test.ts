@@ -51,6 +51,21 @@ describe('layerFingerprint', () => {
     writeFileSync(path.join(pkg, 'dist', 'b.js'), 'changed');
     expect(layerFingerprint(pkg).contentHash).not.toBe(fp.contentHash);
   });
+  it('hashes the code that runs, not source maps, declarations or build info (two checkouts of the same code are one layer)', () => {
+    const make = (name: string, js: string, checkout: string) => {
+      const pkg = path.join(tmp, name);
+      mkdirSync(path.join(pkg, 'dist'), { recursive: true });
+      writeFileSync(path.join(pkg, 'package.json'), JSON.stringify({ name: 'x', version: '1.0.0' }));
+      writeFileSync(path.join(pkg, 'dist', 'index.js'), js);
+      writeFileSync(path.join(pkg, 'dist', 'index.js.map'), `{"sources":["${checkout}/src/index.ts"]}`);
+      writeFileSync(path.join(pkg, 'dist', 'index.d.ts'), `// ${checkout}`);
+      writeFileSync(path.join(pkg, 'dist', '.tsbuildinfo'), checkout);
+      return layerFingerprint(pkg).contentHash;
+    };
+    const a = make('hash-a', 'export const x = 1;\n', '/checkout/one');
+    expect(make('hash-b', 'export const x = 1;\n', '/checkout/two')).toBe(a);
+    expect(make('hash-c', 'export const x = 2;\n', '/checkout/one')).not.toBe(a);
+  });
   it('fails clearly without a package.json', () => {
     expect(() => layerFingerprint(path.join(tmp, 'nothing'))).toThrow(/cannot read .*package\.json/);
   });

@@ -58,18 +58,27 @@ function gitCommit(dir: string): string | undefined {
   }
 }
 
+/**
+ * Files that do not run: source maps, declarations and build info hold the
+ * checkout's paths and types, so two checkouts of the same code would differ.
+ */
+const NOT_RUNNABLE = /(\.map|\.d\.[cm]?ts|\.tsbuildinfo)$/;
+
 function listFiles(root: string, dir = root, out: string[] = []): string[] {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) listFiles(root, full, out);
-    else if (entry.isFile() && entry.name !== '.tsbuildinfo') out.push(full);
+    if (entry.isDirectory()) {
+      if (entry.name !== 'node_modules') listFiles(root, full, out);
+    } else if (entry.isFile() && !NOT_RUNNABLE.test(entry.name)) out.push(full);
   }
   return out;
 }
 
 /**
  * sha256 over the sorted relative paths and contents of the files under
- * `dir`, so a rebuild of identical code gives the same hash.
+ * `dir` that run (not maps, declarations or build info), so a rebuild of
+ * identical code, in any checkout, gives the same hash. The one content hash
+ * of a layer: compare and bisect both use it.
  */
 export function contentHash(dir: string): string {
   const hash = createHash('sha256');

@@ -6,9 +6,8 @@
 // stack changes (versions, runtime, capability word, dispatch decisions) with
 // the layer whose swap reproduces each.
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
-import { join, relative } from 'node:path';
-import type { LayerFingerprint } from '@layerbench/bench-runner';
+import { readFileSync, realpathSync } from 'node:fs';
+import { layerFingerprint, type LayerFingerprint } from '@layerbench/bench-runner';
 import { attributeCase, swapInId, swapOutId, type CompareSamples } from './attribution.js';
 import type { BisectCase, BisectResult, BisectVariant, StackChange } from './result.js';
 import type { ResolvedComposition } from './side-sources.js';
@@ -35,28 +34,6 @@ export interface SideIdentity {
   code: Record<LayerName, string>;
 }
 
-/**
- * sha256 of the files of dist/ that run (not source maps, declarations or
- * tsbuildinfo, which hold paths and differ between two checkouts of the same code).
- */
-export function runnableCodeHash(packageDir: string): string {
-  const dist = join(packageDir, 'dist');
-  const root = existsSync(dist) ? dist : packageDir;
-  const files: string[] = [];
-  const walk = (dir: string) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) {
-        if (entry.name !== 'node_modules') walk(path);
-      } else if (!/\.(map|d\.ts|d\.mts|d\.cts|tsbuildinfo)$/.test(entry.name)) files.push(relative(root, path));
-    }
-  };
-  walk(root);
-  const hash = createHash('sha256');
-  for (const file of files.sort()) hash.update(`${file}\0`).update(readFileSync(join(root, file)));
-  return hash.digest('hex');
-}
-
 export function identify(
   composition: ResolvedComposition,
   fingerprint: (dir: string, source: string) => LayerFingerprint,
@@ -67,7 +44,7 @@ export function identify(
     const l = composition.layers[name];
     const fp = fingerprint(l.dir, l.source);
     layers[name] = l.commit !== undefined && fp.commit === undefined ? { ...fp, commit: l.commit } : fp;
-    code[name] = runnableCodeHash(l.dir);
+    code[name] = fp.contentHash ?? '';
   }
   const rt = composition.runtime;
   let real = rt.nodePath;
@@ -268,6 +245,7 @@ export async function runBisect(inputs: BisectInputs): Promise<BisectResult> {
       const runtime = plan.take.runtime === 'good' ? good.runtime : bad.runtime;
       const options = {
         nodePath: runtime.nodePath,
+        nodeVersion: runtime.version,
         dirs: dirsFor(plan, good, bad),
         suites: inputs.suites,
         ...(inputs.filter === undefined ? {} : { filter: inputs.filter }),
@@ -375,13 +353,31 @@ export async function runBisect(inputs: BisectInputs): Promise<BisectResult> {
         status: r.workers.length ? 'ok' : 'failed',
       };
       if (r.problem) variant.problem = r.problem;
-      if (r.workers[0]) {
+      for (const worker of r.workers) {
+        let env;
         try {
-          const env = await r.workers[0].env();
-          envs[r.plan.id] = env;
-          variant.env = env;
+          env = await worker.env();
         } catch (err) {
           variant.problem = `no environment report: ${(err as Error).message}`;
+          continue;
+        }
+        for (const l of env.loadedLayers) {
+          const hash = layerFingerprint(l.folder).contentHash;
+          if (hash !== undefined) l.contentHash = hash;
+        }
+        if (!variant.env) {
+          envs[r.plan.id] = env;
+          variant.env = env;
+        }
+        if (env.oneCopyProblem !== undefined) {
+          // A layer loaded twice while measuring: the numbers of this variant are about no installable stack.
+          variant.status = 'failed';
+          variant.problem = `a layer was loaded from two places: ${env.oneCopyProblem}`;
+          variant.env = env;
+          for (const c of caseOrder) {
+            delete samples.get(c.id)![r.plan.id];
+            problems.get(c.id)![r.plan.id] = variant.problem;
+          }
         }
       }
       variants.push(variant);

@@ -82,7 +82,7 @@ interface Step {
 async function workerAt(resolver: LayerResolver, commit: string, suites: string[], filter: string): Promise<CompositionWorker> {
   const dirs = {} as Record<CodeLayerName, string>;
   for (const name of CODE_LAYERS) dirs[name] = resolver.resolveLayer(name, { kind: 'git', ref: commit }).dir;
-  return CompositionWorker.start({ nodePath: process.execPath, dirs, suites, filter });
+  return CompositionWorker.start({ nodePath: process.execPath, nodeVersion: process.version, dirs, suites, filter });
 }
 
 async function find(args: string[], ctx: CommandContext): Promise<number> {

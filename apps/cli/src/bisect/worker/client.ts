@@ -3,10 +3,20 @@
 // IPC messages into promises. A worker that cannot load its mix is a MixError
 // that says which layer and why, so the caller can report that mix and go on.
 import { fork, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import type { CodeLayerName } from '../side-spec.js';
-import type { Measurement, ParentMessage, WorkerCase, WorkerEnv, WorkerMessage } from './protocol.js';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { packageNameOf, type CodeLayerName } from '../side-spec.js';
+import {
+  LAYER_DIRS_ENV,
+  RESOLUTION_LOG_ENV,
+  type Measurement,
+  type ParentMessage,
+  type WorkerCase,
+  type WorkerEnv,
+  type WorkerMessage,
+} from './protocol.js';
 
 /** A composition that cannot run (a layer does not load, the suites fail to build, the worker died). */
 export class MixError extends Error {
@@ -28,8 +38,22 @@ export function workerScript(): string {
   throw new MixError(`the measuring worker is not built (${dist} missing): run \`npx tsc -b\` in apps/cli`);
 }
 
+/**
+ * Whether a runtime lacks module.register (added in Node 20.6 and 18.19), so the
+ * worker's resolution hook must be given as --experimental-loader instead.
+ */
+export function needsLoaderFlag(nodeVersion: string): boolean {
+  const [major = 0, minor = 0] = nodeVersion.replace(/^v/, '').split('.').map(Number);
+  if (major >= 21) return false;
+  if (major === 20) return minor < 6;
+  if (major === 18) return minor < 19;
+  return true;
+}
+
 export interface WorkerOptions {
   nodePath: string;
+  /** `process.version` of that binary: decides how the resolution hook is installed. */
+  nodeVersion: string;
   dirs: Record<CodeLayerName, string>;
   suites: string[];
   filter?: string;
@@ -50,11 +74,24 @@ export class CompositionWorker {
   private constructor(private readonly child: ChildProcess) {}
 
   static async start(options: WorkerOptions): Promise<CompositionWorker> {
-    const child = fork(workerScript(), [], {
+    const script = workerScript();
+    // The resolution hook's log lives here until the worker exits.
+    const scratch = mkdtempSync(join(tmpdir(), 'layerbench-worker-'));
+    const layerDirs: Record<string, string> = {};
+    for (const [layer, dir] of Object.entries(options.dirs)) layerDirs[packageNameOf(layer as CodeLayerName)] = dir;
+    const hooks = new URL('./one-copy-hooks.js', pathToFileURL(script)).href;
+    const child = fork(script, [], {
       execPath: options.nodePath,
+      // Not the parent's flags (a test runner's, --inspect): only the hook, where register() is missing.
+      execArgv: needsLoaderFlag(options.nodeVersion) ? ['--experimental-loader', hooks] : [],
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
       serialization: 'json',
-      env: { ...process.env, ...options.env },
+      env: {
+        ...process.env,
+        ...options.env,
+        [LAYER_DIRS_ENV]: JSON.stringify(layerDirs),
+        [RESOLUTION_LOG_ENV]: join(scratch, 'resolved.log'),
+      },
     });
     const worker = new CompositionWorker(child);
     child.stderr?.on('data', (chunk: Buffer) => {
@@ -63,12 +100,14 @@ export class CompositionWorker {
     const ready = new Promise<WorkerMessage>((resolve, reject) => worker.pending.set(0, { resolve, reject }));
     child.on('message', (message: WorkerMessage) => worker.receive(message));
     child.on('exit', (code, signal) => {
+      rmSync(scratch, { recursive: true, force: true });
       const why = `the worker (${options.nodePath}) exited with ${signal ?? `code ${code}`}`;
       worker.exited = new MixError(worker.stderr.trim() ? `${why}: ${worker.stderr.trim().split('\n').slice(-5).join(' | ')}` : why);
       for (const p of worker.pending.values()) p.reject(worker.exited);
       worker.pending.clear();
     });
     child.on('error', (err) => {
+      rmSync(scratch, { recursive: true, force: true });
       worker.exited = new MixError(`cannot start the worker with ${options.nodePath}: ${err.message}`);
       for (const p of worker.pending.values()) p.reject(worker.exited);
       worker.pending.clear();

@@ -3,12 +3,21 @@
 // the layers from their folders, builds the suite's cases once, then answers
 // "measure case X for t seconds" with raw samples until told to exit, and
 // reports what its runtime and layers say about themselves (capability word,
-// dispatch decisions, the fingerprint of each layer it loaded). Runs under
-// Node 16: runtime code only, no newer APIs.
-import type { BenchCase, CaseResult, LayerFingerprint } from '@layerbench/bench-runner';
+// dispatch decisions, the folder each layer was loaded from). Before anything
+// imports a layer it registers the resolution hook that gives every import of a
+// layer the variant's copy (one-copy-hooks.ts), and it refuses to measure when a
+// layer was loaded from two places (one-copy.ts). Runs under Node 16: runtime
+// code only, no newer APIs.
+import * as nodeModule from 'node:module';
+import type { BenchCase, CaseResult } from '@layerbench/bench-runner';
 import { loadLayers, LayerLoadError } from './load-layers.js';
 import type { LoadedComposition } from './load-layers.js';
-import type { Measurement, ParentMessage, WorkerEnv, WorkerMessage } from './protocol.js';
+import { layerCopies, oneCopyProblem } from './one-copy.js';
+import { RESOLUTION_LOG_ENV, type Measurement, type ParentMessage, type WorkerEnv, type WorkerMessage } from './protocol.js';
+
+// Node >= 20.6 / 18.19; older runtimes were started with --experimental-loader by the parent.
+const register = (nodeModule as { register?: (specifier: string) => void }).register;
+if (typeof register === 'function') register(new URL('./one-copy-hooks.js', import.meta.url).href);
 
 function send(message: WorkerMessage): void {
   process.send?.(message);
@@ -19,7 +28,8 @@ function errorOf(err: unknown): { name: string; message: string } {
 }
 
 let loaded: LoadedComposition | undefined;
-let layerDirs: Record<string, string> = {};
+/** Package name -> the folder this variant takes it from. */
+let expectedDirs: Record<string, string> = {};
 const cases = new Map<string, BenchCase>();
 
 type RunCases = (
@@ -27,8 +37,20 @@ type RunCases = (
   options: { timePerCase: number; quiet: boolean; overhead: boolean },
 ) => Promise<{ cases: CaseResult[] }>;
 
+/** Which folder each layer came from so far, and what breaks the one-copy rule. */
+function copies(): { loadedLayers: WorkerEnv['loadedLayers']; problem?: string } {
+  const found = layerCopies(process.env[RESOLUTION_LOG_ENV] ?? '', Object.keys(expectedDirs));
+  const loadedLayers: WorkerEnv['loadedLayers'] = [];
+  for (const [name, folders] of found.folders) {
+    for (const folder of folders.keys()) loadedLayers.push({ layer: name.replace(/^@layerbench\//, ''), folder });
+  }
+  const problem = oneCopyProblem(found, expectedDirs);
+  return problem === undefined ? { loadedLayers } : { loadedLayers, problem };
+}
+
 async function init(message: Extract<ParentMessage, { type: 'init' }>): Promise<void> {
-  layerDirs = message.dirs;
+  expectedDirs = {};
+  for (const [layer, dir] of Object.entries(message.dirs)) expectedDirs[`@layerbench/${layer}`] = dir;
   try {
     loaded = await loadLayers(message.dirs);
   } catch (err) {
@@ -48,6 +70,12 @@ async function init(message: Extract<ParentMessage, { type: 'init' }>): Promise<
     for (const c of selected) {
       // Bisection interleaves short slices, so fixed-time loops (esptest) run as timed slices too.
       cases.set(c.id, { ...c, fixedTimeSeconds: undefined });
+    }
+    // Every layer is imported by now (loadLayers, the suites, the layers' own imports).
+    const problem = copies().problem;
+    if (problem !== undefined) {
+      send({ type: 'failed', stage: 'one-copy', message: problem });
+      return;
     }
     send({
       type: 'ready',
@@ -95,6 +123,7 @@ async function describe(seq: number): Promise<void> {
     openssl: process.versions.openssl ?? 'none',
     dispatch: [],
     missing: [],
+    loadedLayers: [],
   };
   try {
     if (!loaded) throw new Error('layers not loaded');
@@ -103,11 +132,10 @@ async function describe(seq: number): Promise<void> {
     if (report.capabilities !== undefined) env.capabilities = report.capabilities;
     env.dispatch = report.dispatch;
     env.missing = report.missing;
-    // What this process loaded, fingerprinted by its own engine when that engine can.
-    const fingerprint = loaded.benchRunner['layerFingerprint'];
-    if (typeof fingerprint === 'function') {
-      env.layers = Object.values(layerDirs).map((dir) => fingerprint(dir) as LayerFingerprint);
-    }
+    // Checked again after measuring: a layer that imports lazily could have pulled in a second copy since.
+    const now = copies();
+    env.loadedLayers = now.loadedLayers;
+    if (now.problem !== undefined) env.oneCopyProblem = now.problem;
     send({ type: 'env', seq, env });
   } catch (err) {
     send({ type: 'env', seq, env, error: errorOf(err).message });

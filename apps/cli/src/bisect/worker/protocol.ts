@@ -1,8 +1,12 @@
 // The messages between bisect/find (the parent) and a measuring worker
 // (worker.ts, one child process per composition, spoken over the IPC channel
 // so stray console output of a layer cannot corrupt the protocol).
-import type { CaseError, CaseParams, DispatchDecision, LayerFingerprint } from '@layerbench/bench-runner';
+import type { CaseError, CaseParams, DispatchDecision } from '@layerbench/bench-runner';
 import type { CodeLayerName } from '../side-spec.js';
+
+/** The environment variables the parent gives a worker for its resolution hook (one-copy-hooks.ts). */
+export const LAYER_DIRS_ENV = 'LAYERBENCH_LAYER_DIRS';
+export const RESOLUTION_LOG_ENV = 'LAYERBENCH_RESOLUTION_LOG';
 
 export type ParentMessage =
   | { type: 'init'; dirs: Record<CodeLayerName, string>; suites: string[]; filter?: string }
@@ -37,12 +41,14 @@ export interface WorkerEnv {
   dispatch: DispatchDecision[];
   /** Reporting functions a layer of this mix does not export. */
   missing: string[];
-  /** The layers this process loaded (when its engine has layerFingerprint). */
-  layers?: LayerFingerprint[];
+  /** The folder each layer was loaded from in this process (one each, or oneCopyProblem says otherwise). */
+  loadedLayers: { layer: string; folder: string; contentHash?: string }[];
+  /** Set when a layer was loaded from two folders, or from another than the variant's. */
+  oneCopyProblem?: string;
 }
 
 export type WorkerMessage =
   | { type: 'ready'; cases: WorkerCase[]; suiteErrors: { suite: string; message: string }[] }
-  | { type: 'failed'; stage: 'load' | 'suites'; layer?: string; message: string }
+  | { type: 'failed'; stage: 'load' | 'suites' | 'one-copy'; layer?: string; message: string }
   | { type: 'measured'; seq: number; result: Measurement }
   | { type: 'env'; seq: number; env: WorkerEnv; error?: string };
