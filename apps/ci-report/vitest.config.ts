@@ -6,7 +6,7 @@ import { sharedConfig } from '../../vitest.shared.ts';
 export default mergeConfig(sharedConfig, {
   resolve: {
     alias: {
-      '@layerbench/cli/bisect': fileURLToPath(new URL('../cli/src/compose/bisect-file.ts', import.meta.url)),
+      '@layerbench/cli/bisect': fileURLToPath(new URL('../cli/src/bisect/public.ts', import.meta.url)),
     },
   },
 });
