@@ -56,8 +56,8 @@ export const workerEnvSchema = z.object({
   capabilities: z.string().optional(),
   dispatch: z.array(dispatchDecisionSchema),
   missing: z.array(z.string()),
-  /** The folder each layer was loaded from in the variant's processes, and the content hash of its runnable code. */
-  loadedLayers: z.array(z.object({ layer: z.string(), folder: z.string(), contentHash: z.string().optional() })),
+  /** The folder each layer was loaded from in the variant's processes, and the content hash of its runnable code (absent in older files). */
+  loadedLayers: z.array(z.object({ layer: z.string(), folder: z.string(), contentHash: z.string().optional() })).optional(),
   /** Why a worker of this variant broke the one-copy rule (the variant then failed). */
   oneCopyProblem: z.string().optional(),
   error: z.string().optional(),
