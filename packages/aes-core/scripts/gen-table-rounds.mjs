@@ -1,15 +1,15 @@
-// Generates src/table-rounds.ts: the T-tables of the `table` backend and its
+// Generates src/backends/table-rounds.generated.ts: the T-tables of the `table` backend and its
 // unrolled round functions (one block, CBC on words, CBC on bytes, both
 // directions). The same 40-56 round lines appear in each function because V8
 // only runs them fast unrolled, with constant offsets and module-constant
 // tables; writing five copies by hand is error-prone, so they are emitted
 // here from one description of a round. The output is committed, and
-// src/table-rounds.test.ts checks it is what this script emits.
+// src/backends/table-rounds.test.ts checks it is what this script emits.
 // Usage: node scripts/gen-table-rounds.mjs [--check]
 import { fileURLToPath } from 'node:url';
 import { writeOrCheck } from '../../../scripts/codegen.mjs';
 
-const target = fileURLToPath(new URL('../src/table-rounds.ts', import.meta.url));
+const target = fileURLToPath(new URL('../src/backends/table-rounds.generated.ts', import.meta.url));
 
 /** Byte r (row r) of the little-endian column word w, as a table index. */
 function rowByte(w, r) {
@@ -201,7 +201,7 @@ export function generateTableRounds() {
     '// word (row 0 in the low byte), so on little-endian hosts CBC can read and',
     '// write whole words through Int32Array views. The tables are module',
     '// constants on purpose: V8 then embeds their addresses in the round code.',
-    "import { INV_SBOX, SBOX, gfMul } from './aes-field.js';",
+    "import { INV_SBOX, SBOX, gfMul } from '../aes-field.js';",
     '',
     '// TE0[x] = the MixColumns column of S[x] in row 0: bytes (2s, s, s, 3s) for',
     '// rows 0..3; TE1..TE3 are its byte rotations for rows 1..3. TD* are the same',

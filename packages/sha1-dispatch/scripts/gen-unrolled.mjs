@@ -1,4 +1,4 @@
-// Generates src/backends/unrolled.ts: the 80 SHA-1 rounds written out with the
+// Generates src/backends/unrolled.generated.ts: the 80 SHA-1 rounds written out with the
 // five working variables renamed round by round (no moves) and the 16-word
 // message schedule held in locals. Writing this by hand is error-prone; the
 // output is committed, and `unrolled.test.ts` checks it is what this script emits.
@@ -6,7 +6,7 @@
 import { fileURLToPath } from 'node:url';
 import { writeOrCheck } from '../../../scripts/codegen.mjs';
 
-const target = fileURLToPath(new URL('../src/backends/unrolled.ts', import.meta.url));
+const target = fileURLToPath(new URL('../src/backends/unrolled.generated.ts', import.meta.url));
 
 export function generateUnrolled() {
   const lines = [];

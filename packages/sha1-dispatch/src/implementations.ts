@@ -2,7 +2,7 @@
 // capabilities it needs, and whether it runs here. Dispatch and forcing read it.
 import { blockDataOrder as genericBlocks } from './backends/generic.js';
 import { nodeCryptoWorks } from './backends/node.js';
-import { blockDataOrder as unrolledBlocks } from './backends/unrolled.js';
+import { blockDataOrder as unrolledBlocks } from './backends/unrolled.generated.js';
 import { wasmCompressor, wasmLoads } from './backends/wasm.js';
 import { CAPABILITY_BITS } from './capabilities.js';
 import type { CapabilityName } from './capabilities.js';

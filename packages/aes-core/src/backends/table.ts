@@ -9,13 +9,13 @@ import { LITTLE_ENDIAN_HOST, carveScheduleWords } from '../schedule-slab.js';
 import {
   cbcDecryptBytes, cbcDecryptWords, cbcEncryptBytes, cbcEncryptWords, cbcMacBytes, encryptOneBlock,
   invMixColumnOfSubWord,
-} from '../table-rounds.js';
+} from './table-rounds.generated.js';
 import type { AesBackend, AesBackendInfo } from '../types.js';
 
 const info: AesBackendInfo = Object.freeze({ name: 'table', constantTime: false, native: false });
 
 // The T-tables and the unrolled round functions are generated into
-// ../table-rounds.ts (scripts/gen-table-rounds.mjs). State, round keys and
+// ./table-rounds.generated.ts (scripts/gen-table-rounds.mjs). State, round keys and
 // tables hold each column as a little-endian word (row 0 in the low byte), so
 // on little-endian hosts (all but s390x) the CBC loops read and write whole
 // words through Int32Array views instead of assembling each word from four

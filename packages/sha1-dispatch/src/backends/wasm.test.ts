@@ -19,7 +19,7 @@ describe('wasm backend build', () => {
     expect(Buffer.from(committed).equals(Buffer.from(fresh))).toBe(true);
   });
 
-  it('sha1.wat, unrolled.ts and sha1-wasm.generated.ts are what their scripts emit', () => {
+  it('sha1.wat, unrolled.generated.ts and sha1-wasm.generated.ts are what their scripts emit', () => {
     for (const script of ['gen-wat.mjs', 'gen-unrolled.mjs', 'build-wasm.mjs']) {
       expect(() => execFileSync(process.execPath, [`${pkg}scripts/${script}`, '--check'], { stdio: 'pipe' }), script).not.toThrow();
     }

@@ -4,7 +4,7 @@
 // word (row 0 in the low byte), so on little-endian hosts CBC can read and
 // write whole words through Int32Array views. The tables are module
 // constants on purpose: V8 then embeds their addresses in the round code.
-import { INV_SBOX, SBOX, gfMul } from './aes-field.js';
+import { INV_SBOX, SBOX, gfMul } from '../aes-field.js';
 
 // TE0[x] = the MixColumns column of S[x] in row 0: bytes (2s, s, s, 3s) for
 // rows 0..3; TE1..TE3 are its byte rotations for rows 1..3. TD* are the same
