@@ -130,10 +130,15 @@ export async function main(argv: readonly string[], context: Partial<CommandCont
 /**
  * A layer refusing a LAYERBENCH_* override (unknown backend, bad mask): bad
  * input from the user's environment, so one line and exit 2, not a stack trace.
- * Every layer's message starts with the variable it rejects.
+ * Recognised by type: the layers' errors carry a stable `code` and, when a
+ * variable caused them, its name in `variable` (each layer has its own copy
+ * of those classes, so `instanceof` cannot tell). Only the workspace's layers
+ * run in this process; bisect's worker reports its layers' errors itself.
  */
 function isOverrideError(error: unknown): boolean {
-  return error instanceof Error && /^LAYERBENCH_[A-Z0-9_]+\b/.test(error.message);
+  if (!(error instanceof Error)) return false;
+  const { code, variable } = error as { code?: unknown; variable?: unknown };
+  return typeof code === 'string' && code.startsWith('ERR_LAYERBENCH_') && typeof variable === 'string' && variable.startsWith('LAYERBENCH_');
 }
 
 /**

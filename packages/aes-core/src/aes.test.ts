@@ -234,6 +234,7 @@ describe.each(backendNames)('backend %s', (backend) => {
     expect(() => c.decryptBlock(b, b)).toThrow(/destroyed/);
     expect(() => c.cbcEncrypt(b, b)).toThrow(/destroyed/);
     expect(() => c.cbcDecrypt(b, b)).toThrow(/destroyed/);
+    expect(() => c.encryptBlock(b, b)).toThrow(expect.objectContaining({ name: 'DestroyedError', code: 'ERR_LAYERBENCH_DESTROYED' }));
   });
 
   it('rejects bad input with typed errors that say what was expected', () => {

@@ -3,6 +3,7 @@
 // primitive. Backends extend it and supply raw block functions (and may
 // override the raw CBC loops with faster ones).
 import { checkBlockArgs, checkCbcArgs, checkCbcMacArgs } from './input-checks.js';
+import { DestroyedError } from './layer-shared.generated.js';
 import type { AesBackendInfo, BlockCipher } from './types.js';
 
 // Chaining scratch for the derived CBC decryption (src === dst needs the
@@ -58,7 +59,7 @@ export abstract class AesCipherBase implements BlockCipher {
   protected abstract wipe(): void;
 
   protected assertUsable(): void {
-    if (this.destroyed) throw new Error(`AES-${this.keyBits} cipher (${this.backend.name}) was destroyed; create a new one`);
+    if (this.destroyed) throw new DestroyedError(`AES-${this.keyBits} cipher (${this.backend.name}) was destroyed; create a new one`);
   }
 
   encryptBlock(src: Uint8Array, dst: Uint8Array): void {

@@ -57,6 +57,16 @@ describe('default backend', () => {
     const message = "LAYERBENCH_AES_BACKEND=aesni asks for AES backend 'aesni', which does not exist; available backends: table, ct, bitsliced, node";
     expect(() => aes.createAes(new Uint8Array(16))).toThrow(message);
     expect(() => aes.describeDispatch()).toThrow(message);
+    expect(() => aes.createAes(new Uint8Array(16))).toThrow(
+      expect.objectContaining({
+        name: 'ImplementationError',
+        code: 'ERR_LAYERBENCH_UNKNOWN_IMPL',
+        layer: 'aes-core',
+        requested: 'aesni',
+        available: ['table', 'ct', 'bitsliced', 'node'],
+        variable: 'LAYERBENCH_AES_BACKEND',
+      }),
+    );
     // Explicit choices still work: only the default is broken.
     expect(aes.createAes(new Uint8Array(16), { backend: 'table' }).backend.name).toBe('table');
   });
@@ -74,6 +84,16 @@ describe('default backend', () => {
       expect(() => aes.createAes(new Uint8Array(16))).toThrow(
         "LAYERBENCH_AES_BACKEND=node asks for AES backend 'node', which is not available here; available backends: table, ct, bitsliced",
       );
+      expect(() => aes.createAes(new Uint8Array(16))).toThrow(expect.objectContaining({ code: 'ERR_LAYERBENCH_IMPL_UNAVAILABLE', variable: 'LAYERBENCH_AES_BACKEND' }));
+      // Asked for by an option, not the environment: no variable to blame.
+      let optionError: unknown;
+      try {
+        aes.createAes(new Uint8Array(16), { backend: 'node' });
+      } catch (error) {
+        optionError = error;
+      }
+      expect(optionError).toBeInstanceOf(aes.ImplementationError);
+      expect(optionError).toMatchObject({ code: 'ERR_LAYERBENCH_IMPL_UNAVAILABLE', variable: undefined });
     } finally {
       vi.doUnmock('node:crypto');
     }

@@ -5,9 +5,12 @@ import { ctBackend } from './backends/ct.js';
 import { nodeBackend } from './backends/node.js';
 import { tableBackend } from './backends/table.js';
 import { checkKey } from './input-checks.js';
+import { ImplementationError } from './layer-shared.generated.js';
 import type { AesBackend, AesBackendStatus, BlockCipher, CreateAesOptions, DispatchDecision } from './types.js';
 
 export type * from './types.js';
+export { DestroyedError, ImplementationError } from './layer-shared.generated.js';
+export type { LayerErrorCode } from './layer-shared.generated.js';
 
 /** Environment variable that forces the default backend (read once, at first use). */
 export const AES_BACKEND_ENV = 'LAYERBENCH_AES_BACKEND';
@@ -26,9 +29,8 @@ interface DefaultChoice {
 
 let defaultChoice: DefaultChoice | undefined;
 
-function availableNames(): string {
-  const names = BACKENDS.filter((b) => b.available()).map((b) => b.info.name);
-  return names.length > 0 ? names.join(', ') : '(none)';
+function availableNames(): string[] {
+  return BACKENDS.filter((b) => b.available()).map((b) => b.info.name);
 }
 
 // Who asked for the backend, named in the error message only (built on
@@ -39,11 +41,13 @@ function requester(name: string, viaEnv: boolean): string {
 
 function findBackend(name: string, viaEnv: boolean): AesBackend {
   const backend = BACKENDS.find((b) => b.info.name === name);
-  if (backend === undefined) {
-    throw new Error(`${requester(name, viaEnv)} asks for AES backend '${name}', which does not exist; available backends: ${availableNames()}`);
-  }
-  if (!backend.available()) {
-    throw new Error(`${requester(name, viaEnv)} asks for AES backend '${name}', which is not available here; available backends: ${availableNames()}`);
+  if (backend === undefined || !backend.available()) {
+    const available = availableNames();
+    const what = backend === undefined ? 'which does not exist' : 'which is not available here';
+    throw new ImplementationError(
+      `${requester(name, viaEnv)} asks for AES backend '${name}', ${what}; available backends: ${available.join(', ') || '(none)'}`,
+      { unknown: backend === undefined, layer: 'aes-core', requested: name, available, variable: viaEnv ? AES_BACKEND_ENV : undefined },
+    );
   }
   return backend;
 }
@@ -55,7 +59,9 @@ function chooseDefault(): DefaultChoice {
     defaultChoice = { backend: findBackend(forced, true), reason: `forced by ${AES_BACKEND_ENV}=${forced}` };
   } else {
     const backend = BACKENDS.find((b) => b.available());
-    if (backend === undefined) throw new Error('no AES backend is available');
+    if (backend === undefined) {
+      throw new ImplementationError('no AES backend is available here', { unknown: false, layer: 'aes-core', requested: '(default)', available: [] });
+    }
     const why = backend === tableBackend
       ? 'fastest available for single blocks and short messages'
       : `first available in preference order (${BACKENDS.map((b) => b.info.name).join(', ')})`;

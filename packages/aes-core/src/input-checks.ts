@@ -1,16 +1,11 @@
 // Input validation shared by every backend, so all of them reject bad input
-// with the same typed errors (what was wrong and what was expected).
+// with the same typed errors (what was wrong and what was expected). What a
+// byte argument is, and how its error reads, is the layers' common rule
+// (layer-shared.generated.ts).
+import { checkBytes as checkByteArgument, describeValue, isBytes } from './layer-shared.generated.js';
 
-/** What a wrong argument is, for an error message: 'null', a class name or a typeof. */
-function describeValue(value: unknown): string {
-  if (value === null) return 'null';
-  return typeof value === 'object' ? (value as object).constructor?.name ?? 'object' : typeof value;
-}
-
-export function checkBytes(value: unknown, what: string): asserts value is Uint8Array {
-  if (!(value instanceof Uint8Array)) {
-    throw new TypeError(`AES ${what} must be a Uint8Array, got ${describeValue(value)}`);
-  }
+function checkBytes(value: unknown, what: string): asserts value is Uint8Array {
+  checkByteArgument(value, `AES ${what}`);
 }
 
 export function checkKey(key: unknown): asserts key is Uint8Array {
@@ -69,7 +64,7 @@ export function checkCbcArgs(
 export function checkCbcMacArgs(state: unknown, data: unknown, offset: unknown, blocks: unknown, mask: unknown): void {
   // One cheap test for the call every CMAC makes; the messages below only when it fails.
   if (
-    state instanceof Int32Array && state.length === 4 && data instanceof Uint8Array
+    state instanceof Int32Array && state.length === 4 && isBytes(data)
     && (offset as number) >>> 0 === offset && (blocks as number) >>> 0 === blocks
     && (offset as number) + 16 * (blocks as number) <= data.length
     && (mask === undefined || (mask instanceof Int32Array && mask.length === 4 && (blocks as number) > 0))

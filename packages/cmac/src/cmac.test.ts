@@ -297,6 +297,7 @@ for (const backend of testBackends()) {
       for (const [name, call] of calls) {
         expect(call, name).toThrow(CmacDestroyedError);
         expect(call, name).toThrow(`${name}() needs a live context`);
+        expect(call, name).toThrow(expect.objectContaining({ name: 'CmacDestroyedError', code: 'ERR_LAYERBENCH_DESTROYED' }));
       }
     });
 

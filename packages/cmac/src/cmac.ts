@@ -4,6 +4,7 @@
 // aes-core backend (or another 128-bit block cipher) can be measured here.
 import type { AesBackendInfo, BlockCipher } from '@layerbench/aes-core';
 import { CmacDestroyedError, checkBytes, tagLengthOption } from './errors.js';
+import { constantTimeEqual } from './layer-shared.generated.js';
 import { dblLittleEndianWords } from './subkeys.js';
 
 export interface CmacOptions {
@@ -26,12 +27,19 @@ const zeroBlock = new Uint8Array(16);
 const emptyMessage = new Uint8Array(0);
 // K1 of the context being built or the one-shot call in progress; wiped after use.
 const subkeyScratch = new Int32Array(4);
+// The expected tag verify() compares with the given one; wiped after use.
+const tagScratch = new Uint8Array(16);
+
+/** Zeroes four words (four stores: cheaper than fill() at this size, on the one-shot path). */
+export function wipeWords(words: Int32Array): void {
+  words[0] = 0;
+  words[1] = 0;
+  words[2] = 0;
+  words[3] = 0;
+}
 
 function wipeChain(): void {
-  chain[0] = 0;
-  chain[1] = 0;
-  chain[2] = 0;
-  chain[3] = 0;
+  wipeWords(chain);
 }
 
 // The fallback for a cipher without cbcMacWords (an aes-core older than
@@ -89,14 +97,22 @@ function fallbackChain(cipher: BlockCipher, data: Uint8Array, pos: number, block
 }
 
 /**
- * chain = the CBC-MAC chain of `blocks` full blocks of data from `pos`,
- * continued from chain, with `mask` (if given) XORed into the chaining value
- * before the last block.
+ * How a context chains blocks with its cipher: chain = the CBC-MAC chain of
+ * `blocks` full blocks of data from `pos`, continued from chain, with `mask`
+ * (if given) XORed into the chaining value before the last block. Chosen once
+ * per cipher by chainingFor() (a context keeps it): a cipher has
+ * cbcMacWords or it does not, so no call asks again.
  */
-function chainBlocks(cipher: BlockCipher, data: Uint8Array, pos: number, blocks: number, mask?: Int32Array): void {
-  if (cipher.cbcMacWords !== undefined) {
-    cipher.cbcMacWords(chain, data, pos, blocks, mask);
-  } else if (mask === undefined) {
+export type ChainBlocks = (cipher: BlockCipher, data: Uint8Array, pos: number, blocks: number, mask?: Int32Array) => void;
+
+/** The whole run in one call of aes-core's CBC-MAC seam. */
+const chainWithCbcMacWords: ChainBlocks = (cipher, data, pos, blocks, mask) => {
+  cipher.cbcMacWords!(chain, data, pos, blocks, mask);
+};
+
+/** Through encryptBlock/cbcEncrypt, for a cipher without cbcMacWords. */
+const chainWithBlockCalls: ChainBlocks = (cipher, data, pos, blocks, mask) => {
+  if (mask === undefined) {
     fallbackChain(cipher, data, pos, blocks);
   } else {
     fallbackChain(cipher, data, pos, blocks - 1);
@@ -106,6 +122,11 @@ function chainBlocks(cipher: BlockCipher, data: Uint8Array, pos: number, blocks:
     chain[3]! ^= mask[3]!;
     fallbackChain(cipher, data, pos + 16 * (blocks - 1), 1);
   }
+};
+
+/** The chaining path for `cipher`: its cbcMacWords when it has one, else block calls. */
+export function chainingFor(cipher: BlockCipher): ChainBlocks {
+  return typeof cipher.cbcMacWords === 'function' ? chainWithCbcMacWords : chainWithBlockCalls;
 }
 
 /**
@@ -113,20 +134,21 @@ function chainBlocks(cipher: BlockCipher, data: Uint8Array, pos: number, blocks:
  * when its last block is complete it takes K1 as its mask and the whole run
  * is one cipher call; otherwise the full blocks are chained first and the
  * 0..15 bytes after them are padded with 10* into a block that takes
- * K2 = dbl(K1), computed here branch-free. K1 is four little-endian words.
+ * K2 = dbl(K1), computed here branch-free. K1 comes as its four
+ * little-endian words k1Word0..k1Word3.
  */
 function finishChain(
-  cipher: BlockCipher, data: Uint8Array, pos: number, length: number,
-  k0: number, k1: number, k2: number, k3: number,
+  chainBlocks: ChainBlocks, cipher: BlockCipher, data: Uint8Array, pos: number, length: number,
+  k1Word0: number, k1Word1: number, k1Word2: number, k1Word3: number,
 ): void {
   // Full blocks before the last one, which is 1..16 bytes long (0 only for the empty message).
   const full = length === 0 ? 0 : (length - 1) >>> 4;
   const rem = length - 16 * full;
   const mask = subkeyScratch;
-  mask[0] = k0;
-  mask[1] = k1;
-  mask[2] = k2;
-  mask[3] = k3;
+  mask[0] = k1Word0;
+  mask[1] = k1Word1;
+  mask[2] = k1Word2;
+  mask[3] = k1Word3;
   if (rem === 16) {
     chainBlocks(cipher, data, pos, full + 1, mask);
   } else {
@@ -140,10 +162,7 @@ function finishChain(
     chainBlocks(cipher, p, 0, 1, mask);
     p.fill(0);
   }
-  mask[0] = 0;
-  mask[1] = 0;
-  mask[2] = 0;
-  mask[3] = 0;
+  wipeWords(mask);
 }
 
 /**
@@ -152,10 +171,11 @@ function finishChain(
  * takes what it needs and wipes what must stay secret: see takeTag).
  */
 export function chainWholeMessage(
-  cipher: BlockCipher, msg: Uint8Array, k0: number, k1: number, k2: number, k3: number,
+  chainBlocks: ChainBlocks, cipher: BlockCipher, msg: Uint8Array,
+  k1Word0: number, k1Word1: number, k1Word2: number, k1Word3: number,
 ): void {
   wipeChain();
-  finishChain(cipher, msg, 0, msg.length, k0, k1, k2, k3);
+  finishChain(chainBlocks, cipher, msg, 0, msg.length, k1Word0, k1Word1, k1Word2, k1Word3);
 }
 
 /** Copies the first tagLength bytes of the tag in `chain` into a new array. */
@@ -172,21 +192,21 @@ export function takeTag(tagLength: number): Uint8Array {
   return out;
 }
 
-/** Constant-time comparison of the first tagLength bytes of the tag in `chain` with `tag`; wipes `chain`. */
+/** Whether the first tagLength bytes of the tag in `chain` are `tag` (constant-time); wipes `chain`. */
 function chainEqualsTag(tag: Uint8Array, tagLength: number): boolean {
-  // Every byte is visited and differences are ORed: no early exit that would
-  // tell an attacker how many leading bytes of a forged tag were right.
-  let diff = 0;
-  for (let i = 0; i < tagLength; i++) diff |= ((chain[i >>> 2]! >>> (8 * (i & 3))) ^ tag[i]!) & 0xff;
+  const expected = tagLength === 16 ? tagScratch : tagScratch.subarray(0, tagLength);
+  for (let i = 0; i < tagLength; i++) expected[i] = chain[i >>> 2]! >>> (8 * (i & 3));
   wipeChain();
-  return diff === 0;
+  const equal = constantTimeEqual(expected, tag);
+  tagScratch.fill(0);
+  return equal;
 }
 
 /**
  * K1 = dbl(E_K(0^128)) with `cipher`, as four little-endian words in
  * `subkeyScratch` (the caller copies them out and wipes the scratch).
  */
-export function deriveK1(cipher: BlockCipher): Int32Array {
+export function deriveK1(chainBlocks: ChainBlocks, cipher: BlockCipher): Int32Array {
   wipeChain();
   chainBlocks(cipher, zeroBlock, 0, 1);
   dblLittleEndianWords(chain, subkeyScratch);
@@ -210,17 +230,13 @@ const PENDING = 16;
 const PENDING_LENGTH = 32;
 const STREAM_BYTES = 33;
 
-// The context clone() is copying, handed to the constructor it calls (and
-// cleared by it at once): clone() then skips the subkey derivation, and
-// clones keep the same object shape as contexts made by `new`.
-let cloneSource: Cmac | undefined;
-
 /**
  * A CMAC context keyed once (the "preloaded cipher and key" of the NTPsec
  * report): the key schedule lives in the cipher, the subkey K1 is derived in
  * the constructor and kept as four integers (K2 = dbl(K1) costs a few
- * shifts when a message needs it), and every message afterwards costs only
- * its block encryptions.
+ * shifts when a message needs it), the chaining path (the cipher's
+ * cbcMacWords, or block calls for a cipher without it) is chosen there too,
+ * and every message afterwards costs only its block encryptions.
  *
  * Streaming: update() processes full blocks eagerly but always keeps the
  * last (possibly full) block pending, because CMAC treats the final block
@@ -238,19 +254,18 @@ let cloneSource: Cmac | undefined;
 export class Cmac {
   readonly tagLength: number;
   private readonly cipher: BlockCipher;
-  // K1 as little-endian words (the layout of aes-core's cbcMacWords state).
-  private k0: number;
-  private k1: number;
-  private k2: number;
-  private k3: number;
+  private readonly chainBlocks: ChainBlocks;
+  // The four words of the subkey K1, little-endian (the layout of aes-core's
+  // cbcMacWords state); K2 is derived from them when a message needs it.
+  private k1Word0: number;
+  private k1Word1: number;
+  private k1Word2: number;
+  private k1Word3: number;
   /** null: sole owner of the cipher; shared after clone(); undefined once destroyed. */
   private owner: SharedCipher | null | undefined;
   private stream: Uint8Array | undefined;
 
   constructor(cipher: BlockCipher, options: CmacOptions = {}) {
-    // First, so a later throw cannot leave it set for another constructor call.
-    const source = cloneSource;
-    cloneSource = undefined;
     if (cipher === null || typeof cipher !== 'object' || typeof cipher.encryptBlock !== 'function') {
       throw new TypeError('CMAC needs a BlockCipher (an object with encryptBlock(src, dst))');
     }
@@ -259,19 +274,35 @@ export class Cmac {
     }
     this.tagLength = tagLengthOption(options.tagLength);
     this.cipher = cipher;
-    // One path of field assignments for new contexts and clones alike, so
-    // both have one hidden class and the hot methods stay monomorphic.
-    const k = source === undefined ? deriveK1(cipher) : source.subkeyInto(subkeyScratch);
-    this.k0 = k[0]!;
-    this.k1 = k[1]!;
-    this.k2 = k[2]!;
-    this.k3 = k[3]!;
-    k[0] = 0;
-    k[1] = 0;
-    k[2] = 0;
-    k[3] = 0;
-    this.owner = source === undefined ? null : source.shareCipher();
-    this.stream = source?.stream === undefined ? undefined : new Uint8Array(source.stream);
+    this.chainBlocks = chainingFor(cipher);
+    const k1 = deriveK1(this.chainBlocks, cipher);
+    this.k1Word0 = k1[0]!;
+    this.k1Word1 = k1[1]!;
+    this.k1Word2 = k1[2]!;
+    this.k1Word3 = k1[3]!;
+    wipeWords(k1);
+    this.owner = null;
+    this.stream = undefined;
+  }
+
+  /**
+   * Makes `to` (a fresh object with this class's prototype) a copy of this
+   * context that shares its cipher: no re-keying, no subkey derivation.
+   * The fields are assigned in the constructor's order.
+   */
+  private _cloneInto(to: Cmac): Cmac {
+    // The readonly fields, written once here as the constructor writes them.
+    const fields = to as unknown as { tagLength: number; cipher: BlockCipher; chainBlocks: ChainBlocks };
+    fields.tagLength = this.tagLength;
+    fields.cipher = this.cipher;
+    fields.chainBlocks = this.chainBlocks;
+    to.k1Word0 = this.k1Word0;
+    to.k1Word1 = this.k1Word1;
+    to.k1Word2 = this.k1Word2;
+    to.k1Word3 = this.k1Word3;
+    to.owner = this.shareCipher();
+    to.stream = this.stream === undefined ? undefined : new Uint8Array(this.stream);
+    return to;
   }
 
   /** Counts one more context on this context's cipher and returns the shared count. */
@@ -279,14 +310,6 @@ export class Cmac {
     const shared = (this.owner ??= { refs: 1 });
     shared.refs++;
     return shared;
-  }
-
-  private subkeyInto(out: Int32Array): Int32Array {
-    out[0] = this.k0;
-    out[1] = this.k1;
-    out[2] = this.k2;
-    out[3] = this.k3;
-    return out;
   }
 
   /** AES key size of the cipher: 128, 192 or 256. */
@@ -314,6 +337,7 @@ export class Cmac {
     }
     // More than a block is on hand, so the pending block (if any) is not the last.
     const cipher = this.cipher;
+    const chainBlocks = this.chainBlocks;
     bytesToChain(st, X);
     let pos = 0;
     if (used > 0) {
@@ -342,10 +366,10 @@ export class Cmac {
     const st = this.stream;
     if (st === undefined) {
       // Nothing was ever updated: the tag of the empty message.
-      chainWholeMessage(this.cipher, emptyMessage, this.k0, this.k1, this.k2, this.k3);
+      chainWholeMessage(this.chainBlocks, this.cipher, emptyMessage, this.k1Word0, this.k1Word1, this.k1Word2, this.k1Word3);
     } else {
       bytesToChain(st, X);
-      finishChain(this.cipher, st, PENDING, st[PENDING_LENGTH]!, this.k0, this.k1, this.k2, this.k3);
+      finishChain(this.chainBlocks, this.cipher, st, PENDING, st[PENDING_LENGTH]!, this.k1Word0, this.k1Word1, this.k1Word2, this.k1Word3);
     }
     for (let i = 0; i < tagLength; i++) out[i] = chain[i >>> 2]! >>> (8 * (i & 3));
     wipeChain();
@@ -370,7 +394,7 @@ export class Cmac {
   mac(msg: Uint8Array): Uint8Array {
     if (this.owner === undefined) throw new CmacDestroyedError('mac');
     checkBytes(msg, 'message');
-    chainWholeMessage(this.cipher, msg, this.k0, this.k1, this.k2, this.k3);
+    chainWholeMessage(this.chainBlocks, this.cipher, msg, this.k1Word0, this.k1Word1, this.k1Word2, this.k1Word3);
     return takeTag(this.tagLength);
   }
 
@@ -383,16 +407,14 @@ export class Cmac {
     checkBytes(msg, 'message');
     checkBytes(tag, 'tag');
     if (tag.length !== this.tagLength) return false;
-    chainWholeMessage(this.cipher, msg, this.k0, this.k1, this.k2, this.k3);
+    chainWholeMessage(this.chainBlocks, this.cipher, msg, this.k1Word0, this.k1Word1, this.k1Word2, this.k1Word3);
     return chainEqualsTag(tag, this.tagLength);
   }
 
   /** An independent copy of this context (the EVP_MAC_CTX_dup pattern): no re-keying, no subkey derivation. */
   clone(): Cmac {
     if (this.owner === undefined) throw new CmacDestroyedError('clone');
-    cloneSource = this;
-    // `this` serves as the options: it has the tagLength to keep.
-    return new Cmac(this.cipher, this);
+    return this._cloneInto(Object.create(Cmac.prototype) as Cmac);
   }
 
   /**
@@ -405,10 +427,10 @@ export class Cmac {
     const owner = this.owner;
     if (owner === undefined) return;
     this.owner = undefined;
-    this.k0 = 0;
-    this.k1 = 0;
-    this.k2 = 0;
-    this.k3 = 0;
+    this.k1Word0 = 0;
+    this.k1Word1 = 0;
+    this.k1Word2 = 0;
+    this.k1Word3 = 0;
     this.stream?.fill(0);
     this.stream = undefined;
     if (owner === null || --owner.refs === 0) this.cipher.destroy();

@@ -1,9 +1,15 @@
 // Argument checks of the CMAC layer, each failing with a typed error that
 // names what was expected and what arrived, so bad input never becomes a
-// crash deep inside a cipher or, worse, a wrong tag.
+// crash deep inside a cipher or, worse, a wrong tag. What a byte argument is
+// and how its error reads is the layers' common rule (layer-shared.generated.ts).
+import { DestroyedError, checkBytes as checkByteArgument } from './layer-shared.generated.js';
 
-/** Thrown by any method of a context after destroy(): its subkeys are gone. */
-export class CmacDestroyedError extends Error {
+/**
+ * Thrown by any method of a context after destroy(): its subkeys are gone.
+ * A DestroyedError (code 'ERR_LAYERBENCH_DESTROYED') under the name it has
+ * always had.
+ */
+export class CmacDestroyedError extends DestroyedError {
   constructor(method: string) {
     super(`CMAC context was destroyed: ${method}() needs a live context (create a new one)`);
     this.name = 'CmacDestroyedError';
@@ -13,27 +19,12 @@ export class CmacDestroyedError extends Error {
 export const MIN_TAG_LENGTH = 4;
 export const MAX_TAG_LENGTH = 16;
 
-function describe(value: unknown): string {
-  if (value === null) return 'null';
-  if (typeof value !== 'object') return typeof value;
-  const name = (value as { constructor?: { name?: string } }).constructor?.name;
-  return name ?? 'object';
-}
-
-/** Uint8Array (Buffer included), also one from another realm. */
-export function isBytes(value: unknown): value is Uint8Array {
-  return (
-    value instanceof Uint8Array ||
-    (ArrayBuffer.isView(value) && describe(value) === 'Uint8Array')
-  );
-}
-
 export function checkBytes(value: unknown, what: string): asserts value is Uint8Array {
-  if (!isBytes(value)) throw new TypeError(`CMAC ${what} must be a Uint8Array, got ${describe(value)}`);
+  checkByteArgument(value, `CMAC ${what}`);
 }
 
 export function checkAesKey(key: unknown): asserts key is Uint8Array {
-  if (!isBytes(key)) throw new TypeError(`AES key must be a Uint8Array, got ${describe(key)}`);
+  checkByteArgument(key, 'AES key');
   if (key.length !== 16 && key.length !== 24 && key.length !== 32) {
     throw new RangeError(`AES key must be 16, 24 or 32 bytes, got ${key.length}`);
   }

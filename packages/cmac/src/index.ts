@@ -7,3 +7,5 @@ export { cmac, createCmac } from './oneshot.js';
 export type { CmacKeyOptions } from './oneshot.js';
 export { cmacNative } from './native.js';
 export { CmacDestroyedError, MIN_TAG_LENGTH, MAX_TAG_LENGTH } from './errors.js';
+export { DestroyedError } from './layer-shared.generated.js';
+export type { LayerErrorCode } from './layer-shared.generated.js';

@@ -5,7 +5,7 @@
 // AES layer of another version.
 import { createAes } from '@layerbench/aes-core';
 import type { BlockCipher, BlockCipherFactory } from '@layerbench/aes-core';
-import { Cmac, chainWholeMessage, deriveK1, takeTag } from './cmac.js';
+import { Cmac, chainingFor, chainWholeMessage, deriveK1, takeTag, wipeWords } from './cmac.js';
 import type { CmacOptions } from './cmac.js';
 import { checkAesKey, checkBytes, tagLengthOption } from './errors.js';
 
@@ -42,16 +42,14 @@ export function cmac(key: Uint8Array, msg: Uint8Array, options: CmacKeyOptions =
   checkBytes(msg, 'message');
   const cipher = keyCipher(key, options);
   try {
-    const k = deriveK1(cipher);
-    const k0 = k[0]!;
-    const k1 = k[1]!;
-    const k2 = k[2]!;
-    const k3 = k[3]!;
-    k[0] = 0;
-    k[1] = 0;
-    k[2] = 0;
-    k[3] = 0;
-    chainWholeMessage(cipher, msg, k0, k1, k2, k3);
+    const chainBlocks = chainingFor(cipher);
+    const k1 = deriveK1(chainBlocks, cipher);
+    const k1Word0 = k1[0]!;
+    const k1Word1 = k1[1]!;
+    const k1Word2 = k1[2]!;
+    const k1Word3 = k1[3]!;
+    wipeWords(k1);
+    chainWholeMessage(chainBlocks, cipher, msg, k1Word0, k1Word1, k1Word2, k1Word3);
     return takeTag(tagLength);
   } finally {
     cipher.destroy();

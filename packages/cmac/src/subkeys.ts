@@ -1,8 +1,11 @@
 // CMAC subkey derivation (RFC 4493 section 2.3): K1 = dbl(E_K(0^128)),
 // K2 = dbl(K1), where dbl is a left shift by one bit in GF(2^128) reduced by
 // x^128 + x^7 + x^2 + x + 1. Subkeys are secret, so the reduction is masked
-// arithmetic, never a branch on the top bit. Values are four big-endian
-// 32-bit words, the form a context keeps K1 in (K2 is derived when needed).
+// arithmetic, never a branch on the top bit. Two word layouts: big-endian
+// words (dblWords, readWords, writeWords), in which dbl is a plain shift
+// across words, used by cmacNative; and the little-endian words of aes-core's
+// cbcMacWords state (dblLittleEndianWords), the form a Cmac context keeps K1
+// in (K2 is derived from it when a message needs it).
 
 /** out[0..4) = dbl(w[0..4)); out may be w. */
 export function dblWords(w: ArrayLike<number>, out: Int32Array): void {
@@ -37,11 +40,7 @@ export function writeWords(w: ArrayLike<number>, bytes: Uint8Array, off: number)
   }
 }
 
-/**
- * The byte swap of a 32-bit word: converts between the big-endian words above
- * and the little-endian state words of aes-core's cbcMacWords, which is the
- * form a Cmac context keeps K1 in.
- */
+/** The byte swap of a 32-bit word: converts between the two layouts. */
 export function byteSwap(w: number): number {
   return (w << 24) | ((w & 0xff00) << 8) | ((w >>> 8) & 0xff00) | (w >>> 24);
 }

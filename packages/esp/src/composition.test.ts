@@ -60,6 +60,12 @@ describe('forcing the default composition', () => {
     });
     expect(() => forcedComposition('table+wasm', ['table'], ['wasm'])).toThrow(/expected <aes backend>\+<sha1 implementation>\/<split\|stitched>/);
     expect(() => forcedComposition('table+wasm/fused', ['table'], ['wasm'])).toThrow(RangeError);
+    expect(() => forcedComposition('table+wasm/fused', ['table'], ['wasm'])).toThrow(
+      expect.objectContaining({ code: 'ERR_LAYERBENCH_BAD_ENV_VALUE', variable: ESP_COMPOSITION_ENV, value: 'table+wasm/fused' }),
+    );
+    expect(() => forcedComposition('node+wasm/split', ['table'], ['wasm'])).toThrow(
+      expect.objectContaining({ name: 'ImplementationError', code: 'ERR_LAYERBENCH_IMPL_UNAVAILABLE', layer: 'esp', variable: ESP_COMPOSITION_ENV }),
+    );
     expect(() => forcedComposition('node+wasm/split', ['table'], ['wasm'])).toThrow(/aes backend 'node' is not available here; available: table/);
     expect(() => forcedComposition('table+node/split', ['table'], ['wasm'])).toThrow(/sha1 implementation 'node' is not available here; available: wasm/);
   });

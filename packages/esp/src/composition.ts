@@ -6,6 +6,7 @@
 // decision. Re-measure with the command in MEASURED and update the rows.
 import type { DispatchDecision } from '@layerbench/aes-core';
 import { availableAesBackends, availableSha1Implementations } from './default-layers.js';
+import { EnvironmentValueError, ImplementationError } from './layer-shared.generated.js';
 import type { PipelineName } from './pipeline.js';
 
 export interface MeasuredComposition {
@@ -91,16 +92,21 @@ let chosen: DefaultComposition | undefined;
  * fallback is how the OpenConnect regression went unnoticed.
  */
 export function forcedComposition(spec: string, aesHere: string[], sha1Here: string[], source = ESP_COMPOSITION_ENV): DefaultComposition {
+  // From the environment, the errors name the variable (the CLI reports them as bad input).
+  const variable = source.startsWith('LAYERBENCH_') ? source : undefined;
   const match = /^([\w-]+)\+([\w-]+)\/(split|stitched)$/.exec(spec.trim());
   if (match === null) {
-    throw new RangeError(`${source}=${spec}: expected <aes backend>+<sha1 implementation>/<split|stitched>, e.g. table+wasm/split`);
+    const message = `${source}=${spec}: expected <aes backend>+<sha1 implementation>/<split|stitched>, e.g. table+wasm/split`;
+    throw variable === undefined ? new RangeError(message) : new EnvironmentValueError(message, variable, spec);
   }
   const [, aes, sha1, pipeline] = match as unknown as [string, string, string, PipelineName];
-  if (!aesHere.includes(aes)) {
-    throw new Error(`${source}=${spec}: aes backend '${aes}' is not available here; available: ${aesHere.join(', ') || '(none)'}`);
-  }
-  if (!sha1Here.includes(sha1)) {
-    throw new Error(`${source}=${spec}: sha1 implementation '${sha1}' is not available here; available: ${sha1Here.join(', ') || '(none)'}`);
+  for (const [requested, here, what] of [[aes, aesHere, 'aes backend'], [sha1, sha1Here, 'sha1 implementation']] as const) {
+    if (!here.includes(requested)) {
+      throw new ImplementationError(
+        `${source}=${spec}: ${what} '${requested}' is not available here; available: ${here.join(', ') || '(none)'}`,
+        { unknown: false, layer: 'esp', requested: spec, available: here, variable },
+      );
+    }
   }
   return { aes, sha1, pipeline, reason: `forced by ${source}=${spec}` };
 }
@@ -125,7 +131,10 @@ export function pickComposition(measured: typeof MEASURED, aesHere: string[], sh
   const aes = FALLBACK_AES.find((n) => aesHere.includes(n)) ?? aesHere[0];
   const sha1 = FALLBACK_SHA1.find((n) => sha1Here.includes(n)) ?? sha1Here[0];
   if (aes === undefined || sha1 === undefined) {
-    throw new Error(`no usable layers: aes backends [${aesHere.join(', ')}], sha1 implementations [${sha1Here.join(', ')}]`);
+    throw new ImplementationError(
+      `no usable layers: aes backends [${aesHere.join(', ')}], sha1 implementations [${sha1Here.join(', ')}]`,
+      { unknown: false, layer: 'esp', requested: '(default composition)', available: [] },
+    );
   }
   return {
     aes,

@@ -4,6 +4,8 @@
 export { createEspSa, pipelines } from './sa.js';
 export type { EspSa, EspSaOptions, EspComposition, EspDirection, OpenedPacket } from './sa.js';
 export { EspError } from './errors.js';
+export { DestroyedError, EnvironmentValueError, ImplementationError } from './layer-shared.generated.js';
+export type { LayerErrorCode } from './layer-shared.generated.js';
 export type { EspErrorCode } from './errors.js';
 export { ReplayWindow, DEFAULT_REPLAY_WINDOW, MAX_REPLAY_WINDOW } from './replay-window.js';
 export { counterIvSource, randomIvSource } from './iv-source.js';

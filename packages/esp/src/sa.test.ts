@@ -254,6 +254,7 @@ describe('options', () => {
     expect(inbound.open(packet).seq).toBe(1);
     inbound.destroy();
     expect(() => inbound.open(packet)).toThrow(/destroyed/);
+    expect(() => inbound.open(packet)).toThrow(expect.objectContaining({ name: 'DestroyedError', code: 'ERR_LAYERBENCH_DESTROYED' }));
   });
 
   it('reports its composition and why', () => {

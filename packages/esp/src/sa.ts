@@ -7,6 +7,7 @@ import type { HmacSha1, HmacSha1Factory } from '@layerbench/sha1-dispatch';
 import { defaultComposition } from './composition.js';
 import { aesFactory, sha1Factory } from './default-layers.js';
 import { EspError } from './errors.js';
+import { DestroyedError, checkBytes, constantTimeEqual } from './layer-shared.generated.js';
 import { randomIvSource, type IvSource } from './iv-source.js';
 import { PacketSlab } from './packet-slab.js';
 import {
@@ -90,10 +91,9 @@ export interface EspSa {
 
 const MIN_PACKET = CIPHERTEXT_OFFSET + 16 + ICV_BYTES;
 
-function checkBytes(name: string, value: unknown, lengths: number[], why: string): Uint8Array {
-  if (!(value instanceof Uint8Array)) {
-    throw new TypeError(`${name} must be a Uint8Array, got ${value === null ? 'null' : typeof value}`);
-  }
+/** A key: bytes of one of `lengths`. */
+function checkKeyBytes(name: string, value: unknown, lengths: number[], why: string): Uint8Array {
+  checkBytes(value, name);
   if (!lengths.includes(value.length)) {
     throw new RangeError(`${name} must be ${lengths.join(', ').replace(/, (\d+)$/, ' or $1')} bytes${why}, got ${value.length}`);
   }
@@ -122,6 +122,8 @@ class SecurityAssociation implements EspSa {
   private readonly direction: EspDirection;
   private readonly ivScratch = new Uint8Array(16);
   private readonly tagScratch = new Uint8Array(20);
+  /** The first ICV_BYTES of tagScratch: the ICV a packet must carry. */
+  private readonly icvScratch = this.tagScratch.subarray(0, ICV_BYTES);
   private readonly packets = new PacketSlab();
   private seq: number;
   private destroyed = false;
@@ -134,8 +136,8 @@ class SecurityAssociation implements EspSa {
         `SPI must be an integer from 256 to 4294967295 (0-255 are reserved, RFC 4303 section 2.1), got ${String(spi)}`,
       );
     }
-    const encKey = checkBytes('encKey (AES key)', options.encKey, [16, 24, 32], '');
-    const authKey = checkBytes('authKey (HMAC-SHA1-96 key)', options.authKey, [20], ' (RFC 2404)');
+    const encKey = checkKeyBytes('encKey (AES key)', options.encKey, [16, 24, 32], '');
+    const authKey = checkKeyBytes('authKey (HMAC-SHA1-96 key)', options.authKey, [20], ' (RFC 2404)');
     const direction = options.direction ?? 'both';
     if (direction !== 'outbound' && direction !== 'inbound' && direction !== 'both') {
       throw new RangeError(`direction must be 'outbound', 'inbound' or 'both', got ${String(direction)}`);
@@ -213,7 +215,7 @@ class SecurityAssociation implements EspSa {
   seal(payload: Uint8Array, nextHeader: number): Uint8Array {
     this.assertUsable();
     if (this.direction === 'inbound') throw new EspError('direction', 'this SA was created inbound: it opens packets, it does not seal them');
-    if (!(payload instanceof Uint8Array)) throw new TypeError(`payload must be a Uint8Array, got ${typeof payload}`);
+    checkBytes(payload, 'payload');
     if (!Number.isInteger(nextHeader) || nextHeader < 0 || nextHeader > 255) {
       throw new RangeError(`nextHeader must be an integer from 0 to 255, got ${String(nextHeader)}`);
     }
@@ -238,7 +240,7 @@ class SecurityAssociation implements EspSa {
   open(packet: Uint8Array): OpenedPacket {
     this.assertUsable();
     if (this.direction === 'outbound') throw new EspError('direction', 'this SA was created outbound: it seals packets, it does not open them');
-    if (!(packet instanceof Uint8Array)) throw new TypeError(`packet must be a Uint8Array, got ${typeof packet}`);
+    checkBytes(packet, 'packet');
     const length = packet.length;
     if (length < MIN_PACKET) {
       throw new EspError('length', `ESP packet of ${length} bytes is shorter than the minimum ${MIN_PACKET} (header 8, IV 16, one AES block, ICV 12)`);
@@ -259,9 +261,9 @@ class SecurityAssociation implements EspSa {
     mac.update(packet.subarray(0, icvOffset));
     const tag = this.tagScratch;
     mac.digestInto(tag, 0);
-    let difference = 0;
-    for (let i = 0; i < ICV_BYTES; i++) difference |= tag[i]! ^ packet[icvOffset + i]!;
-    if (difference !== 0) throw new EspError('auth', 'ICV does not match: packet forged or corrupted');
+    if (!constantTimeEqual(this.icvScratch, packet.subarray(icvOffset))) {
+      throw new EspError('auth', 'ICV does not match: packet forged or corrupted');
+    }
 
     const seq = readUint32(packet, 4);
     const refused = this.window.check(seq);
@@ -307,7 +309,7 @@ class SecurityAssociation implements EspSa {
   }
 
   private assertUsable(): void {
-    if (this.destroyed) throw new Error('this ESP SA was destroyed');
+    if (this.destroyed) throw new DestroyedError('this ESP SA was destroyed');
   }
 }
 

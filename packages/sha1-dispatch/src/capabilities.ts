@@ -3,6 +3,7 @@
 // LAYERBENCH_CAPS masking of that word in the manner of OPENSSL_ia32cap.
 import { nodeCryptoWorks } from './backends/node.js';
 import { webAssembly } from './webassembly-api.js';
+import { EnvironmentValueError } from './layer-shared.generated.js';
 
 /** Bit layout of the capability word. Append new bits; never renumber. */
 export const CAPABILITY_BITS = {
@@ -77,10 +78,12 @@ export function applyCapabilityMask(detected: number, spec: string): number {
     } else if (negate && body in CAPABILITY_BITS) {
       bits = CAPABILITY_BITS[body as CapabilityName];
     } else if (body in CAPABILITY_BITS) {
-      throw new RangeError(`LAYERBENCH_CAPS: '${term}' cannot add a capability; write '~${body}' to mask it`);
+      throw new EnvironmentValueError(`LAYERBENCH_CAPS: '${term}' cannot add a capability; write '~${body}' to mask it`, 'LAYERBENCH_CAPS', spec);
     } else {
-      throw new RangeError(
+      throw new EnvironmentValueError(
         `LAYERBENCH_CAPS: unknown capability '${body}' in '${spec}' (known: ${CAPABILITY_NAMES.join(', ')}, or a hex mask)`,
+        'LAYERBENCH_CAPS',
+        spec,
       );
     }
     word = negate ? word & ~bits : word & bits;

@@ -15,6 +15,7 @@ import {
   measureCrossover,
   resetDispatchForTests,
   sha1,
+  ImplementationError,
   Sha1ImplementationError,
   sha1Implementations,
   shippedMeasurements,
@@ -50,6 +51,9 @@ describe('capabilities', () => {
     resetDispatchForTests({ LAYERBENCH_CAPS: '~avx2' });
     expect(() => capabilities()).toThrow(RangeError);
     expect(() => capabilities()).toThrow(/unknown capability 'avx2'.*wasm, simd128, nodeCrypto, bigint/);
+    expect(() => capabilities()).toThrow(
+      expect.objectContaining({ name: 'EnvironmentValueError', code: 'ERR_LAYERBENCH_BAD_ENV_VALUE', variable: 'LAYERBENCH_CAPS', value: '~avx2' }),
+    );
     resetDispatchForTests({ LAYERBENCH_CAPS: 'wasm' });
     expect(() => capabilities()).toThrow(/cannot add a capability/);
   });
@@ -78,6 +82,9 @@ describe('forcing', () => {
     resetDispatchForTests({ LAYERBENCH_SHA1_IMPL: 'avx2' });
     expect(() => sha1(new Uint8Array(1))).toThrow(Sha1ImplementationError);
     expect(() => sha1(new Uint8Array(1))).toThrow(/unknown SHA-1 implementation 'avx2'.*available here: generic, unrolled, wasm, node/);
+    expect(() => sha1(new Uint8Array(1))).toThrow(
+      expect.objectContaining({ name: 'Sha1ImplementationError', code: 'ERR_LAYERBENCH_UNKNOWN_IMPL', layer: 'sha1-dispatch', requested: 'avx2', variable: 'LAYERBENCH_SHA1_IMPL' }),
+    );
   });
 
   it('forcing an implementation whose capability is masked throws instead of falling back', () => {
@@ -90,12 +97,15 @@ describe('forcing', () => {
     }
     expect(err).toBeInstanceOf(Sha1ImplementationError);
     expect((err as Sha1ImplementationError).available).toEqual(['generic', 'unrolled', 'node']);
+    expect(err).toBeInstanceOf(ImplementationError);
+    expect(err).toMatchObject({ code: 'ERR_LAYERBENCH_IMPL_UNAVAILABLE', variable: 'LAYERBENCH_SHA1_IMPL' });
     expect((err as Error).message).toMatch(/'wasm' is not available here \(capability wasm absent or masked\); available: generic, unrolled, node/);
   });
 
   it('an explicit impl option that is unavailable throws the same way', () => {
     resetDispatchForTests({ LAYERBENCH_CAPS: '~nodeCrypto' });
     expect(() => sha1(new Uint8Array(3), { impl: 'node' })).toThrow(/'node' is not available here/);
+    expect(() => sha1(new Uint8Array(3), { impl: 'node' })).toThrow(expect.objectContaining({ code: 'ERR_LAYERBENCH_IMPL_UNAVAILABLE', variable: undefined }));
     expect(() => createHmacSha1(new Uint8Array(3), { impl: 'nope' })).toThrow(/unknown SHA-1 implementation 'nope'/);
     expect(sha1Implementations().find((i) => i.name === 'node')).toMatchObject({ available: false, native: true });
   });
@@ -148,6 +158,7 @@ describe('size-aware whole-message choice', () => {
     expect(describeDispatch().filter((d) => d.decision.startsWith('whole message')).map((d) => d.decision)).toEqual(['whole message >= 0 B']);
     resetDispatchForTests({ LAYERBENCH_SHA1_CROSSOVER: 'big' });
     expect(() => dispatch()).toThrow(/LAYERBENCH_SHA1_CROSSOVER must be a whole number of bytes, got 'big'/);
+    expect(() => dispatch()).toThrow(expect.objectContaining({ code: 'ERR_LAYERBENCH_BAD_ENV_VALUE', variable: 'LAYERBENCH_SHA1_CROSSOVER' }));
   });
 
   it('masking node:crypto keeps large messages pure and the reason says it was masked', () => {

@@ -14,6 +14,7 @@ import {
 import type { Capabilities } from './capabilities.js';
 import { shippedMeasurements } from './crossover.js';
 import { Sha1ImplementationError } from './errors.js';
+import { EnvironmentValueError } from './layer-shared.generated.js';
 import { compressorOf, implementationInfo, isImplName, SHA1_IMPL_NAMES } from './implementations.js';
 import type { Sha1ImplementationInfo, Sha1ImplName } from './implementations.js';
 import { cheapestBands, cheapestFrom, costAt, describeLine, fitCostLine } from './cost-model.js';
@@ -23,6 +24,13 @@ import type { CrossoverMeasurements } from './measurements.js';
 import type { DispatchDecision, Sha1Compressor } from './types.js';
 
 export type EnvSource = Record<string, string | undefined>;
+
+/** Masks the capability word, like OPENSSL_ia32cap: `~simd128`, `~0x5`, `0x3`. */
+export const CAPS_ENV = 'LAYERBENCH_CAPS';
+/** Forces every choice of this layer to one implementation. */
+export const SHA1_IMPL_ENV = 'LAYERBENCH_SHA1_IMPL';
+/** Whole messages of at least this many bytes go to node:crypto. */
+export const SHA1_CROSSOVER_ENV = 'LAYERBENCH_SHA1_CROSSOVER';
 
 /** Whole-message sizes from `minSize` up (to the next segment) use `impl`. */
 interface SizeSegment {
@@ -70,9 +78,9 @@ function readEnv(): EnvSource {
   if (envSnapshot === undefined) {
     const env = envOverride ?? (typeof process === 'object' && process.env ? process.env : {});
     envSnapshot = {
-      LAYERBENCH_CAPS: env['LAYERBENCH_CAPS'],
-      LAYERBENCH_SHA1_IMPL: env['LAYERBENCH_SHA1_IMPL'],
-      LAYERBENCH_SHA1_CROSSOVER: env['LAYERBENCH_SHA1_CROSSOVER'],
+      [CAPS_ENV]: env[CAPS_ENV],
+      [SHA1_IMPL_ENV]: env[SHA1_IMPL_ENV],
+      [SHA1_CROSSOVER_ENV]: env[SHA1_CROSSOVER_ENV],
     };
   }
   return envSnapshot;
@@ -101,21 +109,25 @@ function availableNames(infos: Sha1ImplementationInfo[]): Sha1ImplName[] {
 }
 
 /** Throws Sha1ImplementationError naming what is available when `name` cannot run. */
-export function checkImplName(name: string, infos: Sha1ImplementationInfo[], via: string): Sha1ImplName {
+export function checkImplName(name: string, infos: Sha1ImplementationInfo[], via: string, variable?: string): Sha1ImplName {
   const avail = availableNames(infos);
   if (!isImplName(name)) {
     throw new Sha1ImplementationError(
       `${via}: unknown SHA-1 implementation '${name}' (known: ${SHA1_IMPL_NAMES.join(', ')}; available here: ${avail.join(', ')})`,
+      true,
       name,
       avail,
+      variable,
     );
   }
   const info = infos.find((i) => i.name === name)!;
   if (!info.available) {
     throw new Sha1ImplementationError(
       `${via}: SHA-1 implementation '${name}' is not available here (${info.unavailableReason}); available: ${avail.join(', ')}`,
+      false,
       name,
       avail,
+      variable,
     );
   }
   return name;
@@ -124,7 +136,7 @@ export function checkImplName(name: string, infos: Sha1ImplementationInfo[], via
 function computeState(): DispatchState {
   const env = readEnv();
   const detectedWord = detectCapabilityWord();
-  const capsSpec = env['LAYERBENCH_CAPS'];
+  const capsSpec = env[CAPS_ENV];
   const word = capsSpec !== undefined && capsSpec.trim() !== '' ? applyCapabilityMask(detectedWord, capsSpec) : detectedWord;
   const infos = implementationInfo(word);
   const avail = availableNames(infos);
@@ -159,10 +171,10 @@ function computeState(): DispatchState {
   const nodeLine = lines.get('node');
   let crossover = nodeLine ? cheapestFrom(nodeLine, pureLines) : Infinity;
   let crossoverSource = `${source}; fit ${fitNote([...pure, 'node'])}`;
-  const envCross = env['LAYERBENCH_SHA1_CROSSOVER'];
+  const envCross = env[SHA1_CROSSOVER_ENV];
   if (envCross !== undefined && envCross.trim() !== '') {
     if (!/^\d+$/.test(envCross.trim())) {
-      throw new RangeError(`LAYERBENCH_SHA1_CROSSOVER must be a whole number of bytes, got '${envCross}'`);
+      throw new EnvironmentValueError(`${SHA1_CROSSOVER_ENV} must be a whole number of bytes, got '${envCross}'`, SHA1_CROSSOVER_ENV, envCross);
     }
     crossover = Number(envCross.trim());
     crossoverSource = `LAYERBENCH_SHA1_CROSSOVER=${envCross.trim()}`;
@@ -226,10 +238,10 @@ function computeState(): DispatchState {
 
   let forced: Sha1ImplName | undefined;
   let forcedBy: string | undefined;
-  const envImpl = env['LAYERBENCH_SHA1_IMPL'];
+  const envImpl = env[SHA1_IMPL_ENV];
   if (envImpl !== undefined && envImpl.trim() !== '') {
-    forcedBy = `LAYERBENCH_SHA1_IMPL=${envImpl.trim()}`;
-    forced = checkImplName(envImpl.trim(), infos, forcedBy);
+    forcedBy = `${SHA1_IMPL_ENV}=${envImpl.trim()}`;
+    forced = checkImplName(envImpl.trim(), infos, forcedBy, SHA1_IMPL_ENV);
     const reason = `forced by ${forcedBy}`;
     segments.splice(0, segments.length, { minSize: 0, impl: forced, reason });
     if (forced !== 'node') block = { impl: forced, reason };

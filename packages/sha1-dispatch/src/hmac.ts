@@ -4,7 +4,8 @@
 // node:crypto Hash templates duplicated with Hash#copy().
 import { createHash } from 'node:crypto';
 import type { Hash } from 'node:crypto';
-import { BlockSha1, checkBytes, checkOutput, finishFrom, SHA1_IV, sha1WithCompressor } from './sha1-hash.js';
+import { DestroyedError, checkBytes, constantTimeEqual } from './layer-shared.generated.js';
+import { BlockSha1, checkOutput, finishFrom, SHA1_IV, sha1WithCompressor } from './sha1-hash.js';
 import type { HmacSha1, Sha1Compressor } from './types.js';
 
 export const HMAC_SHA1_MIN_TAG = 10;
@@ -23,18 +24,6 @@ export function checkTagLength(tagLength: unknown): number {
     );
   }
   return tagLength;
-}
-
-/**
- * Compares two byte arrays in time that depends only on their lengths: every
- * byte difference is ORed in, with no early exit. Lengths are public (a tag of
- * the wrong length is simply not equal).
- */
-export function constantTimeEqual(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  let diff = 0;
-  for (let i = 0; i < a.length; i++) diff |= a[i]! ^ b[i]!;
-  return diff === 0;
 }
 
 /**
@@ -76,7 +65,7 @@ abstract class HmacSha1Base implements HmacSha1 {
   protected abstract wipe(): void;
 
   protected checkLive(): void {
-    if (this.destroyed) throw new Error('HMAC-SHA1: this object was destroyed');
+    if (this.destroyed) throw new DestroyedError('HMAC-SHA1: this object was destroyed');
   }
 
   digestInto(out: Uint8Array, offset = 0): void {
@@ -102,7 +91,7 @@ abstract class HmacSha1Base implements HmacSha1 {
   }
 
   verify(msg: Uint8Array, tag: Uint8Array): boolean {
-    checkBytes('HMAC-SHA1 verify: tag', tag);
+    checkBytes(tag, 'HMAC-SHA1 verify: tag');
     const computed = this.mac(msg);
     const ok = constantTimeEqual(computed, tag);
     computed.fill(0);
@@ -153,7 +142,7 @@ export class BlockHmacSha1 extends HmacSha1Base {
 
   update(data: Uint8Array): this {
     this.checkLive();
-    checkBytes('HMAC-SHA1 update: data', data);
+    checkBytes(data, 'HMAC-SHA1 update: data');
     this.hash.update(data);
     return this;
   }
@@ -171,7 +160,7 @@ export class BlockHmacSha1 extends HmacSha1Base {
    */
   override mac(msg: Uint8Array): Uint8Array {
     this.checkLive();
-    checkBytes('HMAC-SHA1 mac: message', msg);
+    checkBytes(msg, 'HMAC-SHA1 mac: message');
     const out = new Uint8Array(this.tagLength);
     const inner = innerDigestScratch;
     finishFrom(this.compressor, this.innerState, 64, msg, inner, 0);
@@ -236,7 +225,7 @@ export class NodeHmacSha1 extends HmacSha1Base {
 
   update(data: Uint8Array): this {
     this.checkLive();
-    checkBytes('HMAC-SHA1 update: data', data);
+    checkBytes(data, 'HMAC-SHA1 update: data');
     if (this.finished) throw new Error('HMAC-SHA1: update() after digest(); call reset() first');
     this.current!.update(data);
     return this;

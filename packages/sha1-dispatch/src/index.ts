@@ -8,7 +8,8 @@ import { applyMeasurements, dispatchState, implForSize, resolveImpl } from './di
 import { crossoverOf } from './cost-model.js';
 import { DEFAULT_BLOCK_RUNS, DEFAULT_SIZES, machineDescription, measureBlockRuns, measurementClock, measureSizes } from './measurements.js';
 import type { CrossoverMeasurements } from './measurements.js';
-import { BlockSha1, checkBytes } from './sha1-hash.js';
+import { checkBytes } from './layer-shared.generated.js';
+import { BlockSha1 } from './sha1-hash.js';
 import { hashWholeMessage } from './whole-message.js';
 import type { HmacSha1, Sha1Compressor, Sha1Hash } from './types.js';
 
@@ -20,7 +21,9 @@ export type { DispatchChoice, EnvSource } from './dispatch.js';
 export { CAPABILITY_BITS, CAPABILITY_NAMES } from './capabilities.js';
 export { SHA1_IMPL_NAMES } from './implementations.js';
 export { Sha1ImplementationError } from './errors.js';
-export { constantTimeEqual, HMAC_SHA1_MAX_TAG, HMAC_SHA1_MIN_TAG } from './hmac.js';
+export { HMAC_SHA1_MAX_TAG, HMAC_SHA1_MIN_TAG } from './hmac.js';
+export { constantTimeEqual, DestroyedError, EnvironmentValueError, ImplementationError } from './layer-shared.generated.js';
+export type { LayerErrorCode } from './layer-shared.generated.js';
 export { shippedMeasurements } from './crossover.js';
 export {
   capabilities,
@@ -48,7 +51,7 @@ export interface HmacSha1Options extends Sha1Options {
 
 /** SHA-1 of a whole message: the implementation depends on the size (see dispatch()). */
 export function sha1(msg: Uint8Array, options?: Sha1Options): Uint8Array {
-  checkBytes('sha1: message', msg);
+  checkBytes(msg, 'sha1: message');
   const impl =
     options?.impl === undefined ? implForSize(msg.length) : resolveImpl(options.impl, () => implForSize(msg.length), 'sha1');
   return hashWholeMessage(impl, msg);
@@ -86,7 +89,7 @@ export function sha1Compressor(options: Sha1Options = {}): Sha1Compressor {
 
 /** A pre-keyed HMAC-SHA1: mac()/reset()/clone() never re-hash the key. */
 export function createHmacSha1(key: Uint8Array, options: HmacSha1Options = {}): HmacSha1 {
-  checkBytes('HMAC-SHA1 key', key);
+  checkBytes(key, 'HMAC-SHA1 key');
   const tagLength = checkTagLength(options.tagLength);
   if (options.impl === undefined) {
     const c = dispatchState().streamingCompressor;
@@ -99,7 +102,7 @@ export function createHmacSha1(key: Uint8Array, options: HmacSha1Options = {}): 
 
 /** One-shot HMAC-SHA1 (creates, macs and destroys a keyed object). */
 export function hmacSha1(key: Uint8Array, msg: Uint8Array, options: HmacSha1Options = {}): Uint8Array {
-  checkBytes('HMAC-SHA1 message', msg);
+  checkBytes(msg, 'HMAC-SHA1 message');
   const h = createHmacSha1(key, options);
   const tag = h.mac(msg);
   h.destroy();

@@ -1,19 +1,13 @@
 // SHA-1 message handling over any block function: buffering, length padding,
 // clone/reset/digestInto. One class serves every block backend (generic,
 // unrolled, wasm); the backends differ only in blockDataOrder.
+import { checkBytes } from './layer-shared.generated.js';
 import type { Sha1Compressor, Sha1Hash } from './types.js';
 
 export const SHA1_IV: readonly number[] = [0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476, 0xc3d2e1f0];
 
-export function checkBytes(what: string, value: unknown): asserts value is Uint8Array {
-  if (!(value instanceof Uint8Array)) {
-    const got = value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value;
-    throw new TypeError(`${what} must be a Uint8Array, got ${got}`);
-  }
-}
-
 export function checkOutput(out: unknown, offset: number, length: number): asserts out is Uint8Array {
-  checkBytes('digestInto: out', out);
+  checkBytes(out, 'digestInto: out');
   if (!Number.isInteger(offset) || offset < 0 || offset + length > out.length) {
     throw new RangeError(`digestInto: need ${length} bytes at offset ${offset}, out has ${out.length}`);
   }
@@ -74,7 +68,7 @@ export class BlockSha1 implements Sha1Hash {
   }
 
   update(data: Uint8Array): this {
-    checkBytes('sha1 update: data', data);
+    checkBytes(data, 'sha1 update: data');
     if (this.finished) throw new Error('sha1: update() after digest(); call reset() first');
     const len = data.length;
     let pos = 0;

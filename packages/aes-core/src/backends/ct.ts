@@ -15,6 +15,7 @@
 import { AesCipherBase } from '../cipher-base.js';
 import { expandKeyWords, INV_SBOX, SBOX } from '../aes-field.js';
 import { LITTLE_ENDIAN_HOST, carveScheduleWords } from '../schedule-slab.js';
+import { ImplementationError } from '../layer-shared.generated.js';
 import type { AesBackend, AesBackendInfo } from '../types.js';
 import { CT_WASM_LAYOUT as L, ctWasmBase64 } from './ct-wasm.generated.js';
 
@@ -244,7 +245,11 @@ export const ctBackend: AesBackend = {
   available: () => loadWasm() !== null,
   expandKey: (key) => {
     const w = loadWasm();
-    if (w === null) throw new Error('AES backend ct needs WebAssembly with SIMD128, which this runtime does not provide');
+    if (w === null) {
+      throw new ImplementationError('AES backend ct needs WebAssembly with SIMD128, which this runtime does not provide', {
+        unknown: false, layer: 'aes-core', requested: 'ct', available: [],
+      });
+    }
     return new CtAesCipher(key, w);
   },
 };

@@ -3,7 +3,8 @@
 // serves whole messages and streams only, and clones through Hash#copy().
 import { createHash } from 'node:crypto';
 import type { Hash } from 'node:crypto';
-import { checkBytes, checkOutput } from '../sha1-hash.js';
+import { checkBytes } from '../layer-shared.generated.js';
+import { checkOutput } from '../sha1-hash.js';
 import type { Sha1Hash } from '../types.js';
 
 let works: boolean | undefined;
@@ -46,7 +47,7 @@ export class NodeSha1 implements Sha1Hash {
   }
 
   update(data: Uint8Array): this {
-    checkBytes('sha1 update: data', data);
+    checkBytes(data, 'sha1 update: data');
     if (this.finished) throw new Error('sha1: update() after digest(); call reset() first');
     this.hash.update(data);
     return this;
