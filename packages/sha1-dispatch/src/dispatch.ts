@@ -238,7 +238,8 @@ function computeState(): DispatchState {
 
   let forced: Sha1ImplName | undefined;
   let forcedBy: string | undefined;
-  const envImpl = env[SHA1_IMPL_ENV];
+  // apps/cli/test/bisect-history.ts edits this exact line to make a slowed history.
+  const envImpl = env['LAYERBENCH_SHA1_IMPL'];
   if (envImpl !== undefined && envImpl.trim() !== '') {
     forcedBy = `${SHA1_IMPL_ENV}=${envImpl.trim()}`;
     forced = checkImplName(envImpl.trim(), infos, forcedBy, SHA1_IMPL_ENV);
