@@ -3,7 +3,7 @@
 // for the interval, points for the ratio), the per-case layer attribution
 // (stacked bars of each layer's part of the change), and throughput across
 // message sizes (one line per implementation, per machine and algorithm).
-import { confidenceLabel } from '@layerbench/bench-runner';
+import { confidenceLabel } from '@layerbench/bench-runner/stats';
 import type { ReportInputs } from './inputs.js';
 
 export interface ChartSpec {

@@ -3,7 +3,7 @@
 // cli), and run files merged per machine (env.machineId) so the shards of one
 // CI matrix become one run per machine.
 import { readFileSync } from 'node:fs';
-import { readComparison, readResultFile, readRunResult, ResultFileError } from '@layerbench/bench-runner';
+import { readComparison, readResultFile, readRunResult, ResultFileError } from '@layerbench/bench-runner/results';
 import type { CaseResult, Comparison, EnvFingerprint, RunResult } from '@layerbench/bench-runner';
 import { BISECT_KIND, bisectResultSchema } from '@layerbench/cli/bisect';
 import type { BisectResult } from '@layerbench/cli/bisect';

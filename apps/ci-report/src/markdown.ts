@@ -3,7 +3,8 @@
 // fingerprint differences, each bisection, and the machines that ran. Kept
 // under GitHub's 65,536-character limit by showing fewer rows, never by
 // cutting a table in half.
-import { confidenceLabel, type CaseComparison } from '@layerbench/bench-runner';
+import { confidenceLabel } from '@layerbench/bench-runner/stats';
+import { type CaseComparison } from '@layerbench/bench-runner';
 import { describeLayerChange, formatBisectMarkdown, formatEffect } from '@layerbench/cli/bisect';
 import type { ReportInputs } from './inputs.js';
 

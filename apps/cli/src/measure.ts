@@ -2,7 +2,8 @@
 // suites over a Layers composition, ask the layers for their fingerprint
 // reports, run the cases with bench-runner, and keep the --out file valid
 // after every finished case (so Ctrl-C keeps what finished).
-import { runCases, writeResultFile } from '@layerbench/bench-runner';
+import { runCases } from '@layerbench/bench-runner';
+import { writeResultFile } from '@layerbench/bench-runner/results';
 import type { BenchCase, RunResult } from '@layerbench/bench-runner';
 import type { CommandContext } from './commands/types.js';
 import { describeLayers } from './layer-env.js';

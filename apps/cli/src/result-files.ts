@@ -3,7 +3,7 @@
 // valid result becomes one InputFileError line (exit 2) naming the file.
 import { statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { ResultFileError, readRunResult } from '@layerbench/bench-runner';
+import { ResultFileError, readRunResult } from '@layerbench/bench-runner/results';
 import type { RunResult } from '@layerbench/bench-runner';
 import type { CommandContext } from './commands/types.js';
 

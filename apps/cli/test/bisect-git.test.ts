@@ -7,7 +7,7 @@
 // assertion: the slowdown is ~7x at 1500 B (wasm -> generic), far outside any noise, and only the
 // attribution is checked.
 import { join } from 'node:path';
-import { readResultFile } from '@layerbench/bench-runner';
+import { readResultFile } from '@layerbench/bench-runner/results';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bisectResultSchema } from '../src/bisect/result.ts';
 import { cloneHistory, forceGenericSha1, type History } from './bisect-history.ts';

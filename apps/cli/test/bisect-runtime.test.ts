@@ -8,7 +8,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readResultFile } from '@layerbench/bench-runner';
+import { readResultFile } from '@layerbench/bench-runner/results';
 import { afterAll, describe, expect, it } from 'vitest';
 import { bisectResultSchema } from '../src/bisect/result.ts';
 import { findRepoRoot } from '../src/bisect/side-sources.ts';

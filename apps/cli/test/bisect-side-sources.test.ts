@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readResultFile } from '@layerbench/bench-runner';
+import { readResultFile } from '@layerbench/bench-runner/results';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bisectResultSchema } from '../src/bisect/result.ts';
 import { LayerLoadError, loadLayers } from '../src/bisect/worker/load-layers.ts';

@@ -5,7 +5,8 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readComparison, readRunResult, computeStats } from '@layerbench/bench-runner';
+import { readComparison, readRunResult } from '@layerbench/bench-runner/results';
+import { computeStats } from '@layerbench/bench-runner/stats';
 import type { Comparison, RunResult } from '@layerbench/bench-runner';
 import { afterAll, describe, expect, it } from 'vitest';
 import { heavyTestTimeout, lines, runCli } from './spawn-cli.js';

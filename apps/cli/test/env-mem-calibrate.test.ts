@@ -2,7 +2,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readCalibration } from '@layerbench/bench-runner';
+import { readCalibration } from '@layerbench/bench-runner/results';
 import type { EnvFingerprint, MemResult } from '@layerbench/bench-runner';
 import { describe, expect, it } from 'vitest';
 import { heavyTestTimeout, lines, runCli } from './spawn-cli.js';

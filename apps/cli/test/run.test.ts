@@ -4,7 +4,7 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readRunResult } from '@layerbench/bench-runner';
+import { readRunResult } from '@layerbench/bench-runner/results';
 import type { RunResult } from '@layerbench/bench-runner';
 import { afterAll, describe, expect, it } from 'vitest';
 import { heavyTestTimeout, lines, runCli, spawnCli } from './spawn-cli.js';

@@ -1,6 +1,6 @@
 // Synthetic run result files for compare/check tests: known sample
 // distributions (seeded), so verdicts do not depend on this machine's timing.
-import { computeStats, seededRandom } from '@layerbench/bench-runner';
+import { computeStats, seededRandom } from '@layerbench/bench-runner/stats';
 import type { CaseResult, EnvFingerprint, RunResult } from '@layerbench/bench-runner';
 
 export function syntheticEnv(overrides: Partial<EnvFingerprint> = {}): EnvFingerprint {

@@ -4,7 +4,9 @@
 // calibration JSON. Usage:
 //   node scripts/calibrate.mjs [--time 1] [--repeats 20] [--effects 0.01,0.02,0.03,0.05,0.1]
 //                              [--threshold 0.02] [--alpha 0.01] [--out calibration.json]
-import { calibrate, formatJson, writeResultFile } from '../dist/index.js';
+import { calibrate } from '../dist/calibration/index.js';
+import { writeResultFile } from '../dist/results/index.js';
+import { formatJson } from '../dist/reporters/index.js';
 
 const args = process.argv.slice(2);
 function option(name, fallback) {

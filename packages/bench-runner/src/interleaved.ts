@@ -10,7 +10,7 @@
 // take each variant's slice median and compare the rounds paired
 // (compareRounds in verdict.ts). (Pooling all samples gave CIs far too
 // narrow: 7% false alarms in A/A calibration.)
-import { compareRounds, type CompareOptions } from './verdict.js';
+import { compareRounds, type CompareOptions } from './stats/verdict.js';
 import {
   checkDigest,
   checkTimePerCase,
@@ -21,7 +21,7 @@ import {
   warmupSeconds,
   type PreparedCase,
 } from './run.js';
-import { computeStats, median } from './stats.js';
+import { computeStats, median } from './stats/stats.js';
 import { batchSize, createSliceTimer, sampleTargetNs, warmUp } from './timing.js';
 import type { SliceTimer } from './timing.js';
 import type { BenchCase, CaseResult, InterleavedResult, SampleComparison } from './types.js';

@@ -5,7 +5,7 @@
 import { spawnSync } from 'node:child_process';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { median } from './stats.js';
+import { median } from './stats/stats.js';
 import { exposedGc } from './timing.js';
 import { toCaseError } from './run.js';
 import type { MemCase, MemResult } from './types.js';

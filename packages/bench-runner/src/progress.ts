@@ -1,12 +1,7 @@
 // Progress of a run on a terminal: "case i of n, about T left" on one
 // rewritten line of stderr. Silent unless the stream is a TTY (or one is
 // passed explicitly) and the run is not quiet.
-import type { RunOptions } from './types.js';
-
-interface ProgressStream {
-  write(chunk: string): unknown;
-  isTTY?: boolean;
-}
+import type { ProgressStream, RunOptions } from './types.js';
 
 function formatDuration(seconds: number): string {
   if (seconds < 60) return `${Math.ceil(seconds)}s`;
@@ -25,7 +20,7 @@ export class Progress {
     private readonly plannedSeconds: readonly number[],
   ) {
     if (options.quiet) this.stream = undefined;
-    else if (options.progress) this.stream = options.progress as ProgressStream;
+    else if (options.progress) this.stream = options.progress;
     else this.stream = process.stderr.isTTY ? process.stderr : undefined;
   }
 

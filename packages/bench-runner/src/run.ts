@@ -5,7 +5,7 @@
 import os from 'node:os';
 import { collectEnv } from './env.js';
 import { Progress } from './progress.js';
-import { computeStats, median } from './stats.js';
+import { computeStats, median } from './stats/stats.js';
 import { batchSize, createSliceTimer, fixedTimeLoop, sampleTargetNs, warmUp } from './timing.js';
 import type { BenchCase, CaseError, CaseInstance, CaseResult, RunOptions, RunResult } from './types.js';
 

@@ -8,7 +8,8 @@
 // With `all`, every composition of every available aes-core backend takes part
 // (the table of the README and the MEASURED rows of src/composition.ts), not
 // only the split ones worth ranking.
-import { compareRounds, runInterleaved } from '@layerbench/bench-runner';
+import { runInterleaved } from '@layerbench/bench-runner';
+import { compareRounds } from '@layerbench/bench-runner/stats';
 import { loadWorkspaceLayers } from '../../../apps/cli/dist/layers.js';
 import { espSuite } from '../../../apps/cli/dist/suites/esp.js';
 

@@ -2,7 +2,7 @@
 // (the latter is also what ci-report puts in a PR comment for a bisect file).
 // Both lead with the verdict and the attributed layers with their version,
 // dispatch and capability changes; then the per-case numbers.
-import { confidenceLabel } from '@layerbench/bench-runner';
+import { confidenceLabel } from '@layerbench/bench-runner/stats';
 import type { BisectCase, BisectEffect, BisectResult } from './result.js';
 
 export function formatRatio(r: number): string {

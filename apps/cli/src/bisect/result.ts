@@ -5,7 +5,7 @@
 // readResultFile so errors name the file and the field, like run results.
 // Unknown fields are dropped on read (a newer writer's extras do not break it).
 import { z } from 'zod';
-import { envFingerprintSchema } from '@layerbench/bench-runner';
+import { envFingerprintSchema } from '@layerbench/bench-runner/results';
 
 // The run result's own definitions of a dispatch decision and a layer identity.
 // Plain objects (unknown keys dropped on read) so the inferred types take the engine's interfaces.

@@ -3,7 +3,9 @@
 // runtimes), measures all-good, all-bad and every single-layer swap in
 // interleaved rounds, attributes each case's change to layers, writes the
 // bisect result file and exits 0 (nothing regressed) / 1 (regressed) / 2 (bad input).
-import { collectEnv, compareSamples, layerFingerprint, pFloorIndependent, writeResultFile } from '@layerbench/bench-runner';
+import { collectEnv, layerFingerprint } from '@layerbench/bench-runner';
+import { compareSamples, pFloorIndependent } from '@layerbench/bench-runner/stats';
+import { writeResultFile } from '@layerbench/bench-runner/results';
 import { anyText, formatOptionHelp, fraction, oneOf, parseArgs, positiveInteger, positiveNumber, regexText, repeatedOption, UsageError, valueOption, booleanOption } from '../args.js';
 import type { CompareSamples } from '../bisect/attribution.js';
 import { formatBisectMarkdown, formatBisectTable } from '../bisect/format.js';

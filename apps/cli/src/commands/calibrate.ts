@@ -1,7 +1,9 @@
 // `layerbench calibrate`: how trustworthy are verdicts on this machine? A/A
 // runs give the false-alarm rate, A/B runs with known extra work give the
 // smallest slowdown detected with >= 95% power (the minimum detectable effect).
-import { calibrate, formatJson, writeResultFile } from '@layerbench/bench-runner';
+import { calibrate } from '@layerbench/bench-runner/calibration';
+import { formatJson } from '@layerbench/bench-runner/reporters';
+import { writeResultFile } from '@layerbench/bench-runner/results';
 import type { Calibration } from '@layerbench/bench-runner';
 import { anyText, formatOptionHelp, oneOf, parseArgs, positiveInteger, positiveNumber, valueOption } from '../args.js';
 import { outputPath } from '../result-files.js';

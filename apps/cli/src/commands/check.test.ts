@@ -1,4 +1,4 @@
-import { compareResults } from '@layerbench/bench-runner';
+import { compareResults } from '@layerbench/bench-runner/compare';
 import { describe, expect, it } from 'vitest';
 import { samplesAround, syntheticCase, syntheticRun } from '../../test/synthetic-results.js';
 import { checkExit, checkVerdict } from './check.js';

@@ -5,7 +5,8 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { compareResults, formatComparison } from '@layerbench/bench-runner';
+import { compareResults } from '@layerbench/bench-runner/compare';
+import { formatComparison } from '@layerbench/bench-runner/reporters';
 import type { Comparison, RunResult } from '@layerbench/bench-runner';
 import {
   UsageError,

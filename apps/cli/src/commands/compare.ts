@@ -1,7 +1,9 @@
 // `layerbench compare <base.json> <head.json>`: per-case verdicts with ratio
 // and interval, fingerprint differences first (the first hints of where a
 // change came from), and an exit code a CI job can gate on.
-import { compareResults, formatComparison, formatJson, formatMarkdown, writeResultFile } from '@layerbench/bench-runner';
+import { compareResults } from '@layerbench/bench-runner/compare';
+import { formatComparison, formatJson, formatMarkdown } from '@layerbench/bench-runner/reporters';
+import { writeResultFile } from '@layerbench/bench-runner/results';
 import type { Comparison } from '@layerbench/bench-runner';
 import { anyText, formatOptionHelp, fraction, oneOf, parseArgs, valueOption } from '../args.js';
 import { outputPath, readRunInput } from '../result-files.js';

@@ -1,7 +1,8 @@
 // `layerbench env`: the environment fingerprint a run would record — the
 // capability word, every dispatch decision with its reason, the runtime and
 // each layer's identity — so "what changed?" starts with facts.
-import { collectEnv, formatJson } from '@layerbench/bench-runner';
+import { collectEnv } from '@layerbench/bench-runner';
+import { formatJson } from '@layerbench/bench-runner/reporters';
 import type { EnvFingerprint } from '@layerbench/bench-runner';
 import { formatOptionHelp, oneOf, parseArgs, valueOption } from '../args.js';
 import { describeLayers } from '../layer-env.js';

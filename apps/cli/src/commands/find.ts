@@ -5,7 +5,7 @@
 // commits that do not build are skipped like `git bisect skip`. Prints the
 // path it took.
 import { spawnSync } from 'node:child_process';
-import { compareSamples } from '@layerbench/bench-runner';
+import { compareSamples } from '@layerbench/bench-runner/stats';
 import { anyText, booleanOption, formatOptionHelp, fraction, parseArgs, positiveInteger, positiveNumber, regexText, repeatedOption, UsageError, valueOption } from '../args.js';
 import { formatEffect } from '../bisect/format.js';
 import { LayerSourceError, resolveCommit, type LayerResolver } from '../bisect/side-sources.js';

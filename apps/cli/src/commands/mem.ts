@@ -3,7 +3,8 @@
 // memory does a ctx take?" answered with numbers.
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { ensureExposedGc, formatJson, measureMemory } from '@layerbench/bench-runner';
+import { ensureExposedGc, measureMemory } from '@layerbench/bench-runner';
+import { formatJson } from '@layerbench/bench-runner/reporters';
 import type { MemResult } from '@layerbench/bench-runner';
 import { formatOptionHelp, oneOf, parseArgs, positiveInteger, regexText, valueOption } from '../args.js';
 import { loadWorkspaceLayers } from '../layers.js';

@@ -1,14 +1,6 @@
 // `layerbench run [suite...]`: measure suites and print them in the suite's
 // own format (the NTPsec table, esptest lines, ...) or one chosen format.
-import {
-  formatEsptest,
-  formatJson,
-  formatMarkdown,
-  formatNtpsec,
-  formatSpeed,
-  formatTable,
-  toBmf,
-} from '@layerbench/bench-runner';
+import { formatEsptest, formatJson, formatMarkdown, formatNtpsec, formatSpeed, formatTable, toBmf } from '@layerbench/bench-runner/reporters';
 import type { RunResult } from '@layerbench/bench-runner';
 import {
   anyText,

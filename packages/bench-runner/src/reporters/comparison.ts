@@ -2,7 +2,7 @@
 // likeliest causes), then per case the change with its CI, p-value and
 // verdict, then digest changes, one-sided and failed cases, and the summary.
 import type { CaseComparison, Comparison, FingerprintDiff } from '../types.js';
-import { confidenceLabel } from '../verdict.js';
+import { confidenceLabel } from '../stats/verdict.js';
 import { renderTextTable } from './text-table.js';
 import { formatChange, formatNs, formatP } from './units.js';
 

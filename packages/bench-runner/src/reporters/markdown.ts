@@ -1,20 +1,18 @@
 // Markdown of a run or a comparison, for job summaries and PR comments.
 import type { Comparison, RunResult } from '../types.js';
 import { caseNote, describeDiff, formatInterval, summaryLine } from './comparison.js';
-import { confidenceLabel } from '../verdict.js';
+import { confidenceLabel } from '../stats/verdict.js';
+import { markdownCell } from './markdown-cell.js';
 import { describeEnv } from './table.js';
 import { formatChange, formatNs, formatP, formatRate } from './units.js';
 
-/** Escapes the characters that would break a Markdown table cell. */
-function cell(text: string): string {
-  return text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\n/g, ' ');
-}
+
 
 function table(header: string[], rows: string[][]): string[] {
   return [
     `| ${header.join(' | ')} |`,
     `| ${header.map((_, i) => (i === 0 ? '---' : '---:')).join(' | ')} |`,
-    ...rows.map((r) => `| ${r.map(cell).join(' | ')} |`),
+    ...rows.map((r) => `| ${r.map(markdownCell).join(' | ')} |`),
   ];
 }
 
@@ -26,7 +24,7 @@ const verdictMarks: Record<string, string> = {
 };
 
 function runMarkdown(run: RunResult): string {
-  const lines = [`### layerbench run ${run.createdAt}`, '', cell(describeEnv(run.env)), ''];
+  const lines = [`### layerbench run ${run.createdAt}`, '', markdownCell(describeEnv(run.env)), ''];
   const rows = run.cases.map((c) => {
     const impl = c.implementation ?? String(c.params.impl ?? '');
     if (c.status !== 'ok' || !c.stats) {
@@ -52,12 +50,12 @@ function runMarkdown(run: RunResult): string {
 }
 
 function comparisonMarkdown(cmp: Comparison): string {
-  const lines = [`### layerbench compare`, '', `**${cell(summaryLine(cmp))}**`, ''];
+  const lines = [`### layerbench compare`, '', `**${markdownCell(summaryLine(cmp))}**`, ''];
   lines.push(`Noise threshold ±${(cmp.threshold * 100).toFixed(1)}%, alpha ${cmp.alpha} (${confidenceLabel(cmp.alpha)} intervals). Base ${cmp.base.createdAt}, head ${cmp.head.createdAt}.`, '');
-  for (const w of cmp.warnings ?? []) lines.push(`> ⚠️ ${cell(w)}`, '');
+  for (const w of cmp.warnings ?? []) lines.push(`> ⚠️ ${markdownCell(w)}`, '');
   if (cmp.fingerprintDiffs.length > 0) {
     lines.push('**Environment differences** (first hints of the cause):', '');
-    for (const d of cmp.fingerprintDiffs) lines.push(`- ${cell(describeDiff(d))}`);
+    for (const d of cmp.fingerprintDiffs) lines.push(`- ${markdownCell(describeDiff(d))}`);
     lines.push('');
   }
   const rows = cmp.cases.map((c) => [

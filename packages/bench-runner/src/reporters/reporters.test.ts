@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { compareResults } from '../compare.js';
-import { computeStats } from '../stats.js';
+import { compareResults } from '../compare/compare.js';
+import { computeStats } from '../stats/stats.js';
 import type { CaseResult, EnvFingerprint, RunResult } from '../types.js';
 import { toBmf } from './bmf.js';
 import { formatComparison } from './comparison.js';

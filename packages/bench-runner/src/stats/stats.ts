@@ -1,7 +1,7 @@
 // Pure statistics for benchmark samples: location and spread, bootstrap
 // confidence intervals, and the Mann-Whitney U test. Nothing here reads a
 // clock, so every function is tested against reference values.
-import type { CaseStats } from './types.js';
+import type { CaseStats } from '../types.js';
 
 /** A source of uniform numbers in [0, 1): Math.random or a seeded generator. */
 export type RandomSource = () => number;

@@ -6,7 +6,7 @@ import { mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from '
 import path from 'node:path';
 import type { ZodType } from 'zod';
 import { calibrationSchema, comparisonSchema, runResultSchema } from './schemas.js';
-import type { Calibration, Comparison, RunResult } from './types.js';
+import type { Calibration, Comparison, RunResult } from '../types.js';
 
 export type ResultFileProblem =
   | 'unreadable'

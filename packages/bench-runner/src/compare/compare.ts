@@ -2,8 +2,8 @@
 // interval, p-value and verdict by the one verdict rule (verdict.ts).
 // Across runs: digest changes, cases on one side only, failures, and the
 // differences of the two environment fingerprints.
-import { bootstrapGeomeanRatioDraws, geometricMean, median } from './stats.js';
-import { bootstrapIterations, checkCompareOptions, compareSamples, decideRatio, type CompareOptions } from './verdict.js';
+import { bootstrapGeomeanRatioDraws, geometricMean, median } from '../stats/stats.js';
+import { bootstrapIterations, checkCompareOptions, compareSamples, decideRatio, type CompareOptions } from '../stats/verdict.js';
 import type {
   CaseComparison,
   CaseResult,
@@ -13,7 +13,7 @@ import type {
   RunResult,
   SampleComparison,
   Verdict,
-} from './types.js';
+} from '../types.js';
 
 /** Slice medians needed on both sides to test at slice level. */
 export const minSlices = 5;

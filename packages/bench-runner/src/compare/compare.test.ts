@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { collectEnv } from './env.js';
+import { collectEnv } from '../env.js';
 import { compareResults, diffFingerprints } from './compare.js';
-import { computeStats, normalVariate, seededRandom } from './stats.js';
-import type { CaseResult, RunResult } from './types.js';
+import { computeStats, normalVariate, seededRandom } from '../stats/stats.js';
+import type { CaseResult, RunResult } from '../types.js';
 
 function normalSamples(n: number, mu: number, sigma: number, seed: number): number[] {
   const random = seededRandom(seed);

@@ -2,10 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readCalibration, writeResultFile } from './result-file.js';
+import { readCalibration, writeResultFile } from '../results/file.js';
 import { calibrate, calibrationWork, minimumDetectableEffect, summarizeEffect, wilsonInterval } from './calibrate.js';
-import { normalVariate, seededRandom } from './stats.js';
-import type { CalibrationEffect } from './types.js';
+import { normalVariate, seededRandom } from '../stats/stats.js';
+import type { CalibrationEffect } from '../types.js';
 
 /**
  * Synthetic machine: per-round medians ~ 1000 * (1 + drift_r) * (1 + noise),

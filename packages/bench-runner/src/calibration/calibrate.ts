@@ -3,12 +3,12 @@
 // amount of extra work (1, 2, 3, 5, 10% more iterations of a fixed loop) give
 // the detection rate per effect size, and so the minimum detectable effect:
 // the smallest change found with >= 95% power at this time per case.
-import { collectEnv } from './env.js';
-import { defaultRounds, runInterleaved } from './interleaved.js';
-import { compareRounds, defaultAlpha, defaultThreshold } from './verdict.js';
-import { measureOverhead } from './run.js';
-import { computeStats, mad, median } from './stats.js';
-import type { BenchCase, Calibration, CalibrationEffect, RunOptions, SampleComparison, Verdict } from './types.js';
+import { collectEnv } from '../env.js';
+import { defaultRounds, runInterleaved } from '../interleaved.js';
+import { compareRounds, defaultAlpha, defaultThreshold } from '../stats/verdict.js';
+import { measureOverhead } from '../run.js';
+import { computeStats, mad, median } from '../stats/stats.js';
+import type { BenchCase, Calibration, CalibrationEffect, RunOptions, SampleComparison, Verdict } from '../types.js';
 
 /**
  * One repeat for an effect size (0 = A/A): paired per-round medians (ns per

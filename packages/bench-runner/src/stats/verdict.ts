@@ -15,7 +15,7 @@
 // Rank tests (Mann-Whitney, Wilcoxon) stay in stats.ts for whoever wants
 // them; they do not decide anything here.
 import { bootstrapMedianDraws, bootstrapRatioDraws, median, type BootstrapOptions } from './stats.js';
-import type { SampleComparison, Verdict } from './types.js';
+import type { SampleComparison, Verdict } from '../types.js';
 
 /** Relative change below which a difference is treated as noise. */
 export const defaultThreshold = 0.02;

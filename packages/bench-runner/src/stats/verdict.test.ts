@@ -10,7 +10,7 @@ import {
   pFloorPaired,
   verdictOf,
 } from './verdict.js';
-import type { SampleComparison } from './types.js';
+import type { SampleComparison } from '../types.js';
 
 function normalSamples(n: number, mu: number, sigma: number, seed: number): number[] {
   const random = seededRandom(seed);

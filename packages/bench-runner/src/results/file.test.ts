@@ -3,10 +3,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { rmSync } from 'node:fs';
-import { collectEnv } from './env.js';
-import { ResultFileError, readComparison, readRunResult, stringifyResult, writeResultFile } from './result-file.js';
-import { computeStats } from './stats.js';
-import type { RunResult } from './types.js';
+import { collectEnv } from '../env.js';
+import { ResultFileError, readComparison, readRunResult, stringifyResult, writeResultFile } from './file.js';
+import { computeStats } from '../stats/stats.js';
+import type { RunResult } from '../types.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-runner-test-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

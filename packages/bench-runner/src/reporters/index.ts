@@ -1,0 +1,16 @@
+// @layerbench/bench-runner/reporters: human-readable forms of results (console
+// tables, Markdown, the seeds' own formats, Bencher BMF, JSON) and the one
+// units module and Markdown cell escaper they (and ci-report) share.
+export { formatTable, describeEnv } from './table.js';
+export { formatComparison, describeDiff, caseNote, formatInterval, summaryLine } from './comparison.js';
+export { formatMarkdown } from './markdown.js';
+export { formatJson } from './json.js';
+export { formatNtpsec, ntpsecHeader } from './ntpsec.js';
+export { formatEsptest } from './esptest.js';
+export type { EsptestOptions } from './esptest.js';
+export { formatSpeed } from './speed.js';
+export { toBmf } from './bmf.js';
+export type { Bmf, BmfMetric } from './bmf.js';
+export { formatNs, formatRate, formatChange, formatP } from './units.js';
+export { markdownCell } from './markdown-cell.js';
+export { confidenceLabel } from '../stats/verdict.js';
