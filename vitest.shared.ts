@@ -6,17 +6,21 @@ import { defineConfig } from 'vitest/config';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 const layer = (name: string) => `${root}packages/${name}/src/index.ts`;
+// Exact names only, so that a subpath entry (`@layerbench/bench-runner/stats`)
+// maps to its own folder's index.ts instead of `.../src/index.ts/stats`.
+const exact = (name: string, replacement: string) => ({ find: new RegExp(`^${name.replace(/[/.]/g, '\\$&')}$`), replacement });
 
 export const sharedConfig = defineConfig({
   resolve: {
-    alias: {
-      '#vectors': `${root}vectors/load.ts`,
-      '@layerbench/aes-core': layer('aes-core'),
-      '@layerbench/cmac': layer('cmac'),
-      '@layerbench/sha1-dispatch': layer('sha1-dispatch'),
-      '@layerbench/esp': layer('esp'),
-      '@layerbench/bench-runner': layer('bench-runner'),
-    },
+    alias: [
+      exact('#vectors', `${root}vectors/load.ts`),
+      exact('@layerbench/aes-core', layer('aes-core')),
+      exact('@layerbench/cmac', layer('cmac')),
+      exact('@layerbench/sha1-dispatch', layer('sha1-dispatch')),
+      exact('@layerbench/esp', layer('esp')),
+      exact('@layerbench/bench-runner', layer('bench-runner')),
+      { find: /^@layerbench\/bench-runner\/([a-z-]+)$/, replacement: `${root}packages/bench-runner/src/$1/index.ts` },
+    ],
   },
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
