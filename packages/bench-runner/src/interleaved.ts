@@ -22,8 +22,8 @@ import {
   type PreparedCase,
 } from './run.js';
 import { computeStats, median } from './stats/stats.js';
-import { batchSize, createSliceTimer, sampleTargetNs, warmUp } from './timing.js';
-import type { SliceTimer } from './timing.js';
+import { batchSize, createCaseTimer, sampleTargetNs } from './timing.js';
+import type { CaseTimer } from './timing.js';
 import type { BenchCase, CaseResult, InterleavedResult, SampleComparison } from './types.js';
 
 export interface InterleavedOptions extends CompareOptions {
@@ -45,7 +45,7 @@ export function defaultRounds(timePerCase: number): number {
 
 interface Slot {
   prepared?: PreparedCase;
-  timer?: SliceTimer;
+  timer?: CaseTimer;
   result: CaseResult;
   batch: number;
   samples: number[];
@@ -65,10 +65,9 @@ export async function runInterleaved(variants: BenchCase[], options: Interleaved
     const slot: Slot = { result: emptyCaseResult(variant), batch: 1, samples: [], roundMedians: [] };
     try {
       slot.prepared = await prepareCase(variant, slot.result);
-      const warm = await warmUp(slot.prepared.call, warmupSeconds(timePerCase));
+      slot.timer = await createCaseTimer(slot.prepared.instance, slot.prepared.async, warmupSeconds(timePerCase));
       // About 16 batch samples per slice, so each slice has a stable median.
-      slot.batch = batchSize(warm.nsPerOp, Math.max(50_000, Math.min(sampleTargetNs(timePerCase), (timePerCase / rounds) * 1e9 / 16)));
-      slot.timer = createSliceTimer(slot.prepared.call, slot.batch, warm.async, warmupSeconds(timePerCase));
+      slot.batch = batchSize(slot.timer.nsPerOp, Math.max(50_000, Math.min(sampleTargetNs(timePerCase), (timePerCase / rounds) * 1e9 / 16)));
     } catch (error) {
       failCase(slot.result, error);
     }
@@ -81,7 +80,7 @@ export async function runInterleaved(variants: BenchCase[], options: Interleaved
       const slot = slots[(round + k) % slots.length]!;
       if (slot.result.status !== 'ok' || !slot.timer) continue;
       try {
-        const samples = await slot.timer.measure(slice);
+        const samples = await slot.timer.measure(slice, slot.batch);
         for (const s of samples) slot.samples.push(Math.round(s * 1000) / 1000);
         slot.roundMedians[round] = median(samples);
       } catch (error) {

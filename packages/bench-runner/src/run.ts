@@ -6,7 +6,7 @@ import os from 'node:os';
 import { collectEnv } from './env.js';
 import { Progress } from './progress.js';
 import { computeStats, median } from './stats/stats.js';
-import { batchSize, createSliceTimer, fixedTimeLoop, sampleTargetNs, warmUp } from './timing.js';
+import { batchSize, createCaseTimer, isThenable, sampleTargetNs } from './timing.js';
 import type { BenchCase, CaseError, CaseInstance, CaseResult, RunOptions, RunResult } from './types.js';
 
 export class DigestMismatchError extends Error {
@@ -64,7 +64,8 @@ export function failCase(result: CaseResult, error: unknown): CaseResult {
 /** A prepared case: set up, run once, digest recorded and checked. */
 export interface PreparedCase {
   instance: CaseInstance;
-  call: () => unknown;
+  /** fn returned a promise on its first run: it is timed as asynchronous. */
+  async: boolean;
   result: CaseResult;
 }
 
@@ -79,11 +80,11 @@ export async function prepareCase(benchCase: BenchCase, result: CaseResult): Pro
     throw new TypeError(`setup() of case '${benchCase.id}' must return { fn(), digest() }`);
   }
   if (instance.implementation !== undefined) result.implementation = instance.implementation;
-  const call = (): unknown => instance.fn();
-  const first = call();
-  if (first instanceof Promise) await first;
+  const first = instance.fn();
+  const async = isThenable(first);
+  if (async) await first;
   checkDigest(instance, result, 'after the first run');
-  return { instance, call, result };
+  return { instance, async, result };
 }
 
 /** Records the instance's digest; throws when it differs from the expected or earlier one. */
@@ -134,20 +135,18 @@ export async function runCase(benchCase: BenchCase, timePerCase: number, slices 
     const fixed = benchCase.fixedTimeSeconds;
     if (fixed !== undefined) checkTimePerCase(fixed);
     const budget = fixed ?? timePerCase;
-    const warm = await warmUp(prepared.call, warmupSeconds(budget));
+    const timer = await createCaseTimer(prepared.instance, prepared.async, warmupSeconds(budget));
     if (fixed !== undefined) {
-      const chunk = Math.max(1, Math.floor(1e6 / warm.nsPerOp));
-      const loop = await fixedTimeLoop(prepared.call, fixed, chunk, warm.async);
+      const loop = await timer.fixedTime(fixed);
       result.samples = roundSamples(loop.samples);
       result.sliceMedians = consecutiveMedians(result.samples, slices);
       result.fixedTime = { seconds: fixed, ops: loop.ops, elapsedSeconds: loop.elapsedSeconds };
     } else {
-      const batch = batchSize(warm.nsPerOp, sampleTargetNs(budget));
-      const timer = createSliceTimer(prepared.call, batch, warm.async, warmupSeconds(budget));
+      const batch = batchSize(timer.nsPerOp, sampleTargetNs(budget));
       const samples: number[] = [];
       const sliceMedians: number[] = [];
       for (let s = 0; s < slices; s++) {
-        const slice = roundSamples(await timer.measure(budget / slices));
+        const slice = roundSamples(await timer.measure(budget / slices, batch));
         sliceMedians.push(median(slice));
         for (const v of slice) samples.push(v);
       }

@@ -1,58 +1,111 @@
 import { describe, expect, it } from 'vitest';
-import { MIN_SLICE_SAMPLES, createSliceTimer } from './timing.js';
+import { MIN_SLICE_SAMPLES, compileCaseLoop, createCaseTimer, optimizationFinalizer, sampleLoop, warmCaseLoop } from './timing.js';
 
-describe('createSliceTimer', () => {
-  it('calls fn batch times per sample and warms (whole batches) before measuring', async () => {
-    let calls = 0;
-    const timer = createSliceTimer(() => ++calls, 7, false, 0.01);
-    const warmCalls = calls;
-    // The warm-up ran whole batches for at least 10 ms before any measurement.
-    expect(warmCalls).toBeGreaterThanOrEqual(7);
-    expect(warmCalls % 7).toBe(0);
-    const samples = await timer.measure(0.005);
-    expect(samples.length).toBeGreaterThanOrEqual(MIN_SLICE_SAMPLES);
-    expect(calls - warmCalls).toBe(7 * samples.length);
-    for (const s of samples) expect(s).toBeGreaterThan(0);
-  });
-
-  it('runs every batch size exactly, including the unrolled groups of four and the remainder', async () => {
-    for (const batch of [1, 3, 4, 5, 8, 13]) {
-      let calls = 0;
-      const timer = createSliceTimer(() => { calls++; }, batch, false, 0);
-      const before = calls;
-      const samples = await timer.measure(0);
-      expect(calls - before, `batch ${batch}`).toBe(batch * samples.length);
-      expect(samples.length).toBe(MIN_SLICE_SAMPLES);
+describe('compileCaseLoop and sampleLoop', () => {
+  it('calls fn exactly n times per loop call, as a method of its target', () => {
+    const target = { calls: 0, fn(this: { calls: number }) { return ++this.calls; } };
+    const loop = compileCaseLoop(target);
+    for (const n of [0, 1, 3, 4, 13]) {
+      const before = target.calls;
+      loop(n);
+      expect(target.calls - before, `n = ${n}`).toBe(n);
     }
   });
 
-  it('measures for about the time asked, in samples of one batch', async () => {
+  it('takes one sample per batch until the samples add up to the time asked, and at least the minimum', () => {
+    let calls = 0;
+    const loop = compileCaseLoop({ fn: () => ++calls });
+    const none = sampleLoop(loop, 7, 0, MIN_SLICE_SAMPLES);
+    expect(none).toHaveLength(MIN_SLICE_SAMPLES);
+    expect(calls).toBe(7 * MIN_SLICE_SAMPLES);
+
     const spin = () => {
       let x = 0;
       for (let i = 0; i < 2000; i++) x = (x * 31 + i) | 0;
       return x;
     };
-    const timer = createSliceTimer(spin, 16, false, 0.01);
+    const spinLoop = compileCaseLoop({ fn: spin });
     const t0 = performance.now();
-    const samples = await timer.measure(0.05);
+    const samples = sampleLoop(spinLoop, 16, 0.05, MIN_SLICE_SAMPLES);
     const elapsedMs = performance.now() - t0;
-    expect(elapsedMs).toBeGreaterThanOrEqual(50);
-    const perSampleNs = samples.reduce((a, b) => a + b, 0) * 16 / samples.length;
     // Both bounds follow from the loop, not from the machine's speed: it stops
     // once its samples add up to the budget, and they are within the wall time.
-    expect((perSampleNs * samples.length) / 1e6).toBeGreaterThanOrEqual(50 - 1e-6);
-    expect((perSampleNs * samples.length) / 1e6).toBeLessThanOrEqual(elapsedMs);
+    const spentMs = (samples.reduce((a, b) => a + b, 0) * 16) / 1e6;
+    expect(spentMs).toBeGreaterThanOrEqual(50 - 1e-6);
+    expect(spentMs).toBeLessThanOrEqual(elapsedMs);
   });
 
   it('propagates an error thrown by fn (the caller marks the case failed)', () => {
     let n = 0;
-    expect(() => createSliceTimer(() => { if (++n > 5) throw new Error('boom'); }, 4, false, 0.01)).toThrow('boom');
+    const loop = compileCaseLoop({ fn: () => { if (++n > 5) throw new Error('boom'); } });
+    expect(() => sampleLoop(loop, 4, 0.01, MIN_SLICE_SAMPLES)).toThrow('boom');
+  });
+});
+
+describe('optimizationFinalizer', () => {
+  it("is V8's FinalizeOptimization here, and leaves natives syntax switched off for the rest of the program", () => {
+    const finalize = optimizationFinalizer();
+    expect(finalize).toBeTypeOf('function');
+    expect(() => finalize!()).not.toThrow();
+    // The flag was on only while the finalizer was compiled: new code cannot use natives.
+    expect(() => new Function('%FinalizeOptimization();')).toThrow(SyntaxError);
+  });
+});
+
+describe('warmCaseLoop', () => {
+  it('settles after the warm-up with V8 finalized, within its time cap, and estimates the cost per call', () => {
+    let x = 1;
+    const loop = compileCaseLoop({ fn: () => (x = (x * 1103515245 + 12345) | 0) });
+    const warm = warmCaseLoop(loop, 0.01);
+    expect(warm.jit).toBe('finalized');
+    expect(warm.seconds).toBeGreaterThanOrEqual(0.01);
+    expect(warm.seconds).toBeLessThan(3 + 1);
+    expect(warm.rounds).toBeGreaterThanOrEqual(2);
+    expect(warm.nsPerOp).toBeGreaterThan(0);
+  });
+
+  it('runs a slow case at least once per round and stops at the cap', () => {
+    let calls = 0;
+    const slow = () => {
+      calls++;
+      const until = performance.now() + 2;
+      while (performance.now() < until);
+    };
+    const warm = warmCaseLoop(compileCaseLoop({ fn: slow }), 0);
+    expect(calls).toBeGreaterThanOrEqual(1 + warm.rounds);
+    expect(warm.nsPerOp).toBeGreaterThanOrEqual(2e6);
+  });
+});
+
+describe('createCaseTimer', () => {
+  it('warms before measuring and then calls fn batch times per sample', async () => {
+    let calls = 0;
+    const timer = await createCaseTimer({ fn: () => ++calls }, false, 0.01);
+    const warmCalls = calls;
+    expect(warmCalls).toBeGreaterThan(0);
+    expect(timer.async).toBe(false);
+    expect(timer.jit).toBe('finalized');
+    const samples = await timer.measure(0.005, 7);
+    expect(samples.length).toBeGreaterThanOrEqual(MIN_SLICE_SAMPLES);
+    expect(calls - warmCalls).toBe(7 * samples.length);
+    for (const s of samples) expect(s).toBeGreaterThan(0);
+  });
+
+  it('runs fixed-time loops for the time asked, counting every call', async () => {
+    let calls = 0;
+    const timer = await createCaseTimer({ fn: () => ++calls }, false, 0);
+    const before = calls;
+    const r = await timer.fixedTime(0.02);
+    expect(r.ops).toBe(calls - before);
+    expect(r.elapsedSeconds).toBeGreaterThanOrEqual(0.02);
+    expect(r.samples.length).toBeGreaterThan(0);
   });
 
   it('times async cases through mitata', async () => {
     let calls = 0;
-    const timer = createSliceTimer(async () => { calls++; }, 1, true, 0);
-    const samples = await timer.measure(0.01);
+    const timer = await createCaseTimer({ fn: async () => { calls++; } }, true, 0);
+    expect(timer.jit).toBe('mitata');
+    const samples = await timer.measure(0.01, 1);
     expect(samples.length).toBeGreaterThan(0);
     expect(calls).toBeGreaterThanOrEqual(samples.length);
   });

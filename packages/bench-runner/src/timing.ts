@@ -1,9 +1,11 @@
-// The timed loops. Ordinary cases run in one warm loop compiled per case
-// (createSliceTimer) with a batch size chosen so one sample lasts about
+// The timed loops. Each synchronous case gets a loop of its own
+// (compileCaseLoop), warmed until V8's compilers have settled
+// (warmCaseLoop), then timed in batches sized so one sample lasts about
 // budget/1000 (enough samples for the statistics, few enough for a result
-// file); asynchronous ones through mitata's measure(); fixed-time cases (the
-// esptest shape) count operations for N seconds and keep per-chunk samples.
+// file); asynchronous cases go through mitata's measure(); fixed-time cases
+// (the esptest shape) count calls for N seconds and keep per-chunk samples.
 import { performance } from 'node:perf_hooks';
+import { getHeapCodeStatistics, setFlagsFromString } from 'node:v8';
 import { do_not_optimize, measure } from 'mitata';
 
 /** One operation; may return a promise, which is then awaited. */
@@ -15,7 +17,7 @@ export function nowNs(): number {
   return performance.now() * nsPerMs;
 }
 
-function isThenable(value: unknown): value is PromiseLike<unknown> {
+export function isThenable(value: unknown): value is PromiseLike<unknown> {
   return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
 }
 
@@ -97,67 +99,272 @@ export async function measureSamples(call: TimedCall, seconds: number, batch: nu
 /** At least this many samples per slice, so each slice has a stable median. */
 export const MIN_SLICE_SAMPLES = 12;
 
-/** One case's timing loop: compiled once, warmed, then reused for every slice of the case. */
-export interface SliceTimer {
-  /** Samples (ns per call, one per batch, in time order) for about `seconds`, at least MIN_SLICE_SAMPLES. */
-  measure(seconds: number): Promise<number[]>;
-}
+/** Calls the case's `fn` `n` times, keeping every result alive. */
+export type CaseLoop = (n: number) => void;
 
-type SyncSliceLoop = (budgetNs: number, minSamples: number) => Float64Array;
+/** What `fn` is called on: the object setup() returned (fn is called as its method). */
+export interface LoopTarget {
+  fn(): unknown;
+}
 
 // Gives each compiled loop a different source text: V8 caches compiled code by
 // source, and loops with the same text would share one function's type
-// feedback (so a loop timing table AES would also have seen every other
-// case's call target, and not inline it).
+// feedback and optimised code (a loop timing table AES would also have seen
+// every other case's call target, and not inline it).
 let loopSerial = 0;
 
-function compileSyncLoop(call: TimedCall, batch: number): SyncSliceLoop {
-  const quads = batch >>> 2;
-  const rest = batch & 3;
+/**
+ * The timed loop of one case: its own function, compiled from its own source
+ * text, whose only call site calls this case's `fn` — the shape of a user's
+ * `for (...) cipher.encryptBlock(src, dst)`, one call per iteration and no
+ * wrapper shared with other cases. It is called once per sample with the batch
+ * size, so V8 optimises it as an ordinary, often-called function instead of
+ * timing on-stack-replacement code compiled in the middle of its first call.
+ */
+export function compileCaseLoop(target: LoopTarget): CaseLoop {
   loopSerial++;
-  const source = `// bench-runner slice loop #${loopSerial}
-    return function sliceLoop(budgetNs, minSamples) {
-      let samples = new Float64Array(64);
-      let n = 0;
-      let spent = 0;
-      while (n < minSamples || spent < budgetNs) {
-        const t0 = now();
-        for (let i = 0; i < ${quads}; i++) { keep(call()); keep(call()); keep(call()); keep(call()); }
-        for (let i = 0; i < ${rest}; i++) keep(call());
-        const dt = now() - t0;
-        spent += dt;
-        if (n === samples.length) {
-          const grown = new Float64Array(2 * n);
-          grown.set(samples);
-          samples = grown;
-        }
-        samples[n++] = dt / ${batch};
-      }
-      return samples.subarray(0, n);
+  const source = `// bench-runner case loop #${loopSerial}
+    return function caseLoop(n) {
+      for (let i = 0; i < n; i++) keep(target.fn());
     };`;
-  const make = new Function('call', 'keep', 'now', source) as (
-    c: TimedCall, keep: (v: unknown) => void, now: () => number,
-  ) => SyncSliceLoop;
-  return make(call, do_not_optimize, nowNs);
+  const make = new Function('target', 'keep', source) as (t: LoopTarget, keep: (v: unknown) => void) => CaseLoop;
+  return make(target, do_not_optimize);
 }
 
 /**
- * The timer of one case. Sliced measurement needs the same optimized loop in
- * every slice: mitata's measure() compiles a new loop on every call, and a
- * fresh loop runs unoptimized until V8's on-stack replacement, 7-10 ms here,
- * half of a 20 ms interleaved slice (one AES block measured 80-86 ns in 20 ms
- * mitata slices against 72 ns in a warm loop: a bias that also compressed
- * every ratio toward 1). So synchronous cases get one loop of their own,
- * compiled here and run for `warmSeconds` (at least 10 ms) before any sample
- * counts. Asynchronous cases (rare, never sub-microsecond) keep mitata's
- * measure().
+ * Samples of `loop`: ns per call, one per batch of `batch` calls, in time
+ * order, until they add up to `seconds` and there are at least `minSamples`.
+ * This driver is shared by every case; its one call (to the case's loop) is
+ * not inlined, so each case's loop keeps its own optimised code.
  */
-export function createSliceTimer(call: TimedCall, batch: number, async: boolean, warmSeconds: number): SliceTimer {
-  if (async) return { measure: (seconds) => measureSamples(call, seconds, batch) };
-  const loop = compileSyncLoop(call, batch);
-  // At least 10 ms (on-stack replacement takes 7-10 ms here); one sample suffices for slow cases.
-  loop(Math.max(0.01, warmSeconds) * 1e9, 1);
-  return { measure: async (seconds) => Array.from(loop(seconds * 1e9, MIN_SLICE_SAMPLES)) };
+export function sampleLoop(loop: CaseLoop, batch: number, seconds: number, minSamples: number): number[] {
+  const budgetNs = seconds * 1e9;
+  const samples: number[] = [];
+  let spent = 0;
+  while (samples.length < minSamples || spent < budgetNs) {
+    const t0 = nowNs();
+    loop(batch);
+    const dt = nowNs() - t0;
+    spent += dt;
+    samples.push(dt / batch);
+  }
+  return samples;
+}
+
+type Finalizer = () => void;
+let finalizer: Finalizer | null | undefined;
+
+function nativesSyntaxAlreadyOn(): boolean {
+  const args = [...process.execArgv, process.env['NODE_OPTIONS'] ?? ''];
+  return args.some((a) => /allow[-_]natives[-_]syntax/.test(a));
+}
+
+/**
+ * V8's %FinalizeOptimization(): waits until the background compiler has
+ * finished every optimisation queued so far and installs the code. The flag
+ * that allows the call is switched on only while this one function is
+ * compiled, then off again (unless the process was started with it), so the
+ * rest of the program is parsed as before. null when the runtime does not
+ * offer it (not V8, or flags cannot be changed at run time).
+ */
+export function optimizationFinalizer(): Finalizer | null {
+  if (finalizer !== undefined) return finalizer;
+  finalizer = null;
+  const alreadyOn = nativesSyntaxAlreadyOn();
+  try {
+    if (!alreadyOn) setFlagsFromString('--allow-natives-syntax');
+    const fn = new Function('%FinalizeOptimization();') as Finalizer;
+    fn();
+    finalizer = fn;
+  } catch {
+    finalizer = null;
+  } finally {
+    if (!alreadyOn) {
+      try {
+        setFlagsFromString('--no-allow-natives-syntax');
+      } catch {
+        // Nothing was switched on if this fails too.
+      }
+    }
+  }
+  return finalizer;
+}
+
+/** Waits for pending background optimisations and installs them (no-op without a finalizer). */
+export function settleCompilers(): void {
+  optimizationFinalizer()?.();
+}
+
+/** Warm-up batches last at least this long: long enough to time, short enough to miss most preemptions. */
+const WARM_CHUNK_NS = 100_000;
+/** A warm-up round counts at least this many such batches (unless it has run four times its length). */
+const MIN_ROUND_CHUNKS = 8;
+
+/**
+ * Runs `loop` for about `seconds`, doubling the batch until one lasts at
+ * least 0.1 ms, and until at least MIN_ROUND_CHUNKS batches lasted that long;
+ * returns the lowest ns per call of those batches (or of the last batch: a
+ * slow case may not finish one) and the batch size reached. The lowest, not
+ * the median: a busy machine only ever adds time (a batch that was preempted
+ * reads 10-100x slow), so the fastest batch is what the code can do now.
+ */
+function warmFor(loop: CaseLoop, seconds: number, startChunk: number): { nsPerOp: number; chunk: number } {
+  const budget = seconds * 1e9;
+  const start = nowNs();
+  let chunk = startChunk;
+  let fastest = Infinity;
+  let counted = 0;
+  let last = 0;
+  let elapsed = 0;
+  do {
+    const t0 = nowNs();
+    loop(chunk);
+    const dt = nowNs() - t0;
+    last = dt / chunk;
+    if (dt < WARM_CHUNK_NS) chunk *= 2;
+    else {
+      counted++;
+      if (last < fastest) fastest = last;
+    }
+    elapsed = nowNs() - start;
+  } while (elapsed < budget || (counted < MIN_ROUND_CHUNKS && elapsed < 4 * budget));
+  return { nsPerOp: Number.isFinite(fastest) ? fastest : last, chunk };
+}
+
+/** Settling stops after this many quiet rounds in a row, or when MAX_SETTLE_SECONDS have passed. */
+const QUIET_ROUNDS = 3;
+const MAX_SETTLE_SECONDS = 3;
+/**
+ * A round whose cost per call fell below this fraction of the best earlier
+ * round is not quiet. What settling waits for (interpreter -> optimised code,
+ * one tier to the next, a late inlining) moves the cost by far more; noise on
+ * a shared machine moves a 5 ms round by a few percent either way.
+ */
+const SETTLED_IMPROVEMENT = 0.95;
+/** The finalizer returns in microseconds when nothing is compiling; longer means it waited for a compile. */
+const FINALIZE_WAITED_NS = 200_000;
+
+function codeSize(): number {
+  return getHeapCodeStatistics().code_and_metadata_size;
+}
+
+export interface WarmedLoop {
+  /** ns per call once warm (the median of the last settling round). */
+  nsPerOp: number;
+  /** 'finalized': measured after V8's background compiles were waited for; 'time': warmed by time only. */
+  jit: 'finalized' | 'time';
+  /** Seconds spent warming and settling. */
+  seconds: number;
+  /** Settling rounds run after the first warm-up. */
+  rounds: number;
+}
+
+/**
+ * Warms a case loop until V8 has finished optimising what it runs. A fixed
+ * warm-up is not enough. V8 decides to optimise a function after it has run
+ * a certain amount of bytecode (more for a larger function, and the
+ * interpreter runs a large generated function such as table AES's unrolled
+ * rounds 100x slower than its optimised code), and then compiles it on a
+ * background thread, which on a busy machine or an older V8 takes hundreds of
+ * milliseconds (Node 18 under load: 120-409 ms for cmac's one-shot path, after
+ * some 200 ms in the interpreter). A measurement that starts before that
+ * times the interpreter: 10-20x slower, and different in every process.
+ *
+ * So after `seconds` of warm-up (at least 10 ms) the loop runs in rounds;
+ * before each round the engine waits for the background compiler to finish
+ * and install what the previous round queued (optimizationFinalizer). A round
+ * is quiet when that wait found nothing compiling, no code was added or
+ * removed since the last check (v8.getHeapCodeStatistics), and its cost per
+ * call did not fall 5% below the best earlier round; three quiet rounds in a
+ * row end the warm-up (at most MAX_SETTLE_SECONDS). Each round is a quarter
+ * of the first warm-up, at least 5 ms and 8 batches of 0.1 ms (warmFor).
+ * Waiting only at round boundaries matters: a compile V8 starts in the middle
+ * of a round (Node 18 marked cmac() itself 200 ms in, after its callees)
+ * is waited for before the next round, which then cannot be quiet.
+ */
+export function warmCaseLoop(loop: CaseLoop, seconds: number): WarmedLoop {
+  const finalize = optimizationFinalizer();
+  const started = nowNs();
+  const first = Math.max(0.01, seconds);
+  const roundSeconds = Math.max(0.005, first / 4);
+  let { nsPerOp, chunk } = warmFor(loop, first, 1);
+  let best = nsPerOp;
+  let code = codeSize();
+  let quiet = 0;
+  let rounds = 0;
+  while (quiet < QUIET_ROUNDS && nowNs() - started < MAX_SETTLE_SECONDS * 1e9) {
+    // Wait for what the previous round queued (a compile started while it ran
+    // counts against that round), then run this one.
+    const t0 = nowNs();
+    finalize?.();
+    const waited = nowNs() - t0 > FINALIZE_WAITED_NS;
+    const codeNow = codeSize();
+    const changed = codeNow !== code;
+    code = codeNow;
+    const next = warmFor(loop, roundSeconds, chunk);
+    const improved = next.nsPerOp < best * SETTLED_IMPROVEMENT;
+    best = Math.min(best, next.nsPerOp);
+    quiet = waited || changed || improved ? 0 : quiet + 1;
+    nsPerOp = next.nsPerOp;
+    chunk = next.chunk;
+    rounds++;
+  }
+  finalize?.();
+  return {
+    nsPerOp: Math.max(nsPerOp, 0.01),
+    jit: finalize ? 'finalized' : 'time',
+    seconds: (nowNs() - started) / 1e9,
+    rounds,
+  };
+}
+
+/** One case's timing: its loop compiled, warmed and settled once, then reused for every slice. */
+export interface CaseTimer {
+  /** ns per call estimated at the end of the warm-up (sizes the batches). */
+  readonly nsPerOp: number;
+  readonly async: boolean;
+  readonly jit: WarmedLoop['jit'] | 'mitata';
+  /** Samples (ns per call, one per batch of `batch` calls, in time order) for about `seconds`, at least MIN_SLICE_SAMPLES. */
+  measure(seconds: number, batch: number): Promise<number[]>;
+  /** The fixed-time shape (esptest): calls for `seconds`, reading the clock about every millisecond. */
+  fixedTime(seconds: number): Promise<FixedTimeLoopResult>;
+}
+
+/**
+ * The timer of one case. Synchronous cases get their own loop
+ * (compileCaseLoop), warmed until V8 has settled (warmCaseLoop); before each
+ * slice the engine again waits for any optimisation queued meanwhile (by this
+ * case or by the other cases of an interleaved run), so a compile never lands
+ * in the middle of a slice. Asynchronous cases (rare, never sub-microsecond)
+ * are timed by mitata's measure().
+ */
+export async function createCaseTimer(target: LoopTarget, async: boolean, warmSeconds: number): Promise<CaseTimer> {
+  if (async) {
+    const call = (): unknown => target.fn();
+    const warm = await warmUp(call, warmSeconds);
+    return {
+      nsPerOp: warm.nsPerOp,
+      async: true,
+      jit: 'mitata',
+      measure: (seconds, batch) => measureSamples(call, seconds, batch),
+      fixedTime: (seconds) => fixedTimeLoop(call, seconds, Math.max(1, Math.floor(1e6 / warm.nsPerOp))),
+    };
+  }
+  const loop = compileCaseLoop(target);
+  const warm = warmCaseLoop(loop, warmSeconds);
+  return {
+    nsPerOp: warm.nsPerOp,
+    async: false,
+    jit: warm.jit,
+    measure: async (seconds, batch) => {
+      settleCompilers();
+      return sampleLoop(loop, batch, seconds, MIN_SLICE_SAMPLES);
+    },
+    fixedTime: async (seconds) => {
+      settleCompilers();
+      return fixedTimeCaseLoop(loop, seconds, Math.max(1, Math.floor(1e6 / warm.nsPerOp)));
+    },
+  };
 }
 
 export interface FixedTimeLoopResult {
@@ -170,17 +377,35 @@ export interface FixedTimeLoopResult {
 /**
  * Runs `call` until `seconds` have passed, reading the clock every `chunk`
  * operations (chunk sized to ~1 ms so the clock costs nothing and the loop
- * overshoots the deadline by at most about a millisecond).
+ * overshoots the deadline by at most about a millisecond). The asynchronous
+ * path; synchronous cases run through their own loop (fixedTimeCaseLoop).
  */
-export async function fixedTimeLoop(call: TimedCall, seconds: number, chunk: number, async: boolean): Promise<FixedTimeLoopResult> {
+export async function fixedTimeLoop(call: TimedCall, seconds: number, chunk: number): Promise<FixedTimeLoopResult> {
   const deadline = seconds * 1e9;
   const samples: number[] = [];
   let ops = 0;
   const start = nowNs();
   let last = start;
   for (;;) {
-    if (async) for (let i = 0; i < chunk; i++) await call();
-    else for (let i = 0; i < chunk; i++) do_not_optimize(call());
+    for (let i = 0; i < chunk; i++) await call();
+    const t = nowNs();
+    ops += chunk;
+    samples.push((t - last) / chunk);
+    last = t;
+    if (t - start >= deadline) break;
+  }
+  return { ops, elapsedSeconds: (last - start) / 1e9, samples };
+}
+
+/** The fixed-time loop over a case loop: `chunk` calls between clock readings until `seconds` have passed. */
+export function fixedTimeCaseLoop(loop: CaseLoop, seconds: number, chunk: number): FixedTimeLoopResult {
+  const deadline = seconds * 1e9;
+  const samples: number[] = [];
+  let ops = 0;
+  const start = nowNs();
+  let last = start;
+  for (;;) {
+    loop(chunk);
     const t = nowNs();
     ops += chunk;
     samples.push((t - last) / chunk);
