@@ -249,7 +249,7 @@ function codeSize(): number {
 }
 
 export interface WarmedLoop {
-  /** ns per call once warm (the median of the last settling round). */
+  /** ns per call once warm (the fastest batch of the last settling round). */
   nsPerOp: number;
   /** 'finalized': measured after V8's background compiles were waited for; 'time': warmed by time only. */
   jit: 'finalized' | 'time';
