@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MIN_SLICE_SAMPLES, compileCaseLoop, createCaseTimer, optimizationFinalizer, sampleLoop, warmCaseLoop } from './timing.js';
+import { MIN_SLICE_SAMPLES, compileCaseLoop, createCaseTimer, jitProbe, sampleLoop, warmCaseLoop } from './timing.js';
 
 describe('compileCaseLoop and sampleLoop', () => {
   it('calls fn exactly n times per loop call, as a method of its target', () => {
@@ -42,11 +42,13 @@ describe('compileCaseLoop and sampleLoop', () => {
   });
 });
 
-describe('optimizationFinalizer', () => {
-  it("is V8's FinalizeOptimization here, and leaves natives syntax switched off for the rest of the program", () => {
-    const finalize = optimizationFinalizer();
-    expect(finalize).toBeTypeOf('function');
-    expect(() => finalize!()).not.toThrow();
+describe('jitProbe', () => {
+  it("asks V8 here, tells TurboFan code from the interpreter, and leaves natives syntax switched off for the rest of the program", () => {
+    const probe = jitProbe();
+    expect(probe).not.toBeNull();
+    expect(() => probe!.finalize()).not.toThrow();
+    const never = (x: number) => x + 1;
+    expect(probe!.isTurbofanned!(never)).toBe(false);
     // The flag was on only while the finalizer was compiled: new code cannot use natives.
     expect(() => new Function('%FinalizeOptimization();')).toThrow(SyntaxError);
   });
@@ -58,6 +60,8 @@ describe('warmCaseLoop', () => {
     const loop = compileCaseLoop({ fn: () => (x = (x * 1103515245 + 12345) | 0) });
     const warm = warmCaseLoop(loop, 0.01);
     expect(warm.jit).toBe('finalized');
+    // The warm-up ends only once the loop it built runs TurboFan code.
+    expect(warm.loopOptimized).toBe(true);
     expect(warm.seconds).toBeGreaterThanOrEqual(0.01);
     expect(warm.seconds).toBeLessThan(3 + 1);
     expect(warm.rounds).toBeGreaterThanOrEqual(2);

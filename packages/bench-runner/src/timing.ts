@@ -151,8 +151,15 @@ export function sampleLoop(loop: CaseLoop, batch: number, seconds: number, minSa
   return samples;
 }
 
-type Finalizer = () => void;
-let finalizer: Finalizer | null | undefined;
+/** What the engine asks V8 about its own compilers (see jitProbe). */
+export interface JitProbe {
+  /** V8's %FinalizeOptimization(): waits for the background compiler to finish what is queued and installs it. */
+  finalize(): void;
+  /** Whether `fn` runs TurboFan code now (%GetOptimizationStatus); undefined when the status bits could not be verified. */
+  isTurbofanned?: (fn: Function) => boolean;
+}
+
+let probe: JitProbe | null | undefined;
 
 function nativesSyntaxAlreadyOn(): boolean {
   const args = [...process.execArgv, process.env['NODE_OPTIONS'] ?? ''];
@@ -160,24 +167,57 @@ function nativesSyntaxAlreadyOn(): boolean {
 }
 
 /**
- * V8's %FinalizeOptimization(): waits until the background compiler has
- * finished every optimisation queued so far and installs the code. The flag
- * that allows the call is switched on only while this one function is
- * compiled, then off again (unless the process was started with it), so the
- * rest of the program is parsed as before. null when the runtime does not
- * offer it (not V8, or flags cannot be changed at run time).
+ * The TurboFan bit of %GetOptimizationStatus, found on this V8 rather than
+ * assumed (1 << 5 on V8 9, 1 << 6 from V8 10 on, where Maglev took 1 << 5):
+ * a probe function is optimised with %OptimizeFunctionOnNextCall and the
+ * higher of the two bits it then has is the one. undefined if neither.
  */
-export function optimizationFinalizer(): Finalizer | null {
-  if (finalizer !== undefined) return finalizer;
-  finalizer = null;
+function turbofanBit(status: (f: Function) => number, prepare: (f: Function) => void, optimizeNext: (f: Function) => void): number | undefined {
+  const sample = function turbofanProbe(x: number): number {
+    return (x * 3 + 1) | 0;
+  };
+  const fresh = status(sample);
+  prepare(sample);
+  sample(1);
+  sample(2);
+  optimizeNext(sample);
+  sample(3);
+  const optimized = status(sample);
+  for (const bit of [1 << 6, 1 << 5]) {
+    if ((optimized & bit) !== 0 && (fresh & bit) === 0) return bit;
+  }
+  return undefined;
+}
+
+/**
+ * V8's own answers about its compilers, through runtime functions that V8
+ * offers to its tests: %FinalizeOptimization() and %GetOptimizationStatus().
+ * The flag that allows them is switched on only while these few functions are
+ * compiled, then off again (unless the process was started with it), so the
+ * rest of the program is parsed as before; they change nothing V8 compiles.
+ * null when the runtime does not offer them (not V8, or flags cannot be
+ * changed at run time): the warm-up then goes by time and speed alone.
+ */
+export function jitProbe(): JitProbe | null {
+  if (probe !== undefined) return probe;
+  probe = null;
   const alreadyOn = nativesSyntaxAlreadyOn();
   try {
     if (!alreadyOn) setFlagsFromString('--allow-natives-syntax');
-    const fn = new Function('%FinalizeOptimization();') as Finalizer;
-    fn();
-    finalizer = fn;
+    const finalize = new Function('%FinalizeOptimization();') as () => void;
+    finalize();
+    probe = { finalize };
+    try {
+      const status = new Function('f', 'return %GetOptimizationStatus(f);') as (f: Function) => number;
+      const prepare = new Function('f', '%PrepareFunctionForOptimization(f);') as (f: Function) => void;
+      const optimizeNext = new Function('f', '%OptimizeFunctionOnNextCall(f);') as (f: Function) => void;
+      const bit = turbofanBit(status, prepare, optimizeNext);
+      if (bit !== undefined) probe.isTurbofanned = (fn) => (status(fn) & bit) !== 0;
+    } catch {
+      // The status is an extra condition; the finalizer alone still works.
+    }
   } catch {
-    finalizer = null;
+    probe = null;
   } finally {
     if (!alreadyOn) {
       try {
@@ -187,12 +227,12 @@ export function optimizationFinalizer(): Finalizer | null {
       }
     }
   }
-  return finalizer;
+  return probe;
 }
 
-/** Waits for pending background optimisations and installs them (no-op without a finalizer). */
+/** Waits for pending background optimisations and installs them (no-op without a probe). */
 export function settleCompilers(): void {
-  optimizationFinalizer()?.();
+  jitProbe()?.finalize();
 }
 
 /** Warm-up batches last at least this long: long enough to time, short enough to miss most preemptions. */
@@ -253,6 +293,8 @@ export interface WarmedLoop {
   nsPerOp: number;
   /** 'finalized': measured after V8's background compiles were waited for; 'time': warmed by time only. */
   jit: 'finalized' | 'time';
+  /** Whether the case's loop ran TurboFan code when the warm-up ended (undefined: V8 could not be asked). */
+  loopOptimized?: boolean | undefined;
   /** Seconds spent warming and settling. */
   seconds: number;
   /** Settling rounds run after the first warm-up. */
@@ -272,18 +314,22 @@ export interface WarmedLoop {
  *
  * So after `seconds` of warm-up (at least 10 ms) the loop runs in rounds;
  * before each round the engine waits for the background compiler to finish
- * and install what the previous round queued (optimizationFinalizer). A round
- * is quiet when that wait found nothing compiling, no code was added or
- * removed since the last check (v8.getHeapCodeStatistics), and its cost per
- * call did not fall 5% below the best earlier round; three quiet rounds in a
- * row end the warm-up (at most MAX_SETTLE_SECONDS). Each round is a quarter
+ * and install what the previous round queued (jitProbe). A round is quiet
+ * when that wait found nothing compiling, no code was added or removed since
+ * the last check (v8.getHeapCodeStatistics), the case's own loop already runs
+ * TurboFan code, and its cost per call did not fall 5% below the best earlier
+ * round; three quiet rounds in a row end the warm-up (at most
+ * MAX_SETTLE_SECONDS). The loop's own tier matters on Node 22/24: there a
+ * large callee stayed in the interpreter for three rounds without any compile
+ * or code change (V8 tiers up by invocations), and only the loop's status
+ * told that V8 had not got there yet. Each round is a quarter
  * of the first warm-up, at least 5 ms and 8 batches of 0.1 ms (warmFor).
  * Waiting only at round boundaries matters: a compile V8 starts in the middle
  * of a round (Node 18 marked cmac() itself 200 ms in, after its callees)
  * is waited for before the next round, which then cannot be quiet.
  */
 export function warmCaseLoop(loop: CaseLoop, seconds: number): WarmedLoop {
-  const finalize = optimizationFinalizer();
+  const jit = jitProbe();
   const started = nowNs();
   const first = Math.max(0.01, seconds);
   const roundSeconds = Math.max(0.005, first / 4);
@@ -296,23 +342,25 @@ export function warmCaseLoop(loop: CaseLoop, seconds: number): WarmedLoop {
     // Wait for what the previous round queued (a compile started while it ran
     // counts against that round), then run this one.
     const t0 = nowNs();
-    finalize?.();
+    jit?.finalize();
     const waited = nowNs() - t0 > FINALIZE_WAITED_NS;
     const codeNow = codeSize();
     const changed = codeNow !== code;
     code = codeNow;
+    const interpreted = jit?.isTurbofanned?.(loop) === false;
     const next = warmFor(loop, roundSeconds, chunk);
     const improved = next.nsPerOp < best * SETTLED_IMPROVEMENT;
     best = Math.min(best, next.nsPerOp);
-    quiet = waited || changed || improved ? 0 : quiet + 1;
+    quiet = waited || changed || interpreted || improved ? 0 : quiet + 1;
     nsPerOp = next.nsPerOp;
     chunk = next.chunk;
     rounds++;
   }
-  finalize?.();
+  jit?.finalize();
   return {
     nsPerOp: Math.max(nsPerOp, 0.01),
-    jit: finalize ? 'finalized' : 'time',
+    jit: jit ? 'finalized' : 'time',
+    loopOptimized: jit?.isTurbofanned?.(loop),
     seconds: (nowNs() - started) / 1e9,
     rounds,
   };
