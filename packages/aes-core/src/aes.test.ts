@@ -44,7 +44,7 @@ function unpad(data: Uint8Array): Uint8Array | undefined {
 }
 
 describe.each(backendNames)('backend %s', (backend) => {
-  const make = (key: Uint8Array): BlockCipher => createAes(key, { backend });
+  const make = (key: Uint8Array): BlockCipher => createAes(key, { impl: backend });
 
   it('reports itself', () => {
     const c = make(new Uint8Array(16));
@@ -263,7 +263,7 @@ describe.each(backendNames)('backend %s', (backend) => {
 });
 
 it('rejects an unknown or misspelled backend option, listing the available ones', () => {
-  expect(() => createAes(new Uint8Array(16), { backend: 'aesni' })).toThrow(
-    "createAes({ backend: 'aesni' }) asks for AES backend 'aesni', which does not exist; available backends: table, ct, bitsliced, node",
+  expect(() => createAes(new Uint8Array(16), { impl: 'aesni' })).toThrow(
+    "createAes({ impl: 'aesni' }) asks for AES backend 'aesni', which does not exist; available backends: table, ct, bitsliced, node",
   );
 });

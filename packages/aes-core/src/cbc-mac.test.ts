@@ -31,7 +31,7 @@ describe.each(backendNames)('cbcMacWords, backend %s', (backend) => {
   it('equals the last CBC block for 0..20, 255, 256, 257 and 600 blocks at offsets 0..3, all key sizes', () => {
     for (const keyBytes of [16, 24, 32]) {
       const key = random(keyBytes);
-      const cipher = createAes(key, { backend });
+      const cipher = createAes(key, { impl: backend });
       for (const blocks of [0, 1, 2, 3, 4, 5, 15, 16, 17, 20, 255, 256, 257, 600]) {
         for (const offset of [0, 1, 3]) {
           const data = random(offset + 16 * blocks + 5);
@@ -48,7 +48,7 @@ describe.each(backendNames)('cbcMacWords, backend %s', (backend) => {
 
   it('continues a chain: two calls equal one over the concatenation', () => {
     const key = random(16);
-    const cipher = createAes(key, { backend });
+    const cipher = createAes(key, { impl: backend });
     const data = random(16 * 40);
     const whole = new Int32Array(4);
     cipher.cbcMacWords!(whole, data, 0, 40);
@@ -61,7 +61,7 @@ describe.each(backendNames)('cbcMacWords, backend %s', (backend) => {
 
   it('XORs lastBlockMask into the state before the last block only, on every path', () => {
     const key = random(24);
-    const cipher = createAes(key, { backend });
+    const cipher = createAes(key, { impl: backend });
     for (const blocks of [1, 2, 3, 15, 16, 17, 300]) {
       const data = random(16 * blocks);
       const mask = wordsOf(random(16));
@@ -84,7 +84,7 @@ describe.each(backendNames)('cbcMacWords, backend %s', (backend) => {
   it('leaves the data untouched and gives 1000 random chains right', () => {
     for (let t = 0; t < 1000; t++) {
       const key = random([16, 24, 32][t % 3]!);
-      const cipher = createAes(key, { backend });
+      const cipher = createAes(key, { impl: backend });
       const blocks = (random(1)[0]! % 24);
       const data = random(16 * blocks);
       const before = data.slice();
@@ -98,7 +98,7 @@ describe.each(backendNames)('cbcMacWords, backend %s', (backend) => {
   });
 
   it('rejects bad arguments with typed errors naming the problem, and use after destroy', () => {
-    const cipher = createAes(new Uint8Array(16), { backend });
+    const cipher = createAes(new Uint8Array(16), { impl: backend });
     const data = new Uint8Array(64);
     const mac = (...args: unknown[]) => (cipher.cbcMacWords as (...a: unknown[]) => void)(...args);
     expect(() => mac(new Int32Array(3), data, 0, 1)).toThrow(new TypeError('AES CBC-MAC state must be an Int32Array of 4 words, got 3 words'));

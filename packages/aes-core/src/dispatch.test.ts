@@ -35,20 +35,37 @@ describe('default backend', () => {
     expect(aes.describeDispatch()[0]).toMatchObject({ impl: name, reason: `forced by LAYERBENCH_AES_BACKEND=${name}` });
   });
 
-  it('is read once and remembered until resetAesDispatch()', async () => {
+  it('is read once and remembered until resetDispatch() (or its deprecated name resetAesDispatch())', async () => {
     vi.stubEnv('LAYERBENCH_AES_BACKEND', 'ct');
     const aes = await freshModule();
+    expect(aes.AES_BACKEND_ENV).toBe('LAYERBENCH_AES_BACKEND');
     expect(aes.createAes(new Uint8Array(16)).backend.name).toBe('ct');
     vi.stubEnv('LAYERBENCH_AES_BACKEND', 'node');
     expect(aes.createAes(new Uint8Array(16)).backend.name).toBe('ct');
-    aes.resetAesDispatch();
+    aes.resetDispatch();
     expect(aes.createAes(new Uint8Array(16)).backend.name).toBe('node');
+    vi.stubEnv('LAYERBENCH_AES_BACKEND', 'bitsliced');
+    aes.resetAesDispatch();
+    expect(aes.createAes(new Uint8Array(16)).backend.name).toBe('bitsliced');
   });
 
-  it('an explicit backend option wins over the variable', async () => {
+  it('an explicit impl option wins over the variable', async () => {
     vi.stubEnv('LAYERBENCH_AES_BACKEND', 'ct');
     const aes = await freshModule();
-    expect(aes.createAes(new Uint8Array(16), { backend: 'node' }).backend.name).toBe('node');
+    expect(aes.createAes(new Uint8Array(16), { impl: 'node' }).backend.name).toBe('node');
+  });
+
+  it('still reads backend, the option\'s name before 0.2, and refuses the two naming different backends', async () => {
+    vi.stubEnv('LAYERBENCH_AES_BACKEND', undefined);
+    const aes = await freshModule();
+    for (const name of ['table', 'ct', 'bitsliced', 'node']) {
+      expect(aes.createAes(new Uint8Array(16), { backend: name }).backend.name).toBe(name);
+      expect(aes.createAes(new Uint8Array(16), { impl: name, backend: name }).backend.name).toBe(name);
+    }
+    expect(() => aes.createAes(new Uint8Array(16), { impl: 'ct', backend: 'node' })).toThrow(
+      new TypeError("createAes options: impl 'ct' and backend 'node' (its deprecated alias) name different backends; give impl only"),
+    );
+    expect(() => aes.createAes(new Uint8Array(16), { backend: 'aesni' })).toThrow(/asks for AES backend 'aesni', which does not exist/);
   });
 
   it('forcing an unknown backend throws, naming it and the available ones', async () => {
@@ -68,7 +85,7 @@ describe('default backend', () => {
       }),
     );
     // Explicit choices still work: only the default is broken.
-    expect(aes.createAes(new Uint8Array(16), { backend: 'table' }).backend.name).toBe('table');
+    expect(aes.createAes(new Uint8Array(16), { impl: 'table' }).backend.name).toBe('table');
   });
 
   it('forcing an unavailable backend throws instead of falling back', async () => {
@@ -88,7 +105,7 @@ describe('default backend', () => {
       // Asked for by an option, not the environment: no variable to blame.
       let optionError: unknown;
       try {
-        aes.createAes(new Uint8Array(16), { backend: 'node' });
+        aes.createAes(new Uint8Array(16), { impl: 'node' });
       } catch (error) {
         optionError = error;
       }

@@ -34,9 +34,21 @@ function availableNames(): string[] {
 }
 
 // Who asked for the backend, named in the error message only (built on
-// failure, not on every createAes with options.backend).
+// failure, not on every createAes with options.impl).
 function requester(name: string, viaEnv: boolean): string {
-  return viaEnv ? `${AES_BACKEND_ENV}=${name}` : `createAes({ backend: '${name}' })`;
+  return viaEnv ? `${AES_BACKEND_ENV}=${name}` : `createAes({ impl: '${name}' })`;
+}
+
+/**
+ * The backend name in createAes options: `impl`, or `backend`, its name
+ * before 0.2 (kept so that callers written for older versions, and layers of
+ * another version mixed in by a bisection, still get the backend they name).
+ */
+function implOption(options: CreateAesOptions): string | undefined {
+  const { impl, backend } = options;
+  if (backend === undefined || backend === impl) return impl;
+  if (impl === undefined) return backend;
+  throw new TypeError(`createAes options: impl '${String(impl)}' and backend '${String(backend)}' (its deprecated alias) name different backends; give impl only`);
 }
 
 function findBackend(name: string, viaEnv: boolean): AesBackend {
@@ -72,13 +84,12 @@ function chooseDefault(): DefaultChoice {
 
 /**
  * Expands `key` (16, 24 or 32 bytes) once and returns the keyed cipher (the
- * "preloaded key"). `options.backend` picks a backend by name; otherwise the
+ * "preloaded key"). `options.impl` picks a backend by name; otherwise the
  * default one (`LAYERBENCH_AES_BACKEND`, else the fastest available).
  */
 export function createAes(key: Uint8Array, options?: CreateAesOptions): BlockCipher {
-  const backend = options?.backend !== undefined
-    ? findBackend(options.backend, false)
-    : chooseDefault().backend;
+  const name = options === undefined ? undefined : implOption(options);
+  const backend = name !== undefined ? findBackend(name, false) : chooseDefault().backend;
   checkKey(key);
   return backend.expandKey(key);
 }
@@ -96,8 +107,12 @@ export function describeDispatch(): DispatchDecision[] {
 
 /**
  * Forgets the remembered default so the next use reads LAYERBENCH_AES_BACKEND
- * again. For tests and long-lived tools that change the environment.
+ * again. For tests and long-lived tools that change the environment. Every
+ * layer with a dispatcher has a resetDispatch() of this name.
  */
-export function resetAesDispatch(): void {
+export function resetDispatch(): void {
   defaultChoice = undefined;
 }
+
+/** @deprecated since 0.2: the same as resetDispatch(), the name every layer uses. */
+export const resetAesDispatch: () => void = resetDispatch;

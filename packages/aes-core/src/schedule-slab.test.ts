@@ -65,7 +65,7 @@ describe('table ciphers in the shared slab', () => {
     // 600 ciphers of mixed sizes with lazy decryption schedules: several slabs.
     for (let i = 0; i < 600; i++) {
       const key = rand(KEY_BYTES[i % 3]!);
-      const cipher = createAes(key, { backend: 'table' });
+      const cipher = createAes(key, { impl: 'table' });
       if (i % 4 === 0) decrypt(cipher, new Uint8Array(16)); // build the decryption schedule in between
       ciphers.push({ key, cipher });
     }
@@ -82,10 +82,10 @@ describe('table ciphers in the shared slab', () => {
 
   it('destroy() zeroes its own schedule words and leaves its slab neighbours untouched', () => {
     const keys = [0, 1, 2].map(() => rand(16));
-    let trio = keys.map((k) => createAes(k, { backend: 'table' }));
+    let trio = keys.map((k) => createAes(k, { impl: 'table' }));
     // Retry until the three encryption schedules sit in one slab (a slab may fill between them).
     while (new Set(trio.map((c) => schedules(c).ek.buffer)).size !== 1) {
-      trio = keys.map((k) => createAes(k, { backend: 'table' }));
+      trio = keys.map((k) => createAes(k, { impl: 'table' }));
     }
     const [a, b, c] = trio as [BlockCipher, BlockCipher, BlockCipher];
     decrypt(b, new Uint8Array(16));
@@ -123,7 +123,7 @@ describe('table ciphers in the shared slab', () => {
         gone!.cipher.destroy();
       } else {
         const key = rand(KEY_BYTES[r % 3]!);
-        live.push({ key, cipher: createAes(key, { backend: 'table' }) });
+        live.push({ key, cipher: createAes(key, { impl: 'table' }) });
       }
       if (step % 7 === 0 && live.length > 0) {
         const { key, cipher } = live[(r * 31) % live.length]!;

@@ -70,6 +70,12 @@ export interface AesBackend {
 
 /** Options of `createAes`. */
 export interface CreateAesOptions {
-  /** Backend name ('table' | 'ct' | 'node'); default: the dispatcher's choice. */
+  /** Backend name: 'table', 'ct', 'bitsliced' or 'node' (see aesBackends()); default: the dispatcher's choice. */
+  impl?: string;
+  /**
+   * @deprecated since 0.2: use `impl`. Still read (a bisection mixes layer
+   * versions, and older callers pass it); naming another backend than `impl`
+   * throws.
+   */
   backend?: string;
 }

@@ -277,6 +277,7 @@ for (const backend of testBackends()) {
       expect(() => ctx.digestInto(new Uint8Array(15))).toThrow(RangeError);
       expect(() => new Cmac({} as never)).toThrow(TypeError);
       expect(() => new Cmac({ blockSize: 8, encryptBlock() {} } as never)).toThrow(RangeError);
+      expect(() => cmac(key, new Uint8Array(1), { aes, impl: 'table' })).toThrow(TypeError);
       expect(() => cmac(key, new Uint8Array(1), { aes, backend: 'table' })).toThrow(TypeError);
     });
 

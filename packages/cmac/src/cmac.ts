@@ -124,9 +124,14 @@ const chainWithBlockCalls: ChainBlocks = (cipher, data, pos, blocks, mask) => {
   }
 };
 
+/** Whether `cipher` has aes-core's CBC-MAC seam (optional: aes-core before 0.2 and other libraries lack it). */
+export function hasCbcMacWords(cipher: BlockCipher): boolean {
+  return typeof cipher.cbcMacWords === 'function';
+}
+
 /** The chaining path for `cipher`: its cbcMacWords when it has one, else block calls. */
 export function chainingFor(cipher: BlockCipher): ChainBlocks {
-  return typeof cipher.cbcMacWords === 'function' ? chainWithCbcMacWords : chainWithBlockCalls;
+  return hasCbcMacWords(cipher) ? chainWithCbcMacWords : chainWithBlockCalls;
 }
 
 /**

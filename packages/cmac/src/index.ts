@@ -3,7 +3,7 @@
 // one-shot cmac(), preloaded createCmac()/new Cmac(), dup clone(), native cmacNative().
 export { Cmac } from './cmac.js';
 export type { CmacOptions } from './cmac.js';
-export { cmac, createCmac } from './oneshot.js';
+export { cmac, createCmac, describeDispatch } from './oneshot.js';
 export type { CmacKeyOptions } from './oneshot.js';
 export { cmacNative } from './native.js';
 export { CmacDestroyedError, MIN_TAG_LENGTH, MAX_TAG_LENGTH } from './errors.js';

@@ -4,30 +4,56 @@
 // option takes any BlockCipherFactory, so a bench composition can inject the
 // AES layer of another version.
 import { createAes } from '@layerbench/aes-core';
-import type { BlockCipher, BlockCipherFactory } from '@layerbench/aes-core';
-import { Cmac, chainingFor, chainWholeMessage, deriveK1, takeTag, wipeWords } from './cmac.js';
+import type { BlockCipher, BlockCipherFactory, DispatchDecision } from '@layerbench/aes-core';
+import { Cmac, chainingFor, chainWholeMessage, deriveK1, hasCbcMacWords, takeTag, wipeWords } from './cmac.js';
 import type { CmacOptions } from './cmac.js';
 import { checkAesKey, checkBytes, tagLengthOption } from './errors.js';
+import { ImplementationError } from './layer-shared.generated.js';
 
 export interface CmacKeyOptions extends CmacOptions {
-  /** aes-core backend name (e.g. 'table', 'ct', 'node'); default: aes-core's choice. */
+  /** aes-core backend name (e.g. 'table', 'ct', 'bitsliced', 'node'); default: aes-core's choice. */
+  impl?: string;
+  /**
+   * @deprecated since 0.2: use `impl`. Still read (callers written for 0.1,
+   * layers of another version mixed in by a bisection); naming another
+   * backend than `impl` throws.
+   */
   backend?: string;
-  /** Builds the cipher instead of aes-core's createAes (then `backend` must not be given). */
+  /** Builds the cipher instead of aes-core's createAes (then `impl` must not be given). */
   aes?: BlockCipherFactory;
+}
+
+/** The backend named by `impl` or its deprecated alias `backend`. */
+function implOption(options: CmacKeyOptions): string | undefined {
+  const { impl, backend } = options;
+  if (backend === undefined || backend === impl) return impl;
+  if (impl === undefined) return backend;
+  throw new TypeError(`CMAC options: impl '${String(impl)}' and backend '${String(backend)}' (its deprecated alias) name different backends; give impl only`);
 }
 
 function keyCipher(key: Uint8Array, options: CmacKeyOptions): BlockCipher {
   checkAesKey(key);
+  const impl = implOption(options);
   if (options.aes !== undefined) {
-    if (options.backend !== undefined) {
-      throw new TypeError('CMAC options: give either `aes` (a cipher factory) or `backend`, not both');
+    if (impl !== undefined) {
+      throw new TypeError('CMAC options: give either `aes` (a cipher factory) or `impl`, not both');
     }
     if (typeof options.aes !== 'function') {
       throw new TypeError(`CMAC option aes must be a function (key) => BlockCipher, got ${typeof options.aes}`);
     }
     return options.aes(key);
   }
-  return options.backend === undefined ? createAes(key) : createAes(key, { backend: options.backend });
+  if (impl === undefined) return createAes(key);
+  // Both names: an aes-core before 0.2 (mixed in by a bisection) reads only `backend`.
+  const cipher = createAes(key, { impl, backend: impl });
+  if (cipher.backend.name !== impl) {
+    const ran = cipher.backend.name;
+    cipher.destroy();
+    throw new ImplementationError(`CMAC asked aes-core for backend '${impl}' and got '${ran}': this aes-core does not read the option`, {
+      unknown: false, layer: 'cmac', requested: impl, available: [ran],
+    });
+  }
+  return cipher;
 }
 
 /** A preloaded context: the key is expanded and the subkeys derived once, here. */
@@ -51,6 +77,30 @@ export function cmac(key: Uint8Array, msg: Uint8Array, options: CmacKeyOptions =
     wipeWords(k1);
     chainWholeMessage(chainBlocks, cipher, msg, k1Word0, k1Word1, k1Word2, k1Word3);
     return takeTag(tagLength);
+  } finally {
+    cipher.destroy();
+  }
+}
+
+/**
+ * The one choice this layer makes, in the shape every layer reports (bench
+ * results record it): the chaining path a context over aes-core's default
+ * cipher takes. The backend itself is aes-core's decision (its own
+ * describeDispatch()); cmac has no dispatcher to reset.
+ */
+export function describeDispatch(): DispatchDecision[] {
+  const cipher = createAes(new Uint8Array(16));
+  try {
+    const words = hasCbcMacWords(cipher);
+    const name = cipher.backend.name;
+    return [{
+      layer: 'cmac',
+      decision: 'chaining path (aes-core default cipher)',
+      impl: words ? 'cbcMacWords' : 'block calls',
+      reason: words
+        ? `aes-core's ${name} cipher has cbcMacWords: a message whose last block is complete is one cipher call`
+        : `aes-core's ${name} cipher has no cbcMacWords (aes-core before 0.2): encryptBlock per block, cbcEncrypt for runs of 256 bytes or more`,
+    }];
   } finally {
     cipher.destroy();
   }

@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createEspSa, ESP_COMPOSITION_ENV, forcedComposition, MEASURED, pickComposition, resetEspDispatch } from '@layerbench/esp';
+import { createEspSa, ESP_COMPOSITION_ENV, MEASURED, resetDispatch, resetEspDispatch } from '@layerbench/esp';
+import * as root from '@layerbench/esp';
+import { forcedComposition, pickComposition } from './testing.js';
 
 describe('default composition', () => {
   const measured = {
@@ -51,7 +53,7 @@ describe('default composition', () => {
 describe('forcing the default composition', () => {
   afterEach(() => {
     delete process.env[ESP_COMPOSITION_ENV];
-    resetEspDispatch();
+    resetDispatch();
   });
 
   it('parses aes+sha1/pipeline and refuses what cannot run, naming what can', () => {
@@ -72,7 +74,7 @@ describe('forcing the default composition', () => {
 
   it('LAYERBENCH_ESP_COMPOSITION drives SAs created without options, and says so', () => {
     process.env[ESP_COMPOSITION_ENV] = 'table+unrolled/stitched';
-    resetEspDispatch();
+    resetDispatch();
     const sa = createEspSa({ spi: 0x1000, encKey: new Uint8Array(16), authKey: new Uint8Array(20) });
     expect(sa.composition.id).toBe('table+unrolled/stitched');
     expect(sa.composition.reason).toBe(`forced by ${ESP_COMPOSITION_ENV}=table+unrolled/stitched`);
@@ -83,5 +85,50 @@ describe('forcing the default composition', () => {
     process.env[ESP_COMPOSITION_ENV] = 'quantum+wasm/split';
     resetEspDispatch();
     expect(() => createEspSa({ spi: 0x1000, encKey: new Uint8Array(16), authKey: new Uint8Array(20) })).toThrow(/aes backend 'quantum' is not available/);
+  });
+});
+
+describe('the impl option: the whole composition by name', () => {
+  const keys = { spi: 0x1000, encKey: new Uint8Array(16), authKey: new Uint8Array(20) };
+
+  it('runs the composition it names, as the caller\'s choice', () => {
+    for (const impl of ['ct+unrolled/stitched', 'bitsliced+generic/split', 'node+node/split']) {
+      const sa = createEspSa({ ...keys, impl });
+      expect(sa.composition.id).toBe(impl);
+      expect(sa.composition.reason).toBe(`chosen by the caller (impl ${impl})`);
+      expect(sa.open(sa.seal(new Uint8Array(7), 4)).payload.length).toBe(7);
+    }
+  });
+
+  it('refuses a malformed name, one that cannot run here, and impl together with its parts', () => {
+    expect(() => createEspSa({ ...keys, impl: 'table+wasm' })).toThrow(
+      new RangeError("impl 'table+wasm': expected <aes backend>+<sha1 implementation>/<split|stitched>, e.g. table+wasm/split"),
+    );
+    expect(() => createEspSa({ ...keys, impl: 'aesni+wasm/split' })).toThrow(
+      expect.objectContaining({ code: 'ERR_LAYERBENCH_IMPL_UNAVAILABLE', variable: undefined, message: expect.stringMatching(/^impl 'aesni\+wasm\/split': aes backend 'aesni' is not available here/) }),
+    );
+    expect(() => createEspSa({ ...keys, impl: 'table+wasm/split', pipeline: 'split' })).toThrow(
+      new TypeError('createEspSa options: give either impl (the whole composition) or aes, sha1 and pipeline, not both'),
+    );
+    expect(() => createEspSa({ ...keys, impl: 3 as unknown as string })).toThrow(TypeError);
+  });
+});
+
+describe('resetDispatch', () => {
+  afterEach(() => {
+    delete process.env[ESP_COMPOSITION_ENV];
+    resetDispatch();
+  });
+
+  it('is the one reset name; resetEspDispatch is its deprecated alias; test hooks are off the package root', () => {
+    const keys = { spi: 0x1000, encKey: new Uint8Array(16), authKey: new Uint8Array(20) };
+    process.env[ESP_COMPOSITION_ENV] = 'table+generic/split';
+    resetDispatch();
+    expect(createEspSa(keys).composition.id).toBe('table+generic/split');
+    process.env[ESP_COMPOSITION_ENV] = 'ct+generic/split';
+    expect(createEspSa(keys).composition.id).toBe('table+generic/split');
+    resetEspDispatch();
+    expect(createEspSa(keys).composition.id).toBe('ct+generic/split');
+    expect('pickComposition' in root || 'forcedComposition' in root).toBe(false);
   });
 });

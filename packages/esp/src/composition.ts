@@ -87,28 +87,30 @@ export const ESP_COMPOSITION_ENV = 'LAYERBENCH_ESP_COMPOSITION';
 let chosen: DefaultComposition | undefined;
 
 /**
- * Parses a forced composition `aes+sha1/pipeline` and checks that it runs
+ * Parses a composition `aes+sha1/pipeline` (from LAYERBENCH_ESP_COMPOSITION,
+ * or `source` 'impl' for the createEspSa option) and checks that it runs
  * here. Throws (naming what is available) rather than falling back: a silent
  * fallback is how the OpenConnect regression went unnoticed.
  */
 export function forcedComposition(spec: string, aesHere: string[], sha1Here: string[], source = ESP_COMPOSITION_ENV): DefaultComposition {
   // From the environment, the errors name the variable (the CLI reports them as bad input).
   const variable = source.startsWith('LAYERBENCH_') ? source : undefined;
+  const asked = variable === undefined ? `${source} '${spec}'` : `${source}=${spec}`;
   const match = /^([\w-]+)\+([\w-]+)\/(split|stitched)$/.exec(spec.trim());
   if (match === null) {
-    const message = `${source}=${spec}: expected <aes backend>+<sha1 implementation>/<split|stitched>, e.g. table+wasm/split`;
+    const message = `${asked}: expected <aes backend>+<sha1 implementation>/<split|stitched>, e.g. table+wasm/split`;
     throw variable === undefined ? new RangeError(message) : new EnvironmentValueError(message, variable, spec);
   }
   const [, aes, sha1, pipeline] = match as unknown as [string, string, string, PipelineName];
   for (const [requested, here, what] of [[aes, aesHere, 'aes backend'], [sha1, sha1Here, 'sha1 implementation']] as const) {
     if (!here.includes(requested)) {
       throw new ImplementationError(
-        `${source}=${spec}: ${what} '${requested}' is not available here; available: ${here.join(', ') || '(none)'}`,
+        `${asked}: ${what} '${requested}' is not available here; available: ${here.join(', ') || '(none)'}`,
         { unknown: false, layer: 'esp', requested: spec, available: here, variable },
       );
     }
   }
-  return { aes, sha1, pipeline, reason: `forced by ${source}=${spec}` };
+  return { aes, sha1, pipeline, reason: variable === undefined ? `chosen by the caller (${source} ${spec})` : `forced by ${source}=${spec}` };
 }
 
 /**
@@ -159,10 +161,17 @@ export function defaultComposition(): DefaultComposition {
   return chosen;
 }
 
-/** Forgets the remembered default so the next SA reads LAYERBENCH_ESP_COMPOSITION again (tests, long-lived tools). */
-export function resetEspDispatch(): void {
+/**
+ * Forgets the remembered default so the next SA reads LAYERBENCH_ESP_COMPOSITION
+ * again (tests, long-lived tools). Every layer with a dispatcher has a
+ * resetDispatch() of this name.
+ */
+export function resetDispatch(): void {
   chosen = undefined;
 }
+
+/** @deprecated since 0.2: the same as resetDispatch(), the name every layer uses. */
+export const resetEspDispatch: () => void = resetDispatch;
 
 /** The default composition as dispatch decisions, for the capability/dispatch lines the CLI prints first. */
 export function describeDispatch(): DispatchDecision[] {

@@ -15,8 +15,7 @@ export {
   MEASURED,
   defaultComposition,
   describeDispatch,
-  forcedComposition,
-  pickComposition,
+  resetDispatch,
   resetEspDispatch,
 } from './composition.js';
 export type { MeasuredComposition, DefaultComposition } from './composition.js';

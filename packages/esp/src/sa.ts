@@ -4,10 +4,10 @@
 // 32-bit sequence numbers only: Extended Sequence Numbers are not supported.
 import type { BlockCipher, BlockCipherFactory, DispatchDecision } from '@layerbench/aes-core';
 import type { HmacSha1, HmacSha1Factory } from '@layerbench/sha1-dispatch';
-import { defaultComposition } from './composition.js';
-import { aesFactory, sha1Factory } from './default-layers.js';
+import { defaultComposition, forcedComposition, type DefaultComposition } from './composition.js';
+import { aesFactory, availableAesBackends, availableSha1Implementations, sha1Factory } from './default-layers.js';
 import { EspError } from './errors.js';
-import { DestroyedError, checkBytes, constantTimeEqual } from './layer-shared.generated.js';
+import { DestroyedError, checkBytes, constantTimeEqual, describeValue } from './layer-shared.generated.js';
 import { randomIvSource, type IvSource } from './iv-source.js';
 import { PacketSlab } from './packet-slab.js';
 import {
@@ -36,6 +36,12 @@ export interface EspSaOptions {
   encKey: Uint8Array;
   /** HMAC-SHA1-96 key: 20 bytes (RFC 2404 section 3). */
   authKey: Uint8Array;
+  /**
+   * The whole composition by name, `<aes backend>+<sha1 implementation>/<pipeline>`
+   * (e.g. 'table+wasm/split', the form of `composition.id` and of
+   * LAYERBENCH_ESP_COMPOSITION); instead of `aes`, `sha1` and `pipeline`.
+   */
+  impl?: string;
   /** aes-core backend name, or an injected BlockCipher factory. Default: the measured best composition. */
   aes?: string | BlockCipherFactory;
   /** sha1-dispatch implementation name, or an injected HMAC-SHA1 factory. Default: the measured best composition. */
@@ -160,12 +166,21 @@ class SecurityAssociation implements EspSa {
     }
     this.window = new ReplayWindow(options.replayWindow ?? DEFAULT_REPLAY_WINDOW);
 
-    // Fill in whatever the caller left open from the measured best composition.
-    const needsDefault = options.aes === undefined || options.sha1 === undefined || pipelineName === undefined;
+    // The whole composition by name, or its parts; what the caller left open
+    // comes from the measured best composition.
+    let named: DefaultComposition | undefined;
+    if (options.impl !== undefined) {
+      if (typeof options.impl !== 'string') throw new TypeError(`impl must be a composition name such as 'table+wasm/split', got ${describeValue(options.impl)}`);
+      if (options.aes !== undefined || options.sha1 !== undefined || pipelineName !== undefined) {
+        throw new TypeError('createEspSa options: give either impl (the whole composition) or aes, sha1 and pipeline, not both');
+      }
+      named = forcedComposition(options.impl, availableAesBackends(), availableSha1Implementations(), 'impl');
+    }
+    const needsDefault = named === undefined && (options.aes === undefined || options.sha1 === undefined || pipelineName === undefined);
     const best = needsDefault ? defaultComposition() : undefined;
-    const aes = options.aes ?? best!.aes;
-    const sha1 = options.sha1 ?? best!.sha1;
-    const pipeline = pipelines[pipelineName ?? best!.pipeline];
+    const aes = named?.aes ?? options.aes ?? best!.aes;
+    const sha1 = named?.sha1 ?? options.sha1 ?? best!.sha1;
+    const pipeline = pipelines[named?.pipeline ?? pipelineName ?? best!.pipeline];
     const createCipher = typeof aes === 'function' ? aes : aesFactory(aes);
     const createMac = typeof sha1 === 'function' ? sha1 : sha1Factory(sha1);
 
@@ -181,13 +196,16 @@ class SecurityAssociation implements EspSa {
     this.sealer = pipeline.create(this.cipher, this.mac);
 
     const chosen: string[] = [];
-    if (typeof aes === 'string' && options.aes === undefined) chosen.push('aes');
-    if (typeof sha1 === 'string' && options.sha1 === undefined) chosen.push('sha1');
-    if (pipelineName === undefined) chosen.push('pipeline');
+    if (named === undefined) {
+      if (typeof aes === 'string' && options.aes === undefined) chosen.push('aes');
+      if (typeof sha1 === 'string' && options.sha1 === undefined) chosen.push('sha1');
+      if (pipelineName === undefined) chosen.push('pipeline');
+    }
     const aesInfo = this.cipher.backend;
     const id = `${aesInfo.name}+${this.mac.impl}/${pipeline.name}`;
     let reason: string;
-    if (chosen.length === 0) reason = 'chosen by the caller';
+    if (named !== undefined) reason = named.reason;
+    else if (chosen.length === 0) reason = 'chosen by the caller';
     else if (chosen.length === 3) reason = best!.reason;
     else reason = `${chosen.join(', ')} from the default composition (${best!.reason}); the rest chosen by the caller`;
     if (typeof aes === 'function' || typeof sha1 === 'function') reason += '; injected layer factory';

@@ -13,13 +13,18 @@ import {
   describeDispatch,
   dispatch,
   measureCrossover,
-  resetDispatchForTests,
+  CAPS_ENV,
+  resetDispatch,
+  SHA1_CROSSOVER_ENV,
+  SHA1_IMPL_ENV,
   sha1,
   ImplementationError,
   Sha1ImplementationError,
   sha1Implementations,
   shippedMeasurements,
 } from './index.js';
+import * as root from './index.js';
+import { resetDispatchForTests } from './testing.js';
 
 afterEach(() => resetDispatchForTests());
 
@@ -56,6 +61,26 @@ describe('capabilities', () => {
     );
     resetDispatchForTests({ LAYERBENCH_CAPS: 'wasm' });
     expect(() => capabilities()).toThrow(/cannot add a capability/);
+  });
+});
+
+describe('resetDispatch', () => {
+  afterEach(() => {
+    delete process.env[SHA1_IMPL_ENV];
+  });
+
+  it('forgets the remembered environment: the next use reads process.env again', () => {
+    resetDispatch();
+    expect(dispatch({ size: 64 }).impl).not.toBe('generic');
+    process.env[SHA1_IMPL_ENV] = 'generic';
+    expect(dispatch({ size: 64 }).impl).not.toBe('generic');
+    resetDispatch();
+    expect(dispatch({ size: 64 })).toEqual({ impl: 'generic', reason: 'size 64 B: forced by LAYERBENCH_SHA1_IMPL=generic' });
+  });
+
+  it('names every variable it reads; test hooks are not on the package root', () => {
+    expect([CAPS_ENV, SHA1_IMPL_ENV, SHA1_CROSSOVER_ENV]).toEqual(['LAYERBENCH_CAPS', 'LAYERBENCH_SHA1_IMPL', 'LAYERBENCH_SHA1_CROSSOVER']);
+    expect('resetDispatchForTests' in root).toBe(false);
   });
 });
 

@@ -73,7 +73,7 @@ let measuredOverride: CrossoverMeasurements | undefined;
 
 let envSnapshot: EnvSource | undefined;
 
-/** The variables this layer reads, taken once and remembered until resetDispatchForTests(). */
+/** The variables this layer reads, taken once and remembered until resetDispatch(). */
 function readEnv(): EnvSource {
   if (envSnapshot === undefined) {
     const env = envOverride ?? (typeof process === 'object' && process.env ? process.env : {});
@@ -87,9 +87,19 @@ function readEnv(): EnvSource {
 }
 
 /**
- * Forget the remembered environment and decisions; the next use re-reads the
- * environment (or `env` when given). For tests and for tools that change the
- * environment on purpose.
+ * Forgets the remembered environment and decisions (and figures adopted by
+ * measureCrossover({ apply: true })): the next use reads process.env again.
+ * For long-lived tools that change the environment on purpose. Every layer
+ * with a dispatcher has a resetDispatch() of this name.
+ */
+export function resetDispatch(): void {
+  resetDispatchForTests();
+}
+
+/**
+ * resetDispatch(), then read `env` instead of process.env until the next
+ * reset. A test hook: exported from '@layerbench/sha1-dispatch/testing', not
+ * from the package root.
  */
 export function resetDispatchForTests(env?: EnvSource): void {
   current = undefined;

@@ -26,11 +26,14 @@ export { constantTimeEqual, DestroyedError, EnvironmentValueError, Implementatio
 export type { LayerErrorCode } from './layer-shared.generated.js';
 export { shippedMeasurements } from './crossover.js';
 export {
+  CAPS_ENV,
+  SHA1_CROSSOVER_ENV,
+  SHA1_IMPL_ENV,
   capabilities,
   capabilityWord,
   describeDispatch,
   dispatch,
-  resetDispatchForTests,
+  resetDispatch,
   sha1Implementations,
 } from './dispatch.js';
 

@@ -2,7 +2,8 @@
 import { createHash } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { bytesToHex, checkStreamingEquivalence, hexToBytes, loadVectors, seededBytes } from '#vectors';
-import { createSha1, resetDispatchForTests, sha1, SHA1_IMPL_NAMES, sha1Compressor, sha1Implementations } from './index.js';
+import { createSha1, sha1, SHA1_IMPL_NAMES, sha1Compressor, sha1Implementations } from './index.js';
+import { resetDispatchForTests } from './testing.js';
 
 interface FipsFile { source: string; tests: { comment: string; ascii: string; repeat: number; md: string }[] }
 interface ShavsFile { source: string; shortMsg: ShavsTest[]; longMsg: ShavsTest[] }

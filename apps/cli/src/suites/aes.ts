@@ -6,6 +6,7 @@
 import { createCipheriv, createHash } from 'node:crypto';
 import type { BenchCase, CaseInstance, MemCase } from '@layerbench/bench-runner';
 import type { Layers } from '../layers.js';
+import { aesImplOptions, checkBackend, createAesAs } from './aes-impl.js';
 import type { SuiteDefinition } from './types.js';
 
 export const AES_CBC_SIZES = [16, 1024, 16384] as const;
@@ -98,12 +99,13 @@ function backendCase(layers: Layers, backend: string, shape: CaseShape): BenchCa
       const block = aesData(16);
       const out = new Uint8Array(size);
       if (pattern === 'key-expansion') {
-        let cipher = createAes(key, { backend });
-        const fn = () => (cipher = createAes(key, { backend }));
+        const options = aesImplOptions(backend);
+        let cipher = checkBackend(createAes(key, options), backend);
+        const fn = () => (cipher = createAes(key, options));
         // The digest proves the last schedule built is right: it encrypts one block.
-        return { fn, digest: () => (cipher.encryptBlock(block, out), outputDigest(out)), implementation: backend };
+        return { fn, digest: () => (cipher.encryptBlock(block, out), outputDigest(out)), implementation: cipher.backend.name };
       }
-      const cipher = createAes(key, { backend });
+      const cipher = createAesAs(layers, key, backend);
       if (pattern === 'block-encrypt') {
         const fn = () => cipher.encryptBlock(block, out);
         return { fn, digest: () => (fn(), outputDigest(out)), implementation: cipher.backend.name };
@@ -157,7 +159,7 @@ function aesMemCases(layers: Layers): MemCase[] {
         id: `aes/aes-${keyBytes * 8}/keyed/${backend}`,
         layer: 'aes-core',
         params: { algorithm: algorithmOf(keyBytes), keyBytes, impl: backend, pattern: 'keyed' },
-        create: () => layers.aes.createAes(aesKey(keyBytes), { backend }),
+        create: () => createAesAs(layers, aesKey(keyBytes), backend),
       });
     }
     // Decryption schedules are built on first use: what a cipher costs once it has decrypted.
@@ -166,7 +168,7 @@ function aesMemCases(layers: Layers): MemCase[] {
       layer: 'aes-core',
       params: { algorithm: 'AES-128', keyBytes: 16, impl: backend, pattern: 'keyed-after-decrypt' },
       create: () => {
-        const cipher = layers.aes.createAes(aesKey(16), { backend });
+        const cipher = createAesAs(layers, aesKey(16), backend);
         const block = new Uint8Array(16);
         cipher.decryptBlock(block, block);
         return cipher;

@@ -5,6 +5,7 @@
 // here are shared with the seed reproduction in cmac-timing.ts.
 import type { BenchCase, CaseInstance, MemCase } from '@layerbench/bench-runner';
 import type { Layers } from '../layers.js';
+import { aesImplOptions, checkBackend, createAesAs } from './aes-impl.js';
 import type { SuiteDefinition } from './types.js';
 
 export type CmacPattern = 'oneshot' | 'preloaded' | 'dup' | 'native';
@@ -60,27 +61,29 @@ export function accessPatternInstance(
   switch (pattern) {
     case 'oneshot': {
       // Keys the cipher and derives the subkeys on every call (EVP_MAC).
-      const aesOptions = { backend };
+      const aesOptions = aesImplOptions(backend);
       const factory = (k: Uint8Array) => aes.createAes(k, aesOptions);
+      const probe = checkBackend(factory(key), backend);
+      probe.destroy();
       const fn = () => cmac.cmac(key, msg, { aes: factory });
-      return { fn, digest: () => hex(fn()), implementation: backend };
+      return { fn, digest: () => hex(fn()), implementation: probe.backend.name };
     }
     case 'preloaded': {
       // One context per key, reused for every packet ("Preload cipher and key.").
-      const ctx = new cmac.Cmac(aes.createAes(key, { backend }));
+      const ctx = new cmac.Cmac(createAesAs(layers, key, backend));
       const fn = () => ctx.mac(msg);
-      return { fn, digest: () => hex(fn()), implementation: backend, teardown: () => ctx.destroy() };
+      return { fn, digest: () => hex(fn()), implementation: ctx.backend.name, teardown: () => ctx.destroy() };
     }
     case 'dup': {
       // A keyed template copied per packet (EVP_MAC_CTX_dup), then freed.
-      const template = new cmac.Cmac(aes.createAes(key, { backend }));
+      const template = new cmac.Cmac(createAesAs(layers, key, backend));
       const fn = () => {
         const ctx = template.clone();
         const tag = ctx.update(msg).digest();
         ctx.destroy();
         return tag;
       };
-      return { fn, digest: () => hex(fn()), implementation: backend, teardown: () => template.destroy() };
+      return { fn, digest: () => hex(fn()), implementation: template.backend.name, teardown: () => template.destroy() };
     }
     case 'native': {
       const fn = () => cmac.cmacNative(key, msg);
@@ -184,7 +187,7 @@ export function cmacMemCases(layers: Layers): MemCase[] {
         id: `cmac/aes-${keyBytes * 8}/preloaded/${backend}`,
         layer: 'cmac',
         params: { algorithm: algorithm(keyBytes), keyBytes, impl: backend, pattern: 'preloaded' },
-        create: () => new layers.cmac.Cmac(layers.aes.createAes(key, { backend })),
+        create: () => new layers.cmac.Cmac(createAesAs(layers, key, backend)),
       });
     }
   }
@@ -196,7 +199,7 @@ export function cmacMemCases(layers: Layers): MemCase[] {
       id: `cmac/aes-128/dup/${backend}`,
       layer: 'cmac',
       params: { algorithm: 'AES-128', keyBytes: 16, impl: backend, pattern: 'dup' },
-      create: () => (template ??= new layers.cmac.Cmac(layers.aes.createAes(key, { backend }))).clone(),
+      create: () => (template ??= new layers.cmac.Cmac(createAesAs(layers, key, backend))).clone(),
     });
   }
   for (const peer of PEERS.filter((candidate) => candidate.context)) {

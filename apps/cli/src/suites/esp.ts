@@ -6,6 +6,7 @@
 import { createCipheriv, createHash, createHmac } from 'node:crypto';
 import type { BenchCase, CaseInstance, MemCase } from '@layerbench/bench-runner';
 import type { Layers } from '../layers.js';
+import { createAesAs } from './aes-impl.js';
 import type { SuiteDefinition } from './types.js';
 
 /** OpenConnect tests/esptest: payload, SPI, keys and next header. */
@@ -83,7 +84,7 @@ export function composedSa(layers: Layers, choice: EspCompositionChoice) {
     spi: ESPTEST.spi,
     encKey: encKey(),
     authKey: authKey(),
-    aes: (key) => layers.aes.createAes(key, { backend: choice.aes }),
+    aes: (key) => createAesAs(layers, key, choice.aes),
     sha1: (key, options) => layers.sha1.createHmacSha1(key, { impl: choice.sha1, tagLength: options?.tagLength ?? 12 }),
     pipeline: choice.pipeline,
     iv: layers.esp.counterIvSource(0),
@@ -105,6 +106,10 @@ export function espInstance(layers: Layers, choice: EspCompositionChoice, op: Es
     fresh.destroy();
     return result;
   };
+  // The SA reports the layers that ran: never measure one composition under another's name.
+  if (sa.composition.id !== compositionId(choice)) {
+    throw new Error(`asked esp for composition ${compositionId(choice)} and it ran ${sa.composition.id}`);
+  }
   return { fn, digest, implementation: sa.composition.id, teardown: () => sa.destroy() };
 }
 

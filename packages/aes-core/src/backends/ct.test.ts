@@ -69,7 +69,7 @@ describe('ct CBC across the data-area chunk', () => {
         const iv = rand(16);
         const data = rand(16 * blocks);
         const label = `AES-${keyLen * 8}, ${blocks} blocks`;
-        const c = createAes(key, { backend: 'ct' });
+        const c = createAes(key, { impl: 'ct' });
         const expected = nodeCbc(true, key, iv, data);
         const ct = c.cbcEncrypt(iv, data);
         expect(Buffer.from(ct).equals(Buffer.from(expected)), label).toBe(true);
@@ -90,7 +90,7 @@ describe('ct CBC across the data-area chunk', () => {
   it('decrypts 1 to 9 blocks (pairs and a single tail block) for every key size', () => {
     for (const keyLen of [16, 24, 32]) {
       const key = rand(keyLen);
-      const c = createAes(key, { backend: 'ct' });
+      const c = createAes(key, { impl: 'ct' });
       for (let blocks = 1; blocks <= 9; blocks++) {
         const iv = rand(16);
         const data = rand(16 * blocks);
@@ -103,7 +103,7 @@ describe('ct CBC across the data-area chunk', () => {
   it('leaves the data area and the chain slot zeroed after every call', () => {
     const memory = ctWasmForTests.memory();
     const key = rand(16);
-    const c = createAes(key, { backend: 'ct' });
+    const c = createAes(key, { impl: 'ct' });
     const iv = rand(16);
     const isZero = (from: number, to: number): boolean => memory.subarray(from, to).every((b) => b === 0);
     for (const blocks of [1, 4, 5, CHUNK_BLOCKS + 3]) {
@@ -125,7 +125,7 @@ describe('ct key slot (one per realm, shared by every ct cipher)', () => {
     const k256 = rand(32);
     const k128 = rand(16);
     const k192 = rand(24);
-    const ciphers = [k256, k128, k192].map((k) => ({ key: k, c: createAes(k, { backend: 'ct' }) }));
+    const ciphers = [k256, k128, k192].map((k) => ({ key: k, c: createAes(k, { impl: 'ct' }) }));
     let slotKey: Uint8Array | undefined;
     for (let i = 0; i < 60; i++) {
       const { key, c } = ciphers[(i * 7) % 3]!;
@@ -155,8 +155,8 @@ describe('ct key slot (one per realm, shared by every ct cipher)', () => {
     const rand = seededBytes(0xde5);
     const ka = rand(32);
     const kb = rand(16);
-    const a = createAes(ka, { backend: 'ct' });
-    const b = createAes(kb, { backend: 'ct' });
+    const a = createAes(ka, { impl: 'ct' });
+    const b = createAes(kb, { impl: 'ct' });
     const block = rand(16);
     const out = new Uint8Array(16);
     a.encryptBlock(block, out);
@@ -169,7 +169,7 @@ describe('ct key slot (one per realm, shared by every ct cipher)', () => {
     expect(() => b.cbcEncrypt(block, block)).toThrow(/destroyed/);
     // A cipher used after the wipe loads its keys again and is correct.
     const kc = rand(24);
-    const c = createAes(kc, { backend: 'ct' });
+    const c = createAes(kc, { impl: 'ct' });
     c.encryptBlock(block, out);
     expect(bytesToHex(out)).toBe(bytesToHex(nodeBlock(kc, block)));
     expect(bytesToHex(slot())).toBe(bytesToHex(expectedSlot(kc)));
@@ -179,8 +179,8 @@ describe('ct key slot (one per realm, shared by every ct cipher)', () => {
     const rand = seededBytes(0xd0);
     const k1 = rand(16);
     const k2 = rand(16);
-    const c1 = createAes(k1, { backend: 'ct' });
-    const c2 = createAes(k2, { backend: 'ct' });
+    const c1 = createAes(k1, { impl: 'ct' });
+    const c2 = createAes(k2, { impl: 'ct' });
     const iv = rand(16);
     const data = rand(64);
     c2.cbcEncrypt(iv, data);
@@ -204,13 +204,13 @@ describe('ct where WebAssembly SIMD is missing', () => {
     vi.resetModules();
     const aes = await import('../index.js');
     expect(aes.aesBackends().find((b) => b.name === 'ct')?.available).toBe(false);
-    expect(() => aes.createAes(new Uint8Array(16), { backend: 'ct' })).toThrow(
-      "createAes({ backend: 'ct' }) asks for AES backend 'ct', which is not available here; available backends: table, bitsliced, node",
+    expect(() => aes.createAes(new Uint8Array(16), { impl: 'ct' })).toThrow(
+      "createAes({ impl: 'ct' }) asks for AES backend 'ct', which is not available here; available backends: table, bitsliced, node",
     );
     const key = new Uint8Array(16).fill(1);
     const block = new Uint8Array(16).fill(2);
     const out = new Uint8Array(16);
-    aes.createAes(key, { backend: 'bitsliced' }).encryptBlock(block, out);
+    aes.createAes(key, { impl: 'bitsliced' }).encryptBlock(block, out);
     expect(bytesToHex(out)).toBe(bytesToHex(nodeBlock(key, block)));
   });
 });

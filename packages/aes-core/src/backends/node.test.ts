@@ -22,7 +22,7 @@ describe.each([16, 24, 32])('node backend, one AES-%i object reused', (keyLen) =
   it('matches fresh contexts over 600 interleaved CBC calls with different IVs, lengths, aliasing and block calls', () => {
     const rand = seededBytes(0x5eed + keyLen);
     const key = rand(keyLen);
-    const c = createAes(key, { backend: 'node' });
+    const c = createAes(key, { impl: 'node' });
     for (let i = 0; i < 600; i++) {
       const iv = rand(16);
       const blocks = blockCounts[rand(1)[0]! % blockCounts.length]!;
@@ -68,7 +68,7 @@ describe.each([16, 24, 32])('node backend, one AES-%i object reused', (keyLen) =
   it('round-trips through the same object when encryptions and decryptions alternate', () => {
     const rand = seededBytes(0xa1 + keyLen);
     const key = rand(keyLen);
-    const c = createAes(key, { backend: 'node' });
+    const c = createAes(key, { impl: 'node' });
     for (let i = 0; i < 200; i++) {
       const iv = rand(16);
       const data = rand(16 * (1 + (i % 70)));
@@ -81,7 +81,7 @@ describe.each([16, 24, 32])('node backend, one AES-%i object reused', (keyLen) =
   it('stays right after rejected calls and after an OpenSSL context fails mid-call', () => {
     const rand = seededBytes(0xbad + keyLen);
     const key = rand(keyLen);
-    const c = createAes(key, { backend: 'node' });
+    const c = createAes(key, { impl: 'node' });
     const check = (n: number): void => {
       const iv = rand(16);
       const data = rand(16 * n);
@@ -114,7 +114,7 @@ describe.each([16, 24, 32])('node backend, one AES-%i object reused', (keyLen) =
   it('leaves Buffer inputs untouched (Buffer#slice would share their memory)', () => {
     const rand = seededBytes(0xb0f + keyLen);
     const key = rand(keyLen);
-    const c = createAes(key, { backend: 'node' });
+    const c = createAes(key, { impl: 'node' });
     c.cbcEncrypt(rand(16), rand(48)); // a non-zero chaining value to correct for
     for (const n of [16, 64, 1024, 1040]) {
       const iv = rand(16);
@@ -127,7 +127,7 @@ describe.each([16, 24, 32])('node backend, one AES-%i object reused', (keyLen) =
 
   it('wipes its key and chaining values on destroy', () => {
     const rand = seededBytes(0xd0 + keyLen);
-    const c: BlockCipher = createAes(rand(keyLen), { backend: 'node' });
+    const c: BlockCipher = createAes(rand(keyLen), { impl: 'node' });
     c.cbcEncrypt(rand(16), rand(64));
     c.cbcDecrypt(rand(16), rand(64));
     const inner = c as unknown as { key: Uint8Array; cbcEnc: { chain: Uint8Array }; cbcDec: { chain: Uint8Array } };
