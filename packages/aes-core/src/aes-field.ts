@@ -42,7 +42,9 @@ function buildSboxes(): { sbox: Uint8Array; invSbox: Uint8Array } {
   return { sbox, invSbox };
 }
 
-export const { sbox: SBOX, invSbox: INV_SBOX } = buildSboxes();
+const sboxes = buildSboxes();
+export const SBOX: Uint8Array = sboxes.sbox;
+export const INV_SBOX: Uint8Array = sboxes.invSbox;
 
 /** Round constants Rcon[i] = x^(i-1) for the key schedule (index 0 unused). */
 export const RCON: readonly number[] = (() => {

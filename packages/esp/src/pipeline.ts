@@ -27,7 +27,7 @@ export interface SealPipeline {
 /** What every pipeline holds: the two layers and a tag scratch, allocated once per SA. */
 export abstract class LayeredPipeline implements SealPipeline {
   abstract readonly name: PipelineName;
-  protected readonly tag = new Uint8Array(20);
+  protected readonly tag: Uint8Array = new Uint8Array(20);
 
   constructor(
     protected readonly cipher: BlockCipher,

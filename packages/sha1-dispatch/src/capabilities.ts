@@ -30,8 +30,8 @@ export interface Capabilities {
 // v128 instruction: (func (drop (i32x4.splat (i32.const 0)))). A runtime
 // without SIMD128 rejects the second at validation. capabilities.test.ts
 // re-assembles both with wabt to check these bytes.
-export const MVP_PROBE = new Uint8Array([0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00]);
-export const SIMD_PROBE = new Uint8Array([
+export const MVP_PROBE: Uint8Array = new Uint8Array([0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00]);
+export const SIMD_PROBE: Uint8Array = new Uint8Array([
   0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
   0x01, 0x04, 0x01, 0x60, 0x00, 0x00, // type section: () -> ()
   0x03, 0x02, 0x01, 0x00, // function section: one function of type 0
