@@ -2,7 +2,8 @@
 // suites over a Layers composition, ask the layers for their fingerprint
 // reports, run the cases with bench-runner, and keep the --out file valid
 // after every finished case (so Ctrl-C keeps what finished).
-import { runCases } from '@layerbench/bench-runner';
+import { fileURLToPath } from 'node:url';
+import { layerFingerprint, runCases } from '@layerbench/bench-runner';
 import { writeResultFile } from '@layerbench/bench-runner/results';
 import type { BenchCase, RunResult } from '@layerbench/bench-runner';
 import type { CommandContext } from './commands/types.js';
@@ -13,6 +14,7 @@ import type { Layers } from './layers.js';
 import { buildCases, selectCases } from './suites/index.js';
 import type { BuiltCases, Selection, SuiteDefinition } from './suites/index.js';
 import { progressStream } from './terminal.js';
+import { UsageError } from './args.js';
 
 export interface MeasureRequest {
   suites: readonly SuiteDefinition[];
@@ -25,6 +27,8 @@ export interface MeasureRequest {
   quiet: boolean;
   /** Only cases whose id is in this set (check: the baseline's cases). */
   onlyIds?: ReadonlySet<string>;
+  /** A --filter that matches no case of the suites is a usage error (exit 2), not an empty run. */
+  filterMustMatch?: boolean;
   /** Before the cases run: the report of the layers and the cases that will run. */
   onStart?: (start: { report: LayerReport; cases: BenchCase[] }) => void;
 }
@@ -55,8 +59,18 @@ export async function prepareCases(
   return { layers: composed, built, selected };
 }
 
+/** The CLI package's own fingerprint: its suites define what each case does. */
+export function cliFingerprint() {
+  return layerFingerprint(fileURLToPath(new URL('..', import.meta.url)), 'workspace');
+}
+
 export async function measure(request: MeasureRequest, ctx: CommandContext, layers?: Layers): Promise<Measurement> {
   const prepared = await prepareCases(request, layers);
+  const filter = request.selection.filter;
+  if (request.filterMustMatch && filter !== undefined && selectCases(prepared.built.cases, { filter }).length === 0) {
+    const names = request.suites.map((suite) => suite.name).join(', ');
+    throw new UsageError(`--filter '${filter}' matches no case of ${names} (see layerbench list ${request.suites.map((s) => s.name).join(' ')})`);
+  }
   const report = describeLayers(prepared.layers);
   request.onStart?.({ report, cases: prepared.selected });
 
@@ -76,8 +90,8 @@ export async function measure(request: MeasureRequest, ctx: CommandContext, laye
   const progress = progressStream(ctx, request.quiet);
   const env: NonNullable<Parameters<typeof runCases>[1]>['env'] =
     report.capabilities === undefined
-      ? { dispatch: report.dispatch, layers: report.layers }
-      : { capabilities: report.capabilities, dispatch: report.dispatch, layers: report.layers };
+      ? { dispatch: report.dispatch, layers: [...report.layers, cliFingerprint()] }
+      : { capabilities: report.capabilities, dispatch: report.dispatch, layers: [...report.layers, cliFingerprint()] };
   const run = await runCases(prepared.selected, {
     ...(request.timePerCase === undefined ? {} : { timePerCase: request.timePerCase }),
     quiet: progress === undefined,

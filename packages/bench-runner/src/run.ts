@@ -7,6 +7,7 @@ import { collectEnv } from './env.js';
 import { Progress } from './progress.js';
 import { computeStats, median } from './stats/stats.js';
 import { batchSize, createCaseTimer, isThenable, sampleTargetNs } from './timing.js';
+import { referenceCase, referenceWorkName } from './reference.js';
 import type { BenchCase, CaseError, CaseInstance, CaseResult, RunOptions, RunResult } from './types.js';
 
 export class DigestMismatchError extends Error {
@@ -126,8 +127,34 @@ export function consecutiveMedians(samples: readonly number[], count: number): n
 
 export const defaultSlices = 10;
 
+/** Slice length that relative figures aim for: short enough to follow the machine's slow phases. */
+const referenceSliceTarget = 0.03;
+
+/** A warmed timer of the reference workload, shared by every case of a run. */
+export interface ReferenceTimer {
+  work: string;
+  /** Median ns per reference call over one short slice. */
+  slice(): Promise<number>;
+}
+
+export async function createReferenceTimer(seconds: number): Promise<ReferenceTimer> {
+  const result = emptyCaseResult(referenceCase);
+  const prepared = await prepareCase(referenceCase, result);
+  const timer = await createCaseTimer(prepared.instance, prepared.async, 0.05);
+  const batch = batchSize(timer.nsPerOp, (seconds * 1e9) / 16);
+  return {
+    work: referenceWorkName,
+    slice: async () => median(await timer.measure(seconds, batch)),
+  };
+}
+
 /** Measures one case; never throws (failures are recorded on the result). */
-export async function runCase(benchCase: BenchCase, timePerCase: number, slices = defaultSlices): Promise<CaseResult> {
+export async function runCase(
+  benchCase: BenchCase,
+  timePerCase: number,
+  slices = defaultSlices,
+  reference?: ReferenceTimer,
+): Promise<CaseResult> {
   const result = emptyCaseResult(benchCase);
   let prepared: PreparedCase | undefined;
   try {
@@ -145,13 +172,22 @@ export async function runCase(benchCase: BenchCase, timePerCase: number, slices 
       const batch = batchSize(timer.nsPerOp, sampleTargetNs(budget));
       const samples: number[] = [];
       const sliceMedians: number[] = [];
-      for (let s = 0; s < slices; s++) {
-        const slice = roundSamples(await timer.measure(budget / slices, batch));
+      const count = reference ? Math.max(slices, Math.ceil(budget / referenceSliceTarget)) : slices;
+      const refs: number[] = [];
+      if (reference) refs.push(await reference.slice());
+      for (let s = 0; s < count; s++) {
+        const slice = roundSamples(await timer.measure(budget / count, batch));
         sliceMedians.push(median(slice));
         for (const v of slice) samples.push(v);
+        if (reference) refs.push(await reference.slice());
       }
       result.samples = samples;
       result.sliceMedians = sliceMedians;
+      if (reference) {
+        // Each slice against the reference slices just before and after it.
+        result.reference = { work: reference.work, sliceMedians: roundSamples(refs) };
+        result.relativeSliceMedians = sliceMedians.map((v, i) => v / Math.sqrt(refs[i]! * refs[i + 1]!));
+      }
     }
     checkDigest(prepared.instance, result, 'after timing');
     result.stats = computeStats(result.samples, benchCase.bytesPerOp);
@@ -180,6 +216,14 @@ export async function measureOverhead(seconds: number): Promise<{ samples: numbe
 export interface RunCasesOptions extends RunOptions {
   /** Measure the empty-case overhead first (default true). */
   overhead?: boolean;
+  /** Time the reference workload between slices and record relative figures (default true). */
+  reference?: boolean;
+}
+
+/** Length of one reference slice: a sixth of a case slice, 2-5 ms (16 samples of the reference). */
+export function referenceSliceSeconds(timePerCase: number): number {
+  const caseSlice = Math.min(referenceSliceTarget, timePerCase / defaultSlices);
+  return Math.min(0.005, Math.max(0.002, caseSlice / 6));
 }
 
 export async function runCases(cases: BenchCase[], options: RunCasesOptions = {}): Promise<RunResult> {
@@ -205,6 +249,8 @@ export async function runCases(cases: BenchCase[], options: RunCasesOptions = {}
     run.overheadNs = (await measureOverhead(Math.min(timePerCase, 0.25))).medianNs;
   }
 
+  const reference = options.reference === false ? undefined : await createReferenceTimer(referenceSliceSeconds(timePerCase));
+  if (reference) run.options.reference = reference.work;
   const planned = cases.map((c) => (c.fixedTimeSeconds ?? timePerCase) * 1.15);
   const progress = new Progress(options, planned);
   try {
@@ -217,7 +263,7 @@ export async function runCases(cases: BenchCase[], options: RunCasesOptions = {}
         break;
       }
       progress.caseStarting(i, cases[i]!.id);
-      const result = await runCase(cases[i]!, timePerCase, slices);
+      const result = await runCase(cases[i]!, timePerCase, slices, reference);
       progress.caseDone(i);
       run.cases.push(result);
       env.loadAvgEnd = os.loadavg();

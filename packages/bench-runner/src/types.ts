@@ -21,6 +21,10 @@ export type {
   Comparison,
   CalibrationEffect,
   Calibration,
+  FigureBasis,
+  RunNoiseSummary,
+  CaseSpread,
+  BetweenRunCalibration,
 } from './results/schemas.js';
 
 /** Where progress lines go: any writable text stream (process.stderr, a test buffer). */

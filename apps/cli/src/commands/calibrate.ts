@@ -1,37 +1,83 @@
-// `layerbench calibrate`: how trustworthy are verdicts on this machine? A/A
-// runs give the false-alarm rate, A/B runs with known extra work give the
-// smallest slowdown detected with >= 95% power (the minimum detectable effect).
-import { calibrate } from '@layerbench/bench-runner/calibration';
+// `layerbench calibrate`: what `compare` and `check` can tell apart on this
+// machine. Runs the chosen suites K times, each in a fresh process exactly as
+// `layerbench run` does, measures how far each case moves from process to
+// process, stores that for this machine and runtime (compare and check use
+// it), and reports what it gives: the cross-validated false-alarm rate of
+// separate-run comparisons and each case's minimum detectable effect at this
+// --time. `--interleaved` instead calibrates interleaved measurement in one
+// process (what bisect does).
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  CalibrationInterruptedError,
+  calibrate,
+  calibrateBetweenRuns,
+  calibrationDir,
+  saveBetweenRunCalibration,
+} from '@layerbench/bench-runner/calibration';
 import { formatJson } from '@layerbench/bench-runner/reporters';
-import { writeResultFile } from '@layerbench/bench-runner/results';
-import type { Calibration } from '@layerbench/bench-runner';
-import { anyText, formatOptionHelp, oneOf, parseArgs, positiveInteger, positiveNumber, valueOption } from '../args.js';
+import { readRunResult, writeResultFile } from '@layerbench/bench-runner/results';
+import type { BetweenRunCalibration, Calibration, RunResult } from '@layerbench/bench-runner';
+import {
+  UsageError,
+  anyText,
+  booleanOption,
+  formatOptionHelp,
+  fraction,
+  oneOf,
+  parseArgs,
+  positiveInteger,
+  positiveNumber,
+  regexText,
+  valueOption,
+} from '../args.js';
 import { outputPath } from '../result-files.js';
+import { defaultRun, suiteByName } from '../suites/index.js';
 import type { Command, CommandContext } from './types.js';
 
 const options = {
-  time: valueOption('seconds', 'seconds of measurement per case, as in `run --time` (default: bench-runner\'s)', positiveNumber('seconds')),
-  repeats: valueOption('n', 'A/A and A/B comparisons per effect size (default: bench-runner\'s)', positiveInteger('repeats')),
+  time: valueOption('seconds', `seconds of measurement per case, as in \`run --time\` (default 1; ${defaultRun.timePerCase} for the default suites)`, positiveNumber('seconds')),
+  processes: valueOption('n', 'fresh processes, each one full run (default 8, at least 4)', positiveInteger('processes')),
+  filter: valueOption('regex', 'only cases whose id matches', regexText),
+  threshold: valueOption('ratio', 'noise threshold of the comparisons (default: compare\'s)', fraction('a relative change')),
+  alpha: valueOption('p', 'significance level (default: compare\'s)', fraction('a probability')),
   format: valueOption('name', 'text|json', oneOf(['text', 'json'] as const)),
   out: valueOption('file', 'also write the calibration result file here', anyText),
+  quiet: booleanOption('no progress on stderr', 'q'),
+  interleaved: booleanOption('calibrate interleaved measurement in one process instead (what bisect uses)'),
+  repeats: valueOption('n', 'with --interleaved: comparisons per effect size (default 20)', positiveInteger('repeats')),
 };
 
 export const calibrateCommand: Command = {
   name: 'calibrate',
-  summary: "measure this machine's false-alarm rate and minimum detectable effect",
+  summary: 'measure what compare and check can tell apart on this machine (false alarms, smallest detectable change)',
   usage: [
-    'Usage: layerbench calibrate [options]',
+    'Usage: layerbench calibrate [suite...] [options]',
     '',
-    'Compares a workload with itself (A/A) and with 1%, 2%, 3%, 5% and 10% extra work',
-    '(A/B), many times, at the chosen time per case. Prints how often an A/A comparison',
-    'raised a false alarm and the smallest extra work detected in >= 95% of repeats.',
-    'A regression smaller than that cannot be seen on this machine at this --time.',
+    'Runs the suites (default: those of `layerbench run`) --processes times, each in a',
+    'fresh process as `layerbench run --out` does, and measures how far every case',
+    'moves from one process to the next: two runs of identical code differ by that',
+    'much. The spread is stored for this machine and runtime (in',
+    `${calibrationDir({ ...process.env })}, or $LAYERBENCH_CALIBRATION_DIR), and`,
+    '`compare` and `check` then use it (the stored calibration with the same --time, or',
+    'the nearest). It prints what that allows, with compare\'s own machinery:',
+    '- the false-alarm rate: each pair of processes compared, using the spread measured',
+    '  by the other processes only (so no process judges itself);',
+    '- the share of comparisons that detect an injected slowdown of 2% ... 100%, and each',
+    '  case\'s minimum detectable effect (the smallest detected in every pair).',
+    'Calibrate with the load the comparisons will see: the spread grows with it.',
     '',
     'Options:',
     formatOptionHelp(options),
     '',
+    'Exit codes: 0 done, 1 a process failed, 2 bad input, 130 interrupted (Ctrl-C stops',
+    'the running process at once; nothing is stored).',
+    '',
     'Example:',
-    '  layerbench calibrate --time 1 --repeats 20',
+    '  layerbench calibrate sha1 hmac --time 0.3 --processes 8',
   ].join('\n'),
   run: runCalibration,
 };
@@ -40,7 +86,7 @@ const percent = (share: number, digits = 1): string => `${(share * 100).toFixed(
 
 export function formatCalibrationText(calibration: Calibration): string {
   const lines = [
-    `Calibration: ${calibration.timePerCase} s per case, ${calibration.repeats} repeats, threshold ${percent(calibration.threshold)}, alpha ${calibration.alpha}`,
+    `Interleaved calibration: ${calibration.timePerCase} s per case, ${calibration.repeats} repeats, threshold ${percent(calibration.threshold)}, alpha ${calibration.alpha}`,
     `  ${calibration.env.cpuModel} x ${calibration.env.cpuCount}, node ${calibration.env.node}`,
     '',
     `False-alarm rate (A/A): ${percent(calibration.falseAlarmRate)} [${percent(calibration.falseAlarmCi[0])}, ${percent(calibration.falseAlarmCi[1])}]` +
@@ -65,17 +111,144 @@ export function formatCalibrationText(calibration: Calibration): string {
   return lines.join('\n');
 }
 
-async function runCalibration(args: string[], ctx: CommandContext): Promise<number> {
-  const { options: chosen } = parseArgs(args, { options });
-  const out = chosen.out === undefined ? undefined : outputPath(ctx, chosen.out);
-  const showProgress = ctx.stderr.isTTY === true;
-  const calibration = await calibrate({
-    ...(chosen.time === undefined ? {} : { timePerCase: chosen.time }),
-    ...(chosen.repeats === undefined ? {} : { repeats: chosen.repeats }),
-    ...(showProgress ? { onProgress: (message: string) => ctx.stderr.write(`\r\u001b[K${message}`) } : {}),
+/** The between-run calibration for people: what compare can and cannot tell on this machine. */
+export function formatBetweenRunText(calibration: BetweenRunCalibration, stored?: string): string {
+  const ids = Object.keys(calibration.cases);
+  const fa = calibration.falseAlarms;
+  const loads = calibration.load.flat();
+  const lines = [
+    `Between-run calibration: ${calibration.processes} fresh processes of \`run ${calibration.suites.join(' ')}` +
+      `${calibration.filter === undefined ? '' : ` --filter '${calibration.filter}'`} --time ${calibration.timePerCase}\` (${ids.length} cases)`,
+    `  ${calibration.env.cpuModel} x ${calibration.env.cpuCount}, node ${calibration.env.node}, load average ${Math.min(...loads).toFixed(1)}-${Math.max(...loads).toFixed(1)}`,
+    `  threshold ${percent(calibration.threshold)}, alpha ${calibration.alpha}`,
+    '',
+    `Spread of one case between processes (sd of log figure, median / 90th percentile over cases):`,
+    `  raw ${percent(calibration.pooled.raw.p50, 2)} / ${percent(calibration.pooled.raw.p90, 2)}` +
+      (calibration.pooled.relative
+        ? `; relative to the reference workload ${percent(calibration.pooled.relative.p50, 2)} / ${percent(calibration.pooled.relative.p90, 2)}`
+        : ''),
+    `  compare and check use the ${calibration.basis} figures.`,
+    '',
+    `False alarms of separate-run A/A comparisons (each pair against the spread of the other processes):`,
+    `  ${fa.flagged} of ${fa.compared} case comparisons called regressed or improved (${percent(fa.compared ? fa.flagged / fa.compared : 0, 2)});` +
+      ` ${fa.pairsFlagged} of ${fa.pairs} pairs would exit 1 (${percent(fa.pairs ? fa.pairsFlagged / fa.pairs : 0)})`,
+    '',
+    'Injected slowdown -> share of case comparisons called regressed:',
+  ];
+  for (const d of calibration.detection) {
+    lines.push(`  +${percent(d.effect, 0).padStart(4)}  ${percent(d.compared ? d.detected / d.compared : 0).padStart(6)}`);
+  }
+  const mdes = ids.map((id) => calibration.cases[id]!.minimumDetectableEffect ?? null);
+  const within = (limit: number) => mdes.filter((m) => m !== null && m <= limit + 1e-12).length;
+  const sortedMdes = mdes.filter((m): m is number => m !== null).sort((a, b) => a - b);
+  const medianMde = sortedMdes.length > ids.length / 2 ? sortedMdes[Math.floor(ids.length / 2)] : undefined;
+  lines.push(
+    '',
+    `Minimum detectable effect at --time ${calibration.timePerCase} (detected in every pair): median ${medianMde === undefined ? 'none of those tested' : percent(medianMde, 0)};` +
+      ` <= 3%: ${within(0.03)} cases, <= 5%: ${within(0.05)}, <= 10%: ${within(0.1)}, <= 100%: ${within(1)}, of ${ids.length}`,
+  );
+  const widest = [...ids].sort((a, b) => calibration.cases[b]!.sigmaRaw - calibration.cases[a]!.sigmaRaw).slice(0, 5);
+  lines.push(`Most variable cases: ${widest.map((id) => `${id} ${percent(calibration.cases[id]!.sigmaRaw, 1)}`).join(', ')}`);
+  if (stored !== undefined) lines.push('', `Stored for compare and check: ${stored}`);
+  return lines.join('\n');
+}
+
+/** One `layerbench run` in a fresh process; rejects with a message when it fails, undefined when interrupted. */
+function runInFreshProcess(ctx: CommandContext, args: string[]): Promise<{ code: number; stderr: string } | undefined> {
+  const main = fileURLToPath(new URL('../main.js', import.meta.url));
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [main, 'run', ...args], { cwd: ctx.cwd, env: ctx.env, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const onAbort = () => child.kill('SIGTERM');
+    ctx.signal.addEventListener('abort', onAbort, { once: true });
+    child.on('error', (error) => {
+      ctx.signal.removeEventListener('abort', onAbort);
+      reject(error);
+    });
+    child.on('close', (code) => {
+      ctx.signal.removeEventListener('abort', onAbort);
+      resolve(ctx.signal.aborted ? undefined : { code: code ?? 1, stderr });
+    });
   });
+}
+
+async function betweenRuns(chosen: ReturnType<typeof parseArgs<typeof options>>['options'], suites: string[], ctx: CommandContext): Promise<number> {
+  const processes = chosen.processes ?? 8;
+  if (processes < 4) throw new UsageError(`--processes ${processes} is too few: leave-two-out cross-validation needs at least 4`);
+  const useDefaults = suites.length === 0;
+  for (const name of suites) suiteByName(name);
+  const names = useDefaults ? [...defaultRun.suites] : suites;
+  const time = chosen.time ?? (useDefaults ? defaultRun.timePerCase : 1);
+  const out = chosen.out === undefined ? undefined : outputPath(ctx, chosen.out);
+  const say = (message: string) => {
+    if (!chosen.quiet) ctx.stderr.write(`calibrate: ${message}\n`);
+  };
+  const work = mkdtempSync(join(tmpdir(), 'layerbench-calibrate-'));
+  try {
+    const runs: RunResult[] = [];
+    for (let k = 1; k <= processes; k++) {
+      const file = join(work, `run-${k}.json`);
+      const args = [...names, '--time', String(time), '--quiet', '--out', file];
+      if (useDefaults) args.push('--esptest-seconds', String(defaultRun.esptestSeconds));
+      if (chosen.filter !== undefined) args.push('--filter', chosen.filter);
+      say(`process ${k} of ${processes}: layerbench run ${names.join(' ')} --time ${time}`);
+      const ended = await runInFreshProcess(ctx, args);
+      if (ended === undefined) {
+        ctx.stderr.write(`layerbench calibrate: interrupted after ${k - 1} of ${processes} processes; nothing stored\n`);
+        return 130;
+      }
+      if (ended.code !== 0) {
+        ctx.stderr.write(`layerbench calibrate: process ${k} failed (exit ${ended.code}):\n${ended.stderr}`);
+        return ended.code === 2 ? 2 : 1;
+      }
+      runs.push(readRunResult(file));
+    }
+    say('comparing every pair of processes (cross-validated) ...');
+    const calibration = calibrateBetweenRuns(runs, {
+      ...(chosen.threshold === undefined ? {} : { threshold: chosen.threshold }),
+      ...(chosen.alpha === undefined ? {} : { alpha: chosen.alpha }),
+    });
+    const stored = saveBetweenRunCalibration(calibration, calibrationDir(ctx.env));
+    if (out !== undefined) writeResultFile(out, calibration);
+    ctx.stdout.write((chosen.format === 'json' ? formatJson(calibration) : formatBetweenRunText(calibration, stored)).replace(/\n?$/, '\n'));
+    return 0;
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+async function runCalibration(args: string[], ctx: CommandContext): Promise<number> {
+  const { options: chosen, positionals } = parseArgs(args, { options, positionals: { name: '[suite...]' } });
+  if (!chosen.interleaved) {
+    if (chosen.repeats !== undefined) throw new UsageError('--repeats goes with --interleaved');
+    return betweenRuns(chosen, positionals, ctx);
+  }
+  if (positionals.length > 0 || chosen.processes !== undefined || chosen.filter !== undefined) {
+    throw new UsageError('--interleaved times a fixed workload: it takes no suites, --processes or --filter');
+  }
+  const out = chosen.out === undefined ? undefined : outputPath(ctx, chosen.out);
+  const showProgress = ctx.stderr.isTTY === true && !chosen.quiet;
+  let calibration: Calibration;
+  try {
+    calibration = await calibrate({
+      ...(chosen.time === undefined ? {} : { timePerCase: chosen.time }),
+      ...(chosen.repeats === undefined ? {} : { repeats: chosen.repeats }),
+      ...(chosen.threshold === undefined ? {} : { threshold: chosen.threshold }),
+      ...(chosen.alpha === undefined ? {} : { alpha: chosen.alpha }),
+      signal: ctx.signal,
+      ...(showProgress ? { onProgress: (message: string) => ctx.stderr.write(`\r\u001b[K${message}`) } : {}),
+    });
+  } catch (error) {
+    if (!(error instanceof CalibrationInterruptedError)) throw error;
+    if (showProgress) ctx.stderr.write('\r\u001b[K');
+    ctx.stderr.write('layerbench calibrate: interrupted; nothing written\n');
+    return 130;
+  }
   if (showProgress) ctx.stderr.write('\r\u001b[K');
-  if (out !== undefined) await writeResultFile(out, calibration);
+  if (out !== undefined) writeResultFile(out, calibration);
   ctx.stdout.write((chosen.format === 'json' ? formatJson(calibration) : formatCalibrationText(calibration)).replace(/\n?$/, '\n'));
   return 0;
 }

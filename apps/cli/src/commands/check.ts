@@ -20,6 +20,7 @@ import {
   valueOption,
 } from '../args.js';
 import { failureLines, measure, suiteErrorLines } from '../measure.js';
+import { caseLayers, chooseNoise } from '../between-runs.js';
 import { InputFileError, readRunInput } from '../result-files.js';
 import { allSuites, suiteByName } from '../suites/index.js';
 import { styleFor } from '../terminal.js';
@@ -41,6 +42,8 @@ const options = {
   threshold: valueOption('ratio', 'slowdowns smaller than this count as good (e.g. 0.05)', fraction('a relative change')),
   alpha: valueOption('p', 'significance level of the per-case test', fraction('a probability')),
   build: booleanOption('run `npm run build` in this checkout first (exit 125 when it fails), then check with the fresh build'),
+  calibration: valueOption('file', 'the between-run calibration to use (default: the stored one of this machine and runtime)', anyText),
+  'across-environments': booleanOption('judge speed even when the CPU, core count or runtime differ from the baseline'),
   quiet: booleanOption('no progress on stderr', 'q'),
 };
 
@@ -51,7 +54,13 @@ export const checkCommand: Command = {
     'Usage: layerbench check --baseline <file> [suite...] [options]',
     '',
     "Runs the baseline's cases (or the given suites, restricted to cases the baseline",
-    'has) on this checkout and compares them with the baseline.',
+    'has) on this checkout and compares them with the baseline, exactly as',
+    '`layerbench compare` does: each interval includes the between-run spread of the',
+    'case from `layerbench calibrate` (or the conservative default). One guard: a case',
+    'whose code is byte-identical to the baseline\'s (its layer and the layers below it,',
+    'the CLI\'s suites, bench-runner, the runtime, CPU and dispatch decisions, by content',
+    'hash) cannot have regressed and counts as unchanged, so a commit that did not touch',
+    'a case is never blamed for it.',
     '',
     'Options:',
     formatOptionHelp(options),
@@ -60,7 +69,8 @@ export const checkCommand: Command = {
     '  0    good: no selected case regressed',
     '  1    bad: a case regressed beyond the threshold',
     '  125  cannot tell: a verdict was inconclusive, the build failed, a case failed or',
-    '       computed a different digest, or the baseline has none of the selected cases',
+    '       computed a different digest, the baseline has none of the selected cases, or',
+    '       the CPU, core count or runtime differ from the baseline\'s',
     '  128  bad input (usage, unreadable baseline): stops `git bisect run` rather than',
     '       marking the commit bad, which exit 2 would do',
     '',
@@ -99,6 +109,9 @@ export function checkVerdict(comparison: Comparison, head: RunResult): CheckVerd
   if (failures.length > 0) return { code: checkExit.cannotTell, reason: `${failures.length} case(s) failed or computed a wrong digest` };
   const changedDigest = comparison.cases.filter((result) => result.digestChanged).map((result) => result.id);
   if (changedDigest.length > 0) return { code: checkExit.cannotTell, reason: `output digest changed: ${changedDigest.join(', ')}` };
+  if ((comparison.incomparable?.length ?? 0) > 0 && comparison.acrossEnvironments !== true) {
+    return { code: checkExit.cannotTell, reason: `environments differ from the baseline's (${comparison.incomparable!.join(', ')}); use \`layerbench bisect\`` };
+  }
   const regressed = comparison.cases.filter((result) => result.verdict === 'regressed').map((result) => result.id);
   if (regressed.length > 0) return { code: checkExit.regressed, reason: `regressed: ${regressed.join(', ')}` };
   const inconclusive = comparison.cases.filter((result) => result.verdict === 'inconclusive').map((result) => result.id);
@@ -179,9 +192,14 @@ async function checkAgainstBaseline(args: string[], ctx: CommandContext): Promis
     return 130;
   }
   for (const line of suiteErrorLines(measurement.suiteErrors)) ctx.stderr.write(`${style.red('error:')} ${line}\n`);
+  const { noise } = chooseNoise(ctx, baseline, measurement.run, chosen.calibration);
   const comparison = compareResults(baseline, measurement.run, {
     ...(chosen.threshold === undefined ? {} : { threshold: chosen.threshold }),
     ...(chosen.alpha === undefined ? {} : { alpha: chosen.alpha }),
+    noise,
+    acrossEnvironments: chosen['across-environments'],
+    caseLayers,
+    guardUnchangedCode: true,
   });
   ctx.stdout.write(formatComparison(comparison).replace(/\n?$/, '\n'));
   for (const line of failureLines(measurement.run)) ctx.stderr.write(`${style.red(line)}\n`);

@@ -5,7 +5,8 @@ import { compareResults } from '@layerbench/bench-runner/compare';
 import { formatComparison, formatJson, formatMarkdown } from '@layerbench/bench-runner/reporters';
 import { writeResultFile } from '@layerbench/bench-runner/results';
 import type { Comparison } from '@layerbench/bench-runner';
-import { anyText, formatOptionHelp, fraction, oneOf, parseArgs, valueOption } from '../args.js';
+import { anyText, booleanOption, formatOptionHelp, fraction, oneOf, parseArgs, valueOption } from '../args.js';
+import { chooseNoise } from '../between-runs.js';
 import { outputPath, readRunInput } from '../result-files.js';
 import { styleFor } from '../terminal.js';
 import type { Command, CommandContext } from './types.js';
@@ -15,7 +16,18 @@ const options = {
   alpha: valueOption('p', 'significance level of the per-case test (e.g. 0.01)', fraction('a probability')),
   format: valueOption('name', 'table|markdown|json (json: the comparison file on stdout)', oneOf(['table', 'markdown', 'json'] as const)),
   out: valueOption('file', 'also write the comparison result file here', anyText),
+  calibration: valueOption('file', 'the between-run calibration to use (default: the stored one of this machine and runtime)', anyText),
+  'across-environments': booleanOption('give regressed/improved verdicts even when the CPU, core count or runtime differ'),
 };
+
+/** What `layerbench compare` exits with. */
+export const compareExit = {
+  ok: 0,
+  regressed: 1,
+  badInput: 2,
+  /** Nothing could be judged: no case measured in both files, or different environments. */
+  cannotTell: 3,
+} as const;
 
 export const compareCommand: Command = {
   name: 'compare',
@@ -24,16 +36,23 @@ export const compareCommand: Command = {
     'Usage: layerbench compare <base.json> <head.json> [options]',
     '',
     'Compares the cases of two `layerbench run --out` files: per case the ratio',
-    'head/base of the medians with its confidence interval, a significance test on',
-    'the raw samples and a verdict (regressed, improved, unchanged, inconclusive).',
-    'Differences of the environment fingerprints (runtime, OpenSSL, capabilities,',
-    'dispatch decisions, layer versions) are listed first.',
+    'head/base with its interval (at confidence 1 - alpha) and a verdict (regressed,',
+    'improved, unchanged, inconclusive). Two runs are two processes, and the same',
+    'code measures differently in each: the interval includes the between-run',
+    'spread of each case measured on this machine by `layerbench calibrate` (the',
+    'stored calibration for this machine, runtime and --time), or a conservative',
+    'default that only sees changes of about x2 when there is none; the output',
+    'says which. Differences of the environment fingerprints (runtime, OpenSSL,',
+    'capabilities, dispatch decisions, layer versions) are listed first. Runs on a',
+    'different CPU, core count or runtime get no regressed/improved verdicts unless',
+    '--across-environments is given: use `layerbench bisect` to measure them side by side.',
     '',
     'Options:',
     formatOptionHelp(options),
     '',
     'Exit codes: 0 nothing regressed, 1 a case regressed or its output digest',
-    'changed, 2 bad input (usage, missing or corrupt result file).',
+    'changed, 2 bad input (usage, missing or corrupt result file), 3 cannot tell:',
+    'no case was measured in both files, or the environments differ (see above).',
     '',
     'Example:',
     '  layerbench compare base.json head.json --threshold 0.05 --format markdown',
@@ -41,16 +60,34 @@ export const compareCommand: Command = {
   run: compareFiles,
 };
 
-/** Exit 1 when any case regressed or computes something different now. */
+/**
+ * Exit 1 when any case regressed or computes something different now; 3 when
+ * nothing could be judged (no case in both files, or different environments
+ * without --across-environments); else 0.
+ */
 export function comparisonExitCode(comparison: Comparison): number {
   const regressed = comparison.cases.some((result) => result.verdict === 'regressed' || result.digestChanged);
-  return regressed ? 1 : 0;
+  if (regressed) return compareExit.regressed;
+  if (comparison.cases.length === 0) return compareExit.cannotTell;
+  if ((comparison.incomparable?.length ?? 0) > 0 && comparison.acrossEnvironments !== true) return compareExit.cannotTell;
+  return compareExit.ok;
 }
 
 /** One line that says what the exit code says, naming the cases behind it. */
 export function comparisonVerdictLine(comparison: Comparison): string {
   const regressed = comparison.cases.filter((result) => result.verdict === 'regressed').map((result) => result.id);
   const digests = comparison.cases.filter((result) => result.digestChanged).map((result) => result.id);
+  const code = comparisonExitCode(comparison);
+  if (code === compareExit.cannotTell) {
+    if (comparison.cases.length === 0) {
+      const why =
+        comparison.onlyBase.length + comparison.onlyHead.length > 0 || comparison.failed.length > 0
+          ? `${comparison.onlyBase.length} case(s) only in base, ${comparison.onlyHead.length} only in head, ${comparison.failed.length} failed on either side`
+          : 'both files are empty';
+      return `nothing compared: no case was measured in both files (${why}) (exit 3)`;
+    }
+    return `cannot tell: ${comparison.incomparable!.join(', ')}: speed verdicts need one environment; measure both sides with \`layerbench bisect\` (or pass --across-environments) (exit 3)`;
+  }
   if (regressed.length === 0 && digests.length === 0) return 'no regression (exit 0)';
   const parts: string[] = [];
   if (regressed.length > 0) parts.push(`regressed: ${regressed.join(', ')}`);
@@ -65,15 +102,19 @@ async function compareFiles(args: string[], ctx: CommandContext): Promise<number
   const out = chosen.out === undefined ? undefined : outputPath(ctx, chosen.out);
   const base = readRunInput(ctx, basePath);
   const head = readRunInput(ctx, headPath);
+  const { noise } = chooseNoise(ctx, base, head, chosen.calibration);
   const comparison = compareResults(base, head, {
     ...(chosen.threshold === undefined ? {} : { threshold: chosen.threshold }),
     ...(chosen.alpha === undefined ? {} : { alpha: chosen.alpha }),
+    noise,
+    acrossEnvironments: chosen['across-environments'],
   });
   if (out !== undefined) await writeResultFile(out, comparison);
 
   const code = comparisonExitCode(comparison);
   if (chosen.format === 'json') {
     ctx.stdout.write(formatJson(comparison).replace(/\n?$/, '\n'));
+    if (code === compareExit.cannotTell) ctx.stderr.write(`layerbench compare: ${comparisonVerdictLine(comparison)}\n`);
     return code;
   }
   const text = chosen.format === 'markdown' ? formatMarkdown(comparison) : formatComparison(comparison);
@@ -81,5 +122,6 @@ async function compareFiles(args: string[], ctx: CommandContext): Promise<number
   const style = styleFor(ctx.stdout, ctx.env);
   const line = comparisonVerdictLine(comparison);
   if (chosen.format !== 'markdown') ctx.stdout.write(`\n${code === 0 ? style.green(line) : style.red(line)}\n`);
+  else if (code === compareExit.cannotTell) ctx.stderr.write(`layerbench compare: ${line}\n`);
   return code;
 }

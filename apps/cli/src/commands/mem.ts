@@ -6,10 +6,9 @@ import { fileURLToPath } from 'node:url';
 import { ensureExposedGc, measureMemory } from '@layerbench/bench-runner';
 import { formatJson } from '@layerbench/bench-runner/reporters';
 import type { MemResult } from '@layerbench/bench-runner';
-import { formatOptionHelp, oneOf, parseArgs, positiveInteger, regexText, valueOption } from '../args.js';
+import { UsageError, formatOptionHelp, oneOf, parseArgs, positiveInteger, regexText, valueOption } from '../args.js';
 import { loadWorkspaceLayers } from '../layers.js';
 import { allSuites, buildMemCases, selectCases, suiteByName } from '../suites/index.js';
-import { styleFor } from '../terminal.js';
 import type { Command, CommandContext } from './types.js';
 
 const options = {
@@ -32,7 +31,8 @@ export const memCommand: Command = {
     'Options:',
     formatOptionHelp(options),
     '',
-    'Exit codes: 0 every object measured, 1 a measurement failed, 2 bad input.',
+    'Exit codes: 0 every object measured, 1 a measurement failed, 2 bad input (including',
+    'suites or a --filter with no memory case: nothing measured is not a pass).',
   ].join('\n'),
   run: measureObjects,
 };
@@ -70,6 +70,18 @@ async function measureObjects(args: string[], ctx: CommandContext): Promise<numb
   const parsed = parseArgs(args, { options, positionals: { name: '[suite...]' } });
   const chosen = parsed.options;
   const suites = parsed.positionals.length === 0 ? allSuites : parsed.positionals.map(suiteByName);
+  // Nothing to measure is bad input, said before anything runs (a typo in CI must not pass).
+  const layers = await loadWorkspaceLayers();
+  const memCases = selectCases(buildMemCases(suites, layers), chosen.filter === undefined ? {} : { filter: chosen.filter });
+  if (memCases.length === 0) {
+    const names = suites.map((suite) => suite.name).join(', ');
+    const withMemory = allSuites.filter((suite) => buildMemCases([suite], layers).length > 0).map((suite) => suite.name);
+    throw new UsageError(
+      chosen.filter === undefined
+        ? `${names} has no memory cases (suites with memory cases: ${withMemory.join(', ')})`
+        : `--filter '${chosen.filter}' matches no memory case of ${names}`,
+    );
+  }
   if (typeof (globalThis as { gc?: unknown }).gc !== 'function') {
     // Re-running the process with --expose-gc is right only when this process is the layerbench CLI
     // (main() called from another program must not re-run that program).
@@ -79,10 +91,6 @@ async function measureObjects(args: string[], ctx: CommandContext): Promise<numb
     if (!ensureExposedGc()) return typeof process.exitCode === 'number' ? process.exitCode : 0;
   }
 
-  const layers = await loadWorkspaceLayers();
-  const memCases = selectCases(buildMemCases(suites, layers), chosen.filter === undefined ? {} : { filter: chosen.filter });
-  const style = styleFor(ctx.stderr, ctx.env);
-  if (memCases.length === 0) ctx.stderr.write(`${style.yellow('warning:')} no memory cases selected\n`);
   const results = await measureMemory(memCases, chosen.count === undefined ? {} : { count: chosen.count });
   ctx.stdout.write((chosen.format === 'json' ? formatJson(results) : formatMemTable(results)).replace(/\n?$/, '\n'));
   return results.some((result) => result.status === 'failed') ? 1 : 0;

@@ -125,6 +125,7 @@ async function runSuites(args: string[], ctx: CommandContext): Promise<number> {
       ...(esptestSeconds === undefined ? {} : { esptestSeconds }),
       ...(out === undefined ? {} : { out }),
       quiet: chosen.quiet,
+      filterMustMatch: true,
       onStart: ({ report, cases }) => {
         if (preamble) ctx.stdout.write([capabilityLine(report), ...(onlyEsptest ? dispatchLines(report) : [])].join('\n') + '\n');
         if (cases.length === 0) ctx.stderr.write(`${style.yellow('warning:')} no cases selected\n`);

@@ -38,6 +38,13 @@ export interface CalibrateOptions {
   /** Skip the empty-case measurement (default false; always skipped with a sampleSource). */
   skipOverhead?: boolean;
   env?: RunOptions['env'];
+  /** Stops between comparisons: calibrate() then rejects with a CalibrationInterruptedError. */
+  signal?: { readonly aborted: boolean };
+}
+
+/** calibrate() was stopped through its signal (Ctrl-C); nothing was measured to the end. */
+export class CalibrationInterruptedError extends Error {
+  override name = 'CalibrationInterruptedError';
 }
 
 export const defaultEffects: readonly number[] = [0.01, 0.02, 0.03, 0.05, 0.1];
@@ -164,6 +171,9 @@ export async function calibrate(options: CalibrateOptions = {}): Promise<Calibra
   const outcomesFor = async (effect: number): Promise<SampleComparison[]> => {
     const outcomes: SampleComparison[] = [];
     for (let r = 0; r < repeats; r++) {
+      // A macrotask turn: the timing loops are synchronous, and a SIGINT handler only runs between them.
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      if (options.signal?.aborted) throw new CalibrationInterruptedError('calibration interrupted');
       const { base, head } = await source(effect, r);
       const outcome = compareRounds(base, head, { threshold, alpha });
       outcomes.push(outcome);

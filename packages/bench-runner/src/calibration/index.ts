@@ -1,5 +1,7 @@
-// @layerbench/bench-runner/calibration: what this machine can detect (false
-// alarms in A/A, detection rate per effect size, minimum detectable effect).
+// @layerbench/bench-runner/calibration: what this machine can detect. The
+// between-run calibration (calibrateBetweenRuns, from K runs in fresh
+// processes) describes `compare` and `check`; calibrate() describes
+// interleaved measurements in one process (runInterleaved, bisect).
 export {
   calibrate,
   calibrationWork,
@@ -9,5 +11,10 @@ export {
   timedSampleSource,
   defaultEffects,
   requiredPower,
+  CalibrationInterruptedError,
 } from './calibrate.js';
 export type { CalibrateOptions, CalibrationSampleSource } from './calibrate.js';
+export { calibrateBetweenRuns, scaledRun, defaultDetectionEffects, minCalibrationRuns } from './between-runs.js';
+export type { BetweenRunOptions } from './between-runs.js';
+export { calibrationDir, calibrationFileName, saveBetweenRunCalibration, findBetweenRunCalibration } from './store.js';
+export type { CalibrationLookup } from './store.js';

@@ -1,9 +1,21 @@
-// Comparing two measurements. Per case: the ratio of medians head/base, its
-// interval, p-value and verdict by the one verdict rule (verdict.ts).
-// Across runs: digest changes, cases on one side only, failures, and the
-// differences of the two environment fingerprints.
-import { bootstrapGeomeanRatioDraws, geometricMean, median } from '../stats/stats.js';
-import { bootstrapIterations, checkCompareOptions, compareSamples, decideRatio, type CompareOptions } from '../stats/verdict.js';
+// Comparing two separate runs. Per case: the ratio head/base of its figures
+// (slice medians, or relative to the reference workload), its interval,
+// p-value and verdict by the one verdict rule (stats/verdict.ts), with the
+// between-run spread of the case on this machine added (noise.ts). Across
+// runs: digest changes, cases on one side only, failures, the differences of
+// the two environment fingerprints, and whether they can be compared at all.
+import {
+  bootstrapGeomeanRatioDraws,
+  bootstrapRatioDraws,
+  geometricMean,
+  median,
+  seededRandom,
+  studentTVariate,
+  type RandomSource,
+} from '../stats/stats.js';
+import { bootstrapIterations, checkCompareOptions, decideRatio, pFloorIndependent, type CompareOptions } from '../stats/verdict.js';
+import { basisOf, pairFigures } from './figures.js';
+import { defaultRunNoise, type CaseSpreadEstimate, type RunNoise } from './noise.js';
 import type {
   CaseComparison,
   CaseResult,
@@ -14,9 +26,6 @@ import type {
   SampleComparison,
   Verdict,
 } from '../types.js';
-
-/** Slice medians needed on both sides to test at slice level. */
-export const minSlices = 5;
 
 function implOf(c: CaseResult): string | undefined {
   if (c.implementation !== undefined) return c.implementation;
@@ -91,14 +100,74 @@ export function comparisonWarnings(base: EnvFingerprint, head: EnvFingerprint): 
   return warnings;
 }
 
-export function compareResults(base: RunResult, head: RunResult, options: CompareOptions = {}): Comparison {
+/**
+ * Why two runs cannot be compared for speed: a different CPU model, core
+ * count or runtime (Node, V8) changes every timing, whatever the code did.
+ */
+export function environmentMismatch(base: EnvFingerprint, head: EnvFingerprint): string[] {
+  const reasons: string[] = [];
+  if (base.cpuModel !== head.cpuModel) reasons.push(`CPU ${base.cpuModel} -> ${head.cpuModel}`);
+  if (base.cpuCount !== head.cpuCount) reasons.push(`${base.cpuCount} -> ${head.cpuCount} CPUs`);
+  if (base.node !== head.node) reasons.push(`Node ${base.node} -> ${head.node}`);
+  else if (base.v8 !== head.v8) reasons.push(`V8 ${base.v8} -> ${head.v8}`);
+  return reasons;
+}
+
+/** The engine: every case runs through it. */
+export const enginePackage = '@layerbench/bench-runner';
+
+/**
+ * Whether every part of a case's code is byte-identical in two runs: the
+ * runtime (Node, V8, OpenSSL), the CPU and its capability word, the engine,
+ * and each of `layers` (package names: the case's own layer and those below
+ * it) by content hash, with the same dispatch decisions. Identical code cannot
+ * have become slower: what a comparison then measures is noise.
+ */
+export function codeUnchanged(base: EnvFingerprint, head: EnvFingerprint, layers: readonly string[]): boolean {
+  if (base.node !== head.node || base.v8 !== head.v8 || base.openssl !== head.openssl) return false;
+  if (base.cpuModel !== head.cpuModel || base.cpuCount !== head.cpuCount || base.capabilities !== head.capabilities) return false;
+  const hash = (env: EnvFingerprint, name: string) => env.layers.find((l) => l.name === name)?.contentHash;
+  for (const name of [...layers, enginePackage]) {
+    const b = hash(base, name);
+    if (b === undefined || b !== hash(head, name)) return false;
+  }
+  const short = new Set(layers.map((name) => name.replace(/^@layerbench\//, '')));
+  const decisions = (env: EnvFingerprint) =>
+    JSON.stringify(env.dispatch.filter((d) => short.has(d.layer)).map((d) => `${d.layer}\0${d.decision}\0${d.impl}`).sort());
+  return decisions(base) === decisions(head);
+}
+
+export interface CompareResultsOptions extends CompareOptions {
+  /**
+   * What separate runs of identical code differ by (see noise.ts): a
+   * calibration of this machine, or the conservative default when absent.
+   */
+  noise?: RunNoise;
+  /** Give regressed/improved verdicts even when the CPU, core count or runtime differ. */
+  acrossEnvironments?: boolean;
+  /**
+   * The layer packages a case's code consists of (its own and those below
+   * it), for the unchanged-code guard; undefined for a case it cannot apply to.
+   */
+  caseLayers?: (c: CaseResult) => readonly string[] | undefined;
+  /** Call a case whose code is byte-identical on both sides (codeUnchanged) unchanged, whatever the timings say. */
+  guardUnchangedCode?: boolean;
+}
+
+export function compareResults(base: RunResult, head: RunResult, options: CompareResultsOptions = {}): Comparison {
   const { threshold, alpha } = checkCompareOptions(options);
+  const noise = options.noise ?? defaultRunNoise();
+  const random = options.random ?? seededRandom(0x5eed1e55);
+  const iterations = options.iterations ?? bootstrapIterations(alpha);
+  const incomparable = environmentMismatch(base.env, head.env);
+  const withhold = incomparable.length > 0 && options.acrossEnvironments !== true;
   const headById = new Map(head.cases.map((c) => [c.id, c]));
   const baseIds = new Set(base.cases.map((c) => c.id));
   const cases: CaseComparison[] = [];
   const failed: string[] = [];
   const onlyBase: string[] = [];
-  const pairs: { base: number[]; head: number[] }[] = [];
+  const geomeanParts: { base: number[]; head: number[] }[] = [];
+  const sigmas: number[] = [];
   for (const b of base.cases) {
     const h = headById.get(b.id);
     if (!h) {
@@ -109,13 +178,11 @@ export function compareResults(base: RunResult, head: RunResult, options: Compar
       failed.push(b.id);
       continue;
     }
-    // Slice medians are (nearly) independent; single samples within a slice are not.
-    const bySlices = (b.sliceMedians?.length ?? 0) >= minSlices && (h.sliceMedians?.length ?? 0) >= minSlices;
+    const figures = pairFigures(b, h, noise.basis);
+    const spread = noise.spreadFor(b.id, basisOf(figures.method));
     let sample: SampleComparison;
     try {
-      sample = bySlices
-        ? compareSamples(b.sliceMedians!, h.sliceMedians!, { ...options, threshold, alpha })
-        : compareSamples(b.samples, h.samples, { ...options, threshold, alpha });
+      sample = compareSeparateRuns(figures.base, figures.head, spread, { threshold, alpha, iterations, random });
     } catch {
       failed.push(b.id);
       continue;
@@ -131,28 +198,38 @@ export function compareResults(base: RunResult, head: RunResult, options: Compar
       pValue: sample.pValue,
       verdict: sample.verdict,
       digestChanged: b.digest !== undefined && h.digest !== undefined && b.digest !== h.digest,
-      method: bySlices ? 'slices' : 'samples',
+      method: figures.method,
+      betweenRuns: { sigma: spread.sigma, dof: spread.dof },
     };
+    if (withhold && (sample.verdict === 'regressed' || sample.verdict === 'improved')) {
+      comparison.suppressedVerdict = sample.verdict;
+      comparison.verdict = 'inconclusive';
+    }
+    const layers = options.caseLayers?.(h);
+    if (layers !== undefined && codeUnchanged(base.env, head.env, layers)) {
+      comparison.codeUnchanged = true;
+      if (options.guardUnchangedCode) comparison.verdict = 'unchanged';
+    }
     const baseImpl = implOf(b);
     const headImpl = implOf(h);
     if (baseImpl !== undefined) comparison.baseImpl = baseImpl;
     if (headImpl !== undefined) comparison.headImpl = headImpl;
     cases.push(comparison);
-    pairs.push(bySlices ? { base: b.sliceMedians!, head: h.sliceMedians! } : { base: b.samples, head: h.samples });
+    geomeanParts.push({ base: figures.base, head: figures.head });
+    sigmas.push(spread.sigma);
   }
   const onlyHead = head.cases.filter((c) => !baseIds.has(c.id)).map((c) => c.id);
   const summary: Record<Verdict, number> = { regressed: 0, improved: 0, unchanged: 0, inconclusive: 0 };
   for (const c of cases) summary[c.verdict]++;
-  const geomeanDraws = () =>
-    bootstrapGeomeanRatioDraws(pairs, {
-      iterations: options.iterations ?? bootstrapIterations(alpha),
-      ...(options.random ? { random: options.random } : {}),
-    });
-  const geomean =
-    cases.length > 0
-      ? { ratio: geometricMean(cases.map((c) => c.ratio)), ci: decideRatio(geomeanDraws(), { threshold, alpha }).ratioCi }
-      : { ratio: 1, ci: [1, 1] as [number, number] };
-  return {
+  let geomean: Comparison['geomean'] = { ratio: 1, ci: [1, 1] };
+  if (cases.length > 0) {
+    // The run-to-run offset of the summary is taken as shared by all cases (the
+    // median case's spread), not averaged away over them.
+    const draws = bootstrapGeomeanRatioDraws(geomeanParts, { iterations, random });
+    addBetweenRunNoise(draws, { sigma: median(sigmas), dof: Math.min(...cases.map((c) => c.betweenRuns!.dof)) }, random);
+    geomean = { ratio: geometricMean(cases.map((c) => c.ratio)), ci: decideRatio(draws, { threshold, alpha }).ratioCi };
+  }
+  const comparison: Comparison = {
     kind: 'layerbench/compare',
     schemaVersion: 1,
     createdAt: new Date().toISOString(),
@@ -168,5 +245,40 @@ export function compareResults(base: RunResult, head: RunResult, options: Compar
     geomean,
     summary,
     warnings: comparisonWarnings(base.env, head.env),
+    noise: noise.summary,
   };
+  if (incomparable.length > 0) comparison.incomparable = incomparable;
+  if (incomparable.length > 0 && options.acrossEnvironments === true) comparison.acrossEnvironments = true;
+  return comparison;
+}
+
+/** Multiplies each draw by exp(sqrt(2) sigma T): the log ratio of two processes, each off by sigma. */
+function addBetweenRunNoise(draws: Float64Array, spread: CaseSpreadEstimate, random: RandomSource): void {
+  if (spread.sigma === 0) return;
+  const scale = Math.SQRT2 * spread.sigma;
+  for (let i = 0; i < draws.length; i++) draws[i] = draws[i]! * Math.exp(scale * studentTVariate(spread.dof, random));
+}
+
+/**
+ * The verdict rule for one case measured in two separate runs: the bootstrap
+ * of the ratio of the two runs' values (slice medians), each draw also
+ * carrying the between-run spread of the case (noise.ts).
+ */
+export function compareSeparateRuns(
+  base: readonly number[],
+  head: readonly number[],
+  spread: CaseSpreadEstimate,
+  options: CompareOptions = {},
+): SampleComparison {
+  const { threshold, alpha } = checkCompareOptions(options);
+  const baseMedian = median(base);
+  const headMedian = median(head);
+  if (!(baseMedian > 0 && headMedian > 0)) {
+    throw new RangeError(`cannot form a ratio of medians ${headMedian} / ${baseMedian}: both must be positive`);
+  }
+  const random = options.random ?? seededRandom(0x5eed1e55);
+  const draws = bootstrapRatioDraws(base, head, { iterations: options.iterations ?? bootstrapIterations(alpha), random });
+  addBetweenRunNoise(draws, spread, random);
+  const decision = decideRatio(draws, { threshold, alpha, pFloor: pFloorIndependent(base.length, head.length) });
+  return { ratio: headMedian / baseMedian, ...decision };
 }

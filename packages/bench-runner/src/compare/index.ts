@@ -1,4 +1,18 @@
 // @layerbench/bench-runner/compare: two run results -> a Comparison (per-case
-// verdicts by the verdict rule of /stats, environment differences, warnings).
-export { compareResults, comparisonWarnings, diffFingerprints, minSlices } from './compare.js';
+// verdicts by the verdict rule of /stats with the between-run spread of this
+// machine, environment differences, warnings), and the between-run model.
+export {
+  compareResults,
+  compareSeparateRuns,
+  comparisonWarnings,
+  diffFingerprints,
+  environmentMismatch,
+  codeUnchanged,
+  enginePackage,
+} from './compare.js';
+export type { CompareResultsOptions } from './compare.js';
+export { minSlices, pairFigures, caseFigure, basisOf } from './figures.js';
+export type { FigureMethod } from './figures.js';
+export { defaultRunNoise, defaultSpread, fixedRunNoise, runNoiseFromCalibration } from './noise.js';
+export type { RunNoise, CaseSpreadEstimate } from './noise.js';
 export type { CompareOptions } from '../stats/verdict.js';

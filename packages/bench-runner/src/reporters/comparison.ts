@@ -15,7 +15,23 @@ export function caseNote(c: CaseComparison): string {
   const notes: string[] = [];
   if (c.digestChanged) notes.push('DIGEST CHANGED');
   if (c.baseImpl !== c.headImpl) notes.push(`impl ${c.baseImpl ?? '?'} -> ${c.headImpl ?? '?'}`);
+  if (c.suppressedVerdict !== undefined) notes.push(`${c.suppressedVerdict} in numbers, environments differ`);
+  if (c.codeUnchanged === true) notes.push('code identical');
   return notes.join(', ');
+}
+
+/** The lines before the verdicts that say what they rest on: the between-run spread, and whether the runs are comparable. */
+export function basisLines(cmp: Comparison): string[] {
+  const lines: string[] = [];
+  if (cmp.noise !== undefined) lines.push(`noise: ${cmp.noise.description}`);
+  if ((cmp.incomparable?.length ?? 0) > 0) {
+    lines.push(
+      cmp.acrossEnvironments === true
+        ? `environments differ (${cmp.incomparable!.join(', ')}): verdicts given anyway because --across-environments was asked for`
+        : `environments differ (${cmp.incomparable!.join(', ')}): no regressed/improved verdicts (they would be about the machine or runtime, not the code); use \`layerbench bisect\` to measure both in one place`,
+    );
+  }
+  return lines;
 }
 
 export function formatInterval(ci: readonly [number, number]): string {
@@ -32,6 +48,7 @@ export function formatComparison(cmp: Comparison): string {
     `compare: base ${cmp.base.createdAt} -> head ${cmp.head.createdAt} · noise threshold ±${(cmp.threshold * 100).toFixed(1)}% · alpha ${cmp.alpha} (${confidenceLabel(cmp.alpha)} intervals)`,
   ];
   for (const w of cmp.warnings ?? []) lines.push(`warning: ${w}`);
+  lines.push(...basisLines(cmp));
   if (cmp.fingerprintDiffs.length > 0) {
     lines.push('environment differences:');
     for (const d of cmp.fingerprintDiffs) lines.push(`  ${describeDiff(d)}`);

@@ -2,7 +2,7 @@
 // tables, Markdown, the seeds' own formats, Bencher BMF, JSON) and the one
 // units module and Markdown cell escaper they (and ci-report) share.
 export { formatTable, describeEnv } from './table.js';
-export { formatComparison, describeDiff, caseNote, formatInterval, summaryLine } from './comparison.js';
+export { formatComparison, describeDiff, caseNote, formatInterval, summaryLine, basisLines } from './comparison.js';
 export { formatMarkdown } from './markdown.js';
 export { formatJson } from './json.js';
 export { formatNtpsec, ntpsecHeader } from './ntpsec.js';

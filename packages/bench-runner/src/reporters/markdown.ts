@@ -1,6 +1,6 @@
 // Markdown of a run or a comparison, for job summaries and PR comments.
 import type { Comparison, RunResult } from '../types.js';
-import { caseNote, describeDiff, formatInterval, summaryLine } from './comparison.js';
+import { basisLines, caseNote, describeDiff, formatInterval, summaryLine } from './comparison.js';
 import { confidenceLabel } from '../stats/verdict.js';
 import { markdownCell } from './markdown-cell.js';
 import { describeEnv } from './table.js';
@@ -53,6 +53,7 @@ function comparisonMarkdown(cmp: Comparison): string {
   const lines = [`### layerbench compare`, '', `**${markdownCell(summaryLine(cmp))}**`, ''];
   lines.push(`Noise threshold ±${(cmp.threshold * 100).toFixed(1)}%, alpha ${cmp.alpha} (${confidenceLabel(cmp.alpha)} intervals). Base ${cmp.base.createdAt}, head ${cmp.head.createdAt}.`, '');
   for (const w of cmp.warnings ?? []) lines.push(`> ⚠️ ${markdownCell(w)}`, '');
+  for (const b of basisLines(cmp)) lines.push(markdownCell(b), '');
   if (cmp.fingerprintDiffs.length > 0) {
     lines.push('**Environment differences** (first hints of the cause):', '');
     for (const d of cmp.fingerprintDiffs) lines.push(`- ${markdownCell(describeDiff(d))}`);

@@ -5,8 +5,8 @@
 import { mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ZodType } from 'zod';
-import { calibrationSchema, comparisonSchema, runResultSchema } from './schemas.js';
-import type { Calibration, Comparison, RunResult } from '../types.js';
+import { betweenRunCalibrationSchema, calibrationSchema, comparisonSchema, runResultSchema } from './schemas.js';
+import type { BetweenRunCalibration, Calibration, Comparison, RunResult } from '../types.js';
 
 export type ResultFileProblem =
   | 'unreadable'
@@ -141,4 +141,8 @@ export function readComparison(file: string): Comparison {
 
 export function readCalibration(file: string): Calibration {
   return readResultFile(file, calibrationSchema, 'layerbench/calibration');
+}
+
+export function readBetweenRunCalibration(file: string): BetweenRunCalibration {
+  return readResultFile(file, betweenRunCalibrationSchema, 'layerbench/between-runs');
 }

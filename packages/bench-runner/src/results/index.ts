@@ -18,6 +18,10 @@ export {
   comparisonSchema,
   calibrationEffectSchema,
   calibrationSchema,
+  figureBasisSchema,
+  runNoiseSummarySchema,
+  caseSpreadSchema,
+  betweenRunCalibrationSchema,
 } from './schemas.js';
 export type {
   ParamValue,
@@ -36,6 +40,10 @@ export type {
   Comparison,
   CalibrationEffect,
   Calibration,
+  FigureBasis,
+  RunNoiseSummary,
+  CaseSpread,
+  BetweenRunCalibration,
 } from './schemas.js';
 export {
   writeResultFile,
@@ -43,6 +51,7 @@ export {
   readRunResult,
   readComparison,
   readCalibration,
+  readBetweenRunCalibration,
   stringifyResult,
   ResultFileError,
   supportedSchemaVersions,

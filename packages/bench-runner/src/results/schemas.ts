@@ -131,6 +131,18 @@ export const caseResultSchema = z.looseObject({
    */
   sliceMedians: z.array(finite).optional(),
   stats: caseStatsSchema.optional(),
+  /**
+   * The reference workload timed between this case's slices (`work` names
+   * it; see reference.ts): its median ns per call in the slice before the
+   * first, between each two, and after the last.
+   */
+  reference: z.looseObject({ work: z.string(), sliceMedians: z.array(finite) }).optional(),
+  /**
+   * Each slice median divided by the geometric mean of the reference slices
+   * on either side of it: the case relative to the reference, with whatever
+   * slowed both (other jobs, frequency) cancelled.
+   */
+  relativeSliceMedians: z.array(finite).optional(),
   /** For fixed-time loops (esptest): operations completed in `seconds`. */
   fixedTime: z.looseObject({ seconds: finite, ops: count, elapsedSeconds: finite.optional() }).optional(),
 });
@@ -146,6 +158,8 @@ export const runResultSchema = z.looseObject({
     timePerCase: finite,
     shard: z.string().optional(),
     filter: z.string().optional(),
+    /** The reference workload timed between slices (absent: no relative figures). */
+    reference: z.string().optional(),
   }),
   env: envFingerprintSchema,
   cases: z.array(caseResultSchema),
@@ -179,6 +193,29 @@ export const sampleComparisonSchema = z.looseObject({
 });
 export type SampleComparison = z.infer<typeof sampleComparisonSchema>;
 
+/** Which figures of a case a comparison uses: raw slice medians, or relative to the reference workload. */
+export const figureBasisSchema = z.enum(['raw', 'relative']);
+export type FigureBasis = z.infer<typeof figureBasisSchema>;
+
+/**
+ * What compare assumed about the difference between two separate runs of
+ * identical code: `source` says whether it was measured on this machine
+ * (`layerbench calibrate`) or is the conservative default.
+ */
+export const runNoiseSummarySchema = z.looseObject({
+  source: z.enum(['calibration', 'default']),
+  basis: figureBasisSchema,
+  /** The calibration file it came from. */
+  file: z.string().optional(),
+  /** When that calibration was made, with how many processes, at what time per case. */
+  createdAt: z.string().optional(),
+  processes: z.number().int().optional(),
+  timePerCase: finite.optional(),
+  /** One line for people: where the figures came from and what they allow. */
+  description: z.string(),
+});
+export type RunNoiseSummary = z.infer<typeof runNoiseSummarySchema>;
+
 export const caseComparisonSchema = z.looseObject({
   id: z.string(),
   layer: z.string(),
@@ -191,8 +228,17 @@ export const caseComparisonSchema = z.looseObject({
   pValue: finite,
   verdict: verdictSchema,
   digestChanged: z.boolean(),
-  /** What was tested: slice medians (both sides had >= 5) or, for older results, the pooled samples. */
-  method: z.enum(['slices', 'samples']).optional(),
+  /**
+   * What was compared: slice medians (both sides had >= 5), slice medians
+   * relative to the reference workload, or, for older results, the pooled samples.
+   */
+  method: z.enum(['slices', 'relative', 'samples']).optional(),
+  /** The between-run spread assumed for this case: sd of log(figure) between processes, and its degrees of freedom. */
+  betweenRuns: z.looseObject({ sigma: finite, dof: z.number().positive() }).optional(),
+  /** The verdict the numbers gave when it was not allowed to stand (different environments). */
+  suppressedVerdict: verdictSchema.optional(),
+  /** Every layer this case runs (its own, those below it, the engine and the runtime) is byte-identical on both sides. */
+  codeUnchanged: z.boolean().optional(),
   baseImpl: z.string().optional(),
   headImpl: z.string().optional(),
 });
@@ -230,6 +276,15 @@ export const comparisonSchema = z.looseObject({
   summary: verdictCountsSchema,
   /** Reasons to distrust the timings: an overloaded machine, different machines. */
   warnings: z.array(z.string()).optional(),
+  /** The between-run spread assumed (absent in files written before 0.2). */
+  noise: runNoiseSummarySchema.optional(),
+  /**
+   * Why the two runs cannot be compared for speed (different CPU, core count
+   * or runtime): regressed/improved verdicts were withheld unless asked for.
+   */
+  incomparable: z.array(z.string()).optional(),
+  /** Verdicts were given across different environments because it was asked for. */
+  acrossEnvironments: z.boolean().optional(),
 });
 export type Comparison = z.infer<typeof comparisonSchema>;
 
@@ -277,3 +332,61 @@ export const calibrationSchema = z.looseObject({
   overhead: z.looseObject({ medianNs: finite, madNs: finite, ci: interval }),
 });
 export type Calibration = z.infer<typeof calibrationSchema>;
+
+/** One case in a between-run calibration: how much its figure moves from one fresh process to the next. */
+export const caseSpreadSchema = z.looseObject({
+  /** Processes that measured it. */
+  n: z.number().int().positive(),
+  /** Median of its raw figure (ns per call) over the processes. */
+  medianNs: finite,
+  /** Sample sd of log(raw figure) over the processes. */
+  sigmaRaw: finite,
+  /** The same for the figure relative to the reference workload (absent without relative figures). */
+  sigmaRelative: finite.optional(),
+  /** Smallest tested slowdown detected in every cross-validation pair (null: none of those tested). */
+  minimumDetectableEffect: finite.nullable().optional(),
+});
+export type CaseSpread = z.infer<typeof caseSpreadSchema>;
+
+/**
+ * `layerbench calibrate`: the separate-process A/A spread of every case on
+ * one machine and runtime at one time per case, the basis compare should
+ * use, and what that gives: the cross-validated false-alarm rate and the
+ * minimum detectable effect.
+ */
+export const betweenRunCalibrationSchema = z.looseObject({
+  kind: z.literal('layerbench/between-runs'),
+  schemaVersion: z.literal(1),
+  createdAt: z.string(),
+  env: envFingerprintSchema,
+  suites: z.array(z.string()),
+  filter: z.string().optional(),
+  timePerCase: finite,
+  processes: z.number().int().positive(),
+  /** Load average (1 min) at the start and end of each process. */
+  load: z.array(z.tuple([finite, finite])),
+  threshold: finite,
+  alpha: finite,
+  /** The figures with the smaller typical spread on this machine. */
+  basis: figureBasisSchema,
+  /** Per basis, the median and 90th percentile of the per-case sigmas. */
+  pooled: z.looseObject({
+    raw: z.looseObject({ p50: finite, p90: finite }),
+    relative: z.looseObject({ p50: finite, p90: finite }).optional(),
+  }),
+  cases: z.record(z.string(), caseSpreadSchema),
+  /**
+   * Leave-two-out: each pair of processes compared with the spread estimated
+   * from the others. `cases` flagged regressed or improved of `compared`;
+   * `pairsFlagged` pairs (of `pairs`) with at least one case regressed.
+   */
+  falseAlarms: z.looseObject({
+    flagged: count,
+    compared: count,
+    pairsFlagged: count,
+    pairs: count,
+  }),
+  /** Per injected slowdown: the share of (pair, case) comparisons called regressed. */
+  detection: z.array(z.looseObject({ effect: finite, detected: count, compared: count })),
+});
+export type BetweenRunCalibration = z.infer<typeof betweenRunCalibrationSchema>;

@@ -86,8 +86,14 @@ export function normalVariate(random: RandomSource): number {
   return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * random());
 }
 
-/** Gamma(shape, 1) variate, Marsaglia-Tsang; shape >= 1 here. */
-function gammaVariate(shape: number, random: RandomSource): number {
+/** Gamma(shape, 1) variate, Marsaglia-Tsang; shape >= 1 (below 1 by the boost U^(1/shape)). */
+export function gammaVariate(shape: number, random: RandomSource): number {
+  if (!(shape > 0)) throw new RangeError(`gamma shape must be positive, got ${shape}`);
+  if (shape < 1) {
+    let u = 0;
+    while (u === 0) u = random();
+    return gammaVariate(shape + 1, random) * Math.pow(u, 1 / shape);
+  }
   const d = shape - 1 / 3;
   const c = 1 / Math.sqrt(9 * d);
   for (;;) {
@@ -102,6 +108,13 @@ function gammaVariate(shape: number, random: RandomSource): number {
     if (u < 1 - 0.0331 * x * x * x * x) return d * v;
     if (Math.log(u) < 0.5 * x * x + d * (1 - v + Math.log(v))) return d * v;
   }
+}
+
+/** Student's t variate with `dof` degrees of freedom (Infinity: standard normal). */
+export function studentTVariate(dof: number, random: RandomSource): number {
+  const z = normalVariate(random);
+  if (dof === Infinity) return z;
+  return z / Math.sqrt((2 * gammaVariate(dof / 2, random)) / dof);
 }
 
 /**

@@ -1,0 +1,68 @@
+// What `compare` and `check` need beyond the two result files: the
+// between-run spread of this machine (a stored `layerbench calibrate`, an
+// explicit --calibration file, or the conservative default — and a line that
+// says which), and which layers each case's code consists of, for the
+// unchanged-code guard of `check`.
+import {
+  defaultRunNoise,
+  runNoiseFromCalibration,
+  type RunNoise,
+} from '@layerbench/bench-runner/compare';
+import { calibrationDir, findBetweenRunCalibration } from '@layerbench/bench-runner/calibration';
+import { readBetweenRunCalibration } from '@layerbench/bench-runner/results';
+import type { CaseResult, RunResult } from '@layerbench/bench-runner';
+import type { CommandContext } from './commands/types.js';
+import { readInputFile } from './result-files.js';
+
+export interface ChosenNoise {
+  noise: RunNoise;
+  /** Said before the verdicts: where the between-run spread came from. */
+  line: string;
+}
+
+/**
+ * The between-run model for comparing `base` with `head`: the calibration
+ * file given, else the stored one of this machine and runtime (nearest
+ * --time), else the conservative default.
+ */
+export function chooseNoise(ctx: CommandContext, base: RunResult, head: RunResult, calibrationFile?: string): ChosenNoise {
+  if (calibrationFile !== undefined) {
+    const calibration = readInputFile(ctx, calibrationFile, readBetweenRunCalibration);
+    const noise = runNoiseFromCalibration(calibration, calibrationFile);
+    const mismatch =
+      calibration.env.machineId !== head.env.machineId || calibration.env.node !== head.env.node
+        ? ' (note: it was made on another machine or runtime than these runs)'
+        : '';
+    return { noise, line: `noise: ${noise.summary.description}${mismatch}` };
+  }
+  const time = Math.max(base.options.timePerCase, head.options.timePerCase);
+  const lookup = findBetweenRunCalibration(base.env, head.env, time, calibrationDir(ctx.env));
+  if (!lookup.found) {
+    const noise = defaultRunNoise(lookup.reason);
+    return { noise, line: `noise: ${noise.summary.description}` };
+  }
+  const noise = runNoiseFromCalibration(lookup.calibration, lookup.file);
+  return { noise, line: `noise: ${noise.summary.description}${lookup.note ? ` (${lookup.note})` : ''}` };
+}
+
+/** The package of each layer a case can belong to, with the layers below it. */
+const layerStacks: Record<string, readonly string[]> = {
+  'aes-core': ['@layerbench/aes-core'],
+  cmac: ['@layerbench/cmac', '@layerbench/aes-core'],
+  'sha1-dispatch': ['@layerbench/sha1-dispatch'],
+  esp: ['@layerbench/esp', '@layerbench/aes-core', '@layerbench/sha1-dispatch'],
+};
+
+/** The CLI itself: its suites define what each case does. */
+export const cliPackage = '@layerbench/cli';
+
+/**
+ * The packages a case's code consists of: its layer, the layers below it and
+ * the CLI (whose suites build the case); bench-runner and the runtime are
+ * always checked too. Undefined for cases of other code (the npm peers):
+ * the guard does not apply to them.
+ */
+export function caseLayers(c: CaseResult): readonly string[] | undefined {
+  const stack = layerStacks[c.layer];
+  return stack === undefined ? undefined : [...stack, cliPackage];
+}

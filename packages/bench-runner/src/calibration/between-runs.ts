@@ -1,0 +1,207 @@
+// The between-run calibration: from K runs of the same cases, each in a fresh
+// process on one machine (what `compare` sees: a base run and a head run,
+// minutes apart), how far each case's figure moves from process to process,
+// on both bases (raw, relative to the reference workload). Then, with exactly
+// the machinery compare uses, what that gives:
+// - the false-alarm rate, cross-validated: each pair of processes is compared
+//   with the spreads estimated from the other K - 2 (never from itself);
+// - the detection rate of an injected slowdown (head figures scaled by
+//   1 + effect), per case and overall, and so each case's minimum detectable
+//   effect at this time per case.
+import { compareResults } from '../compare/compare.js';
+import { caseFigure } from '../compare/figures.js';
+import type { RunNoise } from '../compare/noise.js';
+import { runNoiseFromCalibration } from '../compare/noise.js';
+import type { BetweenRunCalibration, CaseResult, CaseSpread, FigureBasis, RunResult } from '../results/schemas.js';
+import { median, percentile, type RandomSource } from '../stats/stats.js';
+import { checkCompareOptions } from '../stats/verdict.js';
+
+/** Slowdowns injected to find each case's minimum detectable effect. */
+export const defaultDetectionEffects: readonly number[] = [0.02, 0.03, 0.05, 0.1, 0.2, 0.5, 1];
+
+/** Fewest processes: leave-two-out needs at least two left to estimate from. */
+export const minCalibrationRuns = 4;
+
+export interface BetweenRunOptions {
+  threshold?: number;
+  alpha?: number;
+  effects?: readonly number[];
+  /** Bootstrap draws per comparison (default: the verdict rule's for alpha). */
+  iterations?: number;
+  random?: RandomSource;
+  onProgress?: (message: string) => void;
+}
+
+function sampleSd(values: readonly number[]): number {
+  const n = values.length;
+  if (n < 2) return 0;
+  let mean = 0;
+  for (const v of values) mean += v;
+  mean /= n;
+  let ss = 0;
+  for (const v of values) ss += (v - mean) * (v - mean);
+  return Math.sqrt(ss / (n - 1));
+}
+
+/** The spread of one case over runs on one basis: sd of log(figure); undefined when a run has no such figure. */
+function sigmaOf(cases: readonly CaseResult[], basis: FigureBasis): number | undefined {
+  const logs: number[] = [];
+  for (const c of cases) {
+    const f = caseFigure(c, basis);
+    if (f === undefined || !(f > 0)) return undefined;
+    logs.push(Math.log(f));
+  }
+  return sampleSd(logs);
+}
+
+function pooledOf(sigmas: readonly number[]): { p50: number; p90: number } {
+  return sigmas.length === 0 ? { p50: 0, p90: 0 } : { p50: percentile(sigmas, 50), p90: percentile(sigmas, 90) };
+}
+
+/** The cases measured (status ok) in every run, in the first run's order. */
+function commonCases(runs: readonly RunResult[]): string[] {
+  const okIn = runs.map((r) => new Set(r.cases.filter((c) => c.status === 'ok' && c.samples.length > 0).map((c) => c.id)));
+  return runs[0]!.cases.map((c) => c.id).filter((id) => okIn.every((s) => s.has(id)));
+}
+
+interface Spreads {
+  cases: Record<string, CaseSpread>;
+  pooled: BetweenRunCalibration['pooled'];
+  basis: FigureBasis;
+}
+
+function spreadsOf(runs: readonly RunResult[], ids: readonly string[]): Spreads {
+  const cases: Record<string, CaseSpread> = {};
+  const raw: number[] = [];
+  const relative: number[] = [];
+  let allRelative = true;
+  for (const id of ids) {
+    const each = runs.map((r) => r.cases.find((c) => c.id === id)!);
+    const sigmaRaw = sigmaOf(each, 'raw')!;
+    const sigmaRelative = sigmaOf(each, 'relative');
+    const spread: CaseSpread = {
+      n: runs.length,
+      medianNs: median(each.map((c) => caseFigure(c, 'raw')!)),
+      sigmaRaw,
+    };
+    raw.push(sigmaRaw);
+    if (sigmaRelative === undefined) allRelative = false;
+    else {
+      spread.sigmaRelative = sigmaRelative;
+      relative.push(sigmaRelative);
+    }
+    cases[id] = spread;
+  }
+  const pooled: BetweenRunCalibration['pooled'] = { raw: pooledOf(raw) };
+  if (allRelative && relative.length > 0) pooled.relative = pooledOf(relative);
+  // The basis with the smaller typical spread; relative only when every case has it.
+  const basis: FigureBasis = pooled.relative !== undefined && pooled.relative.p50 < pooled.raw.p50 ? 'relative' : 'raw';
+  return { cases, pooled, basis };
+}
+
+/** A run whose figures of every case are `factor` times larger (an injected slowdown). */
+export function scaledRun(run: RunResult, factor: number): RunResult {
+  const scale = (values: number[] | undefined) => values?.map((v) => v * factor);
+  return {
+    ...run,
+    cases: run.cases.map((c) => {
+      const scaled: CaseResult = { ...c, samples: scale(c.samples)! };
+      if (c.sliceMedians) scaled.sliceMedians = scale(c.sliceMedians)!;
+      if (c.relativeSliceMedians) scaled.relativeSliceMedians = scale(c.relativeSliceMedians)!;
+      return scaled;
+    }),
+  };
+}
+
+function checkRuns(runs: readonly RunResult[]): void {
+  if (runs.length < minCalibrationRuns) {
+    throw new RangeError(`a between-run calibration needs at least ${minCalibrationRuns} runs, got ${runs.length}`);
+  }
+  const first = runs[0]!;
+  for (const r of runs) {
+    if (r.env.machineId !== first.env.machineId || r.env.node !== first.env.node) {
+      throw new RangeError('the runs of a between-run calibration must come from one machine and runtime');
+    }
+    if (r.options.timePerCase !== first.options.timePerCase) {
+      throw new RangeError(`the runs of a between-run calibration must have one time per case, got ${first.options.timePerCase} and ${r.options.timePerCase}`);
+    }
+  }
+}
+
+/**
+ * The between-run calibration of K runs (K >= 4) of the same cases, each in
+ * its own fresh process on one machine and runtime (see the module comment).
+ */
+export function calibrateBetweenRuns(runs: readonly RunResult[], options: BetweenRunOptions = {}): BetweenRunCalibration {
+  const { threshold, alpha } = checkCompareOptions(options);
+  checkRuns(runs);
+  const ids = commonCases(runs);
+  if (ids.length === 0) throw new RangeError('no case was measured in every run of the calibration');
+  const effects = [...(options.effects ?? defaultDetectionEffects)].sort((a, b) => a - b);
+  for (const e of effects) if (!(e > 0)) throw new RangeError(`injected effects must be positive, got ${e}`);
+  const say = options.onProgress ?? (() => undefined);
+  const full = spreadsOf(runs, ids);
+  const compareOptions = {
+    threshold,
+    alpha,
+    ...(options.iterations === undefined ? {} : { iterations: options.iterations }),
+    ...(options.random === undefined ? {} : { random: options.random }),
+  };
+
+  const falseAlarms = { flagged: 0, compared: 0, pairsFlagged: 0, pairs: 0 };
+  const detected = effects.map(() => 0);
+  const detectedCompared = effects.map(() => 0);
+  // Per case, per effect: detected in every pair so far.
+  const alwaysDetected = new Map(ids.map((id) => [id, effects.map(() => true)]));
+  const idSet = new Set(ids);
+  for (let i = 0; i < runs.length; i++) {
+    for (let j = i + 1; j < runs.length; j++) {
+      const others = runs.filter((_, k) => k !== i && k !== j);
+      const held = spreadsOf(others, ids);
+      const noise: RunNoise = runNoiseFromCalibration({ ...calibrationShell(others, threshold, alpha), ...held });
+      const only = (r: RunResult): RunResult => ({ ...r, cases: r.cases.filter((c) => idSet.has(c.id)) });
+      const aa = compareResults(only(runs[i]!), only(runs[j]!), { ...compareOptions, noise });
+      const flagged = aa.summary.regressed + aa.summary.improved;
+      falseAlarms.flagged += flagged;
+      falseAlarms.compared += aa.cases.length;
+      falseAlarms.pairs++;
+      if (aa.summary.regressed > 0) falseAlarms.pairsFlagged++;
+      effects.forEach((effect, e) => {
+        const ab = compareResults(only(runs[i]!), scaledRun(only(runs[j]!), 1 + effect), { ...compareOptions, noise });
+        detected[e]! += ab.summary.regressed;
+        detectedCompared[e]! += ab.cases.length;
+        for (const c of ab.cases) if (c.verdict !== 'regressed') alwaysDetected.get(c.id)![e] = false;
+      });
+      say(`pair ${i + 1}-${j + 1}: ${flagged} of ${aa.cases.length} cases flagged in A/A`);
+    }
+  }
+  for (const id of ids) {
+    const e = alwaysDetected.get(id)!.findIndex((ok, k) => ok && alwaysDetected.get(id)!.slice(k).every(Boolean));
+    full.cases[id]!.minimumDetectableEffect = e < 0 ? null : effects[e]!;
+  }
+  return {
+    ...calibrationShell(runs, threshold, alpha),
+    basis: full.basis,
+    pooled: full.pooled,
+    cases: full.cases,
+    falseAlarms,
+    detection: effects.map((effect, e) => ({ effect, detected: detected[e]!, compared: detectedCompared[e]! })),
+  };
+}
+
+function calibrationShell(runs: readonly RunResult[], threshold: number, alpha: number) {
+  const first = runs[0]!;
+  const shell = {
+    kind: 'layerbench/between-runs' as const,
+    schemaVersion: 1 as const,
+    createdAt: new Date().toISOString(),
+    env: first.env,
+    suites: first.suites,
+    timePerCase: first.options.timePerCase,
+    processes: runs.length,
+    load: runs.map((r): [number, number] => [r.env.loadAvgStart[0] ?? 0, r.env.loadAvgEnd[0] ?? 0]),
+    threshold,
+    alpha,
+  };
+  return first.options.filter === undefined ? shell : { ...shell, filter: first.options.filter };
+}

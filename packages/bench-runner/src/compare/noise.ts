@@ -1,0 +1,95 @@
+// What two separate runs of identical code differ by. Inside one process a
+// case's slices agree to a fraction of a percent; between two fresh processes
+// the same case moves by 1-10% (and a few cases by far more: JIT decisions,
+// code placement, garbage collection differ from process to process), so an
+// interval computed inside one run says nothing about the next run. compare
+// therefore adds, to every case, a between-run term measured on this machine
+// by `layerbench calibrate` (K fresh processes: the per-case spread of
+// log(figure)), or a conservative default when there is no calibration.
+//
+// The term enters the one verdict rule as extra bootstrap noise: each draw of
+// the within-run ratio is multiplied by exp(sqrt(2) * sigma * T), T Student's
+// t with K - 1 degrees of freedom: the predictive distribution of the log
+// ratio of two new processes when sigma was estimated from K of them.
+import type { BetweenRunCalibration, FigureBasis, RunNoiseSummary } from '../results/schemas.js';
+
+export interface CaseSpreadEstimate {
+  /** sd of log(figure) of one process. */
+  sigma: number;
+  /** Degrees of freedom of that estimate (Infinity: known exactly). */
+  dof: number;
+}
+
+/** The between-run model compare uses. */
+export interface RunNoise {
+  summary: RunNoiseSummary;
+  /** The figures to compare when both runs have them. */
+  basis: FigureBasis;
+  /** The spread of one case on one basis. */
+  spreadFor(id: string, basis: FigureBasis): CaseSpreadEstimate;
+}
+
+/**
+ * The default per-process spread without a calibration: 10% with the heavy
+ * tails of a t with 3 degrees of freedom. Measured A/A spreads of single cases
+ * on a shared machine reach that (and a few cases far more); with it only
+ * changes of roughly x2 or more are called regressed or improved.
+ */
+export const defaultSpread: CaseSpreadEstimate = { sigma: 0.1, dof: 3 };
+
+export function defaultRunNoise(why = 'no between-run calibration for this machine and runtime'): RunNoise {
+  return {
+    basis: 'raw',
+    summary: {
+      source: 'default',
+      basis: 'raw',
+      description: `${why}: assuming the conservative default spread between runs (${(defaultSpread.sigma * 100).toFixed(0)}% per process, heavy-tailed), so only changes of about x2 or more can be called; run \`layerbench calibrate\` with the same suites and --time on this machine`,
+    },
+    spreadFor: () => defaultSpread,
+  };
+}
+
+/** A fixed spread for every case (tests; or a user who knows the machine). */
+export function fixedRunNoise(sigma: number, dof = Infinity, basis: FigureBasis = 'raw'): RunNoise {
+  if (!(sigma >= 0 && Number.isFinite(sigma))) throw new RangeError(`sigma must be a finite number >= 0, got ${sigma}`);
+  if (!(dof > 0)) throw new RangeError(`dof must be positive, got ${dof}`);
+  return {
+    basis,
+    summary: { source: 'default', basis, description: `a fixed between-run spread of ${(sigma * 100).toFixed(2)}% per process` },
+    spreadFor: () => ({ sigma, dof }),
+  };
+}
+
+/**
+ * The between-run model of a calibration: each case its own measured spread
+ * (K processes: K - 1 degrees of freedom); a case the calibration did not
+ * measure gets the 90th percentile of the measured ones.
+ */
+export function runNoiseFromCalibration(
+  calibration: Pick<BetweenRunCalibration, 'cases' | 'pooled' | 'basis' | 'processes' | 'timePerCase' | 'createdAt'>,
+  file?: string,
+): RunNoise {
+  const dof = Math.max(1, calibration.processes - 1);
+  const summary: RunNoiseSummary = {
+    source: 'calibration',
+    basis: calibration.basis,
+    createdAt: calibration.createdAt,
+    processes: calibration.processes,
+    timePerCase: calibration.timePerCase,
+    description: `between-run spread measured by \`layerbench calibrate\` on this machine (${calibration.processes} processes at --time ${calibration.timePerCase}, ${calibration.createdAt}${file ? `, ${file}` : ''}); ${calibration.basis} figures`,
+  };
+  if (file !== undefined) summary.file = file;
+  return {
+    basis: calibration.basis,
+    summary,
+    spreadFor(id, basis) {
+      const c = calibration.cases[id];
+      const relative = basis === 'relative';
+      const own = c === undefined ? undefined : relative ? c.sigmaRelative : c.sigmaRaw;
+      if (own !== undefined && c !== undefined) return { sigma: own, dof: Math.max(1, c.n - 1) };
+      const pooled = relative ? (calibration.pooled.relative ?? calibration.pooled.raw) : calibration.pooled.raw;
+      return { sigma: pooled.p90, dof };
+    },
+  };
+}
+
