@@ -5,9 +5,10 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readComparison, readRunResult } from '@layerbench/bench-runner/results';
+import { calibrationFileName } from '@layerbench/bench-runner/calibration';
+import { readComparison, readRunResult, writeResultFile } from '@layerbench/bench-runner/results';
 import { computeStats } from '@layerbench/bench-runner/stats';
-import type { Comparison, RunResult } from '@layerbench/bench-runner';
+import type { BetweenRunCalibration, Comparison, RunResult } from '@layerbench/bench-runner';
 import { afterAll, describe, expect, it } from 'vitest';
 import { heavyTestTimeout, lines, runCli } from './spawn-cli.js';
 import { samplesAround, syntheticCase, syntheticEnv, syntheticRun } from './synthetic-results.js';
@@ -41,9 +42,77 @@ const regressed = writeRun(
   ),
 );
 
+// A stored between-run calibration of the synthetic machine: each case moves 0.2% from process to process.
+const calibrated = { LAYERBENCH_CALIBRATION_DIR: join(work, 'calibration') };
+const noCalibration = { LAYERBENCH_CALIBRATION_DIR: join(work, 'no-calibration') };
+const synthetic = syntheticEnv();
+const calibration: BetweenRunCalibration = {
+  kind: 'layerbench/between-runs',
+  schemaVersion: 1,
+  createdAt: '2026-12-01T10:00:00.000Z',
+  env: synthetic,
+  suites: ['sha1'],
+  timePerCase: 0.5,
+  processes: 8,
+  load: Array.from({ length: 8 }, (): [number, number] => [0.5, 0.5]),
+  threshold: 0.02,
+  alpha: 0.01,
+  basis: 'raw',
+  pooled: { raw: { p50: 0.002, p90: 0.002 } },
+  cases: {
+    'sha1/64/unrolled': { n: 8, medianNs: 100, sigmaRaw: 0.002 },
+    'sha1/1500/unrolled': { n: 8, medianNs: 1000, sigmaRaw: 0.002 },
+  },
+  falseAlarms: { flagged: 0, compared: 56, pairsFlagged: 0, pairs: 28 },
+  detection: [{ effect: 0.05, detected: 56, compared: 56 }],
+};
+writeResultFile(join(calibrated.LAYERBENCH_CALIBRATION_DIR, calibrationFileName(synthetic, 0.5)), calibration);
+
 describe('compare', { timeout: heavyTestTimeout }, () => {
+  it('says which between-run spread it used: the stored calibration, or the conservative default', async () => {
+    const withCalibration = await runCli(['compare', base, regressed], { env: calibrated });
+    expect(withCalibration.stdout).toMatch(/^noise: between-run spread measured by `layerbench calibrate` on this machine \(8 processes at --time 0.5/m);
+    const without = await runCli(['compare', base, regressed], { env: noCalibration });
+    expect(without.stdout).toMatch(/^noise: no between-run calibration for this machine .*conservative default/m);
+    // 40% slower is within what the default allows between two runs: not called.
+    expect(without.code, without.stdout).toBe(0);
+    const much = writeRun('much-slower.json', syntheticRun([syntheticCase('sha1/64/unrolled', samplesAround(500, 8))]));
+    const fivefold = await runCli(['compare', base, much], { env: noCalibration });
+    expect(fivefold.code, fivefold.stdout).toBe(1);
+    // An explicit --calibration file wins over the stored one.
+    const file = join(work, 'explicit-calibration.json');
+    writeResultFile(file, calibration);
+    const explicit = await runCli(['compare', base, regressed, '--calibration', file], { env: noCalibration });
+    expect(explicit.code, explicit.stdout).toBe(1);
+    expect(explicit.stdout).toContain(file);
+  });
+
+  it('exit 3 when no case was measured in both files: nothing compared is not a pass', async () => {
+    const other = writeRun('other-cases.json', syntheticRun([syntheticCase('sha1/16384/unrolled', samplesAround(100, 9))]));
+    const result = await runCli(['compare', base, other], { env: calibrated });
+    expect(result.code, result.stdout).toBe(3);
+    expect(result.stdout).toMatch(/^nothing compared: no case was measured in both files .*\(exit 3\)$/m);
+    const json = await runCli(['compare', base, other, '--format', 'json'], { env: calibrated });
+    expect(json.code).toBe(3);
+    expect(lines(json.stderr)).toHaveLength(1);
+  });
+
+  it('exit 3 between different runtimes or CPUs, pointing to bisect; --across-environments gives the verdicts', async () => {
+    const node18 = writeRun(
+      'node18.json',
+      syntheticRun([syntheticCase('sha1/64/unrolled', samplesAround(500, 10)), syntheticCase('sha1/1500/unrolled', samplesAround(1000, 11))], syntheticEnv({ node: 'v18.20.8', v8: '10.2' })),
+    );
+    const result = await runCli(['compare', base, node18], { env: calibrated });
+    expect(result.code, result.stdout).toBe(3);
+    expect(result.stdout).toMatch(/environments differ \(Node v20\.20\.2 -> v18\.20\.8\).*layerbench bisect/);
+    const asked = await runCli(['compare', base, node18, '--across-environments'], { env: calibrated });
+    expect(asked.code, asked.stdout).toBe(1);
+    const otherCpu = writeRun('other-cpu.json', syntheticRun([syntheticCase('sha1/64/unrolled', samplesAround(100, 12))], syntheticEnv({ cpuCount: 8 })));
+    expect((await runCli(['compare', base, otherCpu], { env: calibrated })).code).toBe(3);
+  });
+
   it('exit 0 when nothing changed', async () => {
-    const result = await runCli(['compare', base, unchanged]);
+    const result = await runCli(['compare', base, unchanged], { env: calibrated });
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toContain('sha1/64/unrolled');
     expect(result.stdout).toMatch(/ 0 regressed, 0 improved, 2 unchanged/);
@@ -51,7 +120,7 @@ describe('compare', { timeout: heavyTestTimeout }, () => {
   });
 
   it('exit 1 when a case regressed; fingerprint differences come first', async () => {
-    const result = await runCli(['compare', base, regressed]);
+    const result = await runCli(['compare', base, regressed], { env: calibrated });
     expect(result.code, result.stderr).toBe(1);
     const firstCase = result.stdout.indexOf('sha1/64/unrolled');
     const opensslDiff = result.stdout.indexOf('3.5.0');
@@ -67,21 +136,21 @@ describe('compare', { timeout: heavyTestTimeout }, () => {
   });
 
   it('exit 0 the other way round (an improvement is not a regression)', async () => {
-    const result = await runCli(['compare', regressed, base]);
+    const result = await runCli(['compare', regressed, base], { env: calibrated });
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toMatch(/ 0 regressed, 1 improved/);
   });
 
   it('exit 1 when an output digest changed, even if not slower', async () => {
     const wrong = writeRun('wrong-digest.json', syntheticRun([syntheticCase('sha1/64/unrolled', samplesAround(100, 7), 'ffff')]));
-    const result = await runCli(['compare', base, wrong]);
+    const result = await runCli(['compare', base, wrong], { env: calibrated });
     expect(result.code).toBe(1);
     expect(result.stdout).toMatch(/^output digest changed: sha1\/64\/unrolled \(exit 1\)$/m);
   });
 
   it('--format json prints the comparison and --out writes the same file', async () => {
     const out = join(work, 'comparison.json');
-    const result = await runCli(['compare', base, regressed, '--format', 'json', '--out', out, '--threshold', '0.05', '--alpha', '0.01']);
+    const result = await runCli(['compare', base, regressed, '--format', 'json', '--out', out, '--threshold', '0.05', '--alpha', '0.01'], { env: calibrated });
     expect(result.code).toBe(1);
     const printed = JSON.parse(result.stdout) as Comparison;
     expect(printed.kind).toBe('layerbench/compare');
@@ -94,7 +163,7 @@ describe('compare', { timeout: heavyTestTimeout }, () => {
   });
 
   it('--format markdown prints a Markdown table', async () => {
-    const result = await runCli(['compare', base, regressed, '--format', 'markdown']);
+    const result = await runCli(['compare', base, regressed, '--format', 'markdown'], { env: calibrated });
     expect(result.code).toBe(1);
     expect(result.stdout).toMatch(/^\|.*\|$/m);
   });
@@ -124,7 +193,7 @@ describe('compare', { timeout: heavyTestTimeout }, () => {
 
 describe('check (git bisect run)', { timeout: heavyTestTimeout }, () => {
   it('exit 125 when the baseline has none of the selected cases', async () => {
-    const result = await runCli(['check', '--baseline', base, 'cmac-timing', '--time', '0.02', '--quiet']);
+    const result = await runCli(['check', '--baseline', base, 'cmac-timing', '--time', '0.02', '--quiet'], { env: noCalibration });
     expect(result.code, result.stderr).toBe(125);
     expect(result.stderr).toContain('the baseline has none of the selected cases');
   });
@@ -138,23 +207,36 @@ describe('check (git bisect run)', { timeout: heavyTestTimeout }, () => {
     const run = await runCli(['run', 'cmac-timing', '--time', '0.2', '--filter', filter, '--out', measured, '--quiet']);
     expect(run.code, run.stderr).toBe(0);
     const real = readRunResult(measured);
+    // A baseline of other code (cmac's content hash differs), so the unchanged-code guard does not apply.
+    const otherCode = { ...real.env, layers: real.env.layers.map((l) => (l.name === '@layerbench/cmac' ? { ...l, contentHash: 'f'.repeat(64) } : l)) };
     const scaled = (factor: number): RunResult => ({
       ...real,
+      env: otherCode,
       cases: real.cases.map((c) => {
         const samples = c.samples.map((sample) => sample * factor);
         const scaledCase = { ...c, samples, stats: computeStats(samples, c.bytesPerOp) };
         if (c.sliceMedians !== undefined) scaledCase.sliceMedians = c.sliceMedians.map((slice) => slice * factor);
+        if (c.relativeSliceMedians !== undefined) scaledCase.relativeSliceMedians = c.relativeSliceMedians.map((slice) => slice * factor);
         return scaledCase;
       }),
     });
     const fasterBaseline = writeRun('faster-baseline.json', scaled(0.001));
     const slowerBaseline = writeRun('slower-baseline.json', scaled(1000));
 
-    const bad = await runCli(['check', '--baseline', fasterBaseline, '--time', '0.2', '--quiet']);
+    const bad = await runCli(['check', '--baseline', fasterBaseline, '--time', '0.2', '--quiet'], { env: noCalibration });
     expect(bad.code, bad.stdout + bad.stderr).toBe(1);
     expect(bad.stdout).toMatch(/^check: bad \(exit 1\): regressed: /m);
-    const good = await runCli(['check', '--baseline', slowerBaseline, '--time', '0.2', '--quiet']);
+    const good = await runCli(['check', '--baseline', slowerBaseline, '--time', '0.2', '--quiet'], { env: noCalibration });
     expect(good.code, good.stdout + good.stderr).toBe(0);
     expect(good.stdout).toMatch(/^check: good \(exit 0\)/m);
+    // The same 1000-fold difference on byte-identical code: the guard says it cannot have regressed.
+    const sameCode = writeRun('same-code-faster-baseline.json', { ...scaled(0.001), env: real.env });
+    const guarded = await runCli(['check', '--baseline', sameCode, '--time', '0.2', '--quiet'], { env: noCalibration });
+    expect(guarded.code, guarded.stdout + guarded.stderr).toBe(0);
+    expect(guarded.stdout).toContain('code identical');
+    // Another runtime: cannot tell (125), whatever the timings.
+    const node18 = writeRun('node18-baseline.json', { ...scaled(0.001), env: { ...otherCode, node: '18.20.8' } });
+    const other = await runCli(['check', '--baseline', node18, '--time', '0.2', '--quiet'], { env: noCalibration });
+    expect(other.code, other.stdout + other.stderr).toBe(125);
   });
 });

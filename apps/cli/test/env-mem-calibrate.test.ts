@@ -1,11 +1,12 @@
 // `layerbench env`, `mem` and `calibrate` end to end: output shapes and exit codes.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readCalibration } from '@layerbench/bench-runner/results';
+import { calibrationFileName } from '@layerbench/bench-runner/calibration';
+import { readBetweenRunCalibration, readCalibration } from '@layerbench/bench-runner/results';
 import type { EnvFingerprint, MemResult } from '@layerbench/bench-runner';
 import { describe, expect, it } from 'vitest';
-import { heavyTestTimeout, lines, runCli } from './spawn-cli.js';
+import { heavyTestTimeout, lines, runCli, spawnCli } from './spawn-cli.js';
 
 const layerNames = ['@layerbench/aes-core', '@layerbench/cmac', '@layerbench/sha1-dispatch', '@layerbench/esp', '@layerbench/bench-runner'];
 
@@ -39,6 +40,15 @@ describe('env', { timeout: heavyTestTimeout }, () => {
 });
 
 describe('mem', { timeout: heavyTestTimeout }, () => {
+  it('exit 2 with one line when the suites or the filter select no memory case', async () => {
+    for (const args of [['mem', 'sha1'], ['mem', 'cmac', '--filter', 'no-such-object']]) {
+      const result = await runCli(args);
+      expect(result.code, args.join(' ')).toBe(2);
+      expect(lines(result.stderr)).toHaveLength(1);
+    }
+    expect((await runCli(['mem', 'sha1'])).stderr).toMatch(/sha1 has no memory cases \(suites with memory cases: .*hmac/);
+  });
+
   it('prints bytes per object for the keyed objects of the layers', async () => {
     const result = await runCli(['mem', 'cmac', '--count', '200', '--filter', 'aes-128/preloaded']);
     expect(result.code, result.stderr).toBe(0);
@@ -58,19 +68,80 @@ describe('mem', { timeout: heavyTestTimeout }, () => {
 });
 
 describe('calibrate', { timeout: heavyTestTimeout }, () => {
-  it('prints the false-alarm rate and the minimum detectable effect; --out writes the calibration file', async () => {
+  const ids = ['sha1/16384/unrolled', 'sha1/16384/wasm'];
+  const filter = `^(${ids.join('|')})$`;
+
+  it('between runs: fresh processes, the false-alarm rate and minimum detectable effects, stored where compare finds them', async () => {
+    const work = mkdtempSync(join(tmpdir(), 'layerbench-cli-calibrate-'));
+    try {
+      const env = { LAYERBENCH_CALIBRATION_DIR: join(work, 'store') };
+      const out = join(work, 'calibration.json');
+      const result = await runCli(['calibrate', 'sha1', '--filter', filter, '--time', '0.02', '--processes', '4', '--out', out], { env });
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stdout).toMatch(/^Between-run calibration: 4 fresh processes of `run sha1 --filter .* --time 0\.02` \(2 cases\)$/m);
+      expect(result.stdout).toMatch(/^  \d+ of 12 case comparisons called regressed or improved \([\d.]+%\); \d+ of 6 pairs would exit 1/m);
+      expect(result.stdout).toMatch(/^Minimum detectable effect at --time 0\.02/m);
+      const calibration = readBetweenRunCalibration(out);
+      expect(calibration.processes).toBe(4);
+      expect(Object.keys(calibration.cases).sort()).toEqual(ids);
+      const stored = readdirSync(env.LAYERBENCH_CALIBRATION_DIR);
+      expect(stored).toEqual([calibrationFileName(calibration.env, 0.02)]);
+      expect(result.stdout).toContain(`Stored for compare and check: ${join(env.LAYERBENCH_CALIBRATION_DIR, stored[0]!)}`);
+      // compare now uses it.
+      const a = join(work, 'a.json');
+      const b = join(work, 'b.json');
+      for (const file of [a, b]) expect((await runCli(['run', 'sha1', '--filter', filter, '--time', '0.02', '--quiet', '--out', file], { env })).code).toBe(0);
+      const cmp = await runCli(['compare', a, b], { env });
+      expect(cmp.stdout).toMatch(/^noise: between-run spread measured by `layerbench calibrate` on this machine \(4 processes at --time 0\.02/m);
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
+  });
+
+  it('stops at Ctrl-C within seconds, storing nothing (exit 130)', async () => {
+    const work = mkdtempSync(join(tmpdir(), 'layerbench-cli-calibrate-int-'));
+    try {
+      const env = { LAYERBENCH_CALIBRATION_DIR: join(work, 'store') };
+      const { child, done } = spawnCli(['calibrate', 'sha1', '--time', '1', '--processes', '8'], { env });
+      let stderr = '';
+      child.stderr!.on('data', (chunk: string) => (stderr += chunk));
+      while (!stderr.includes('process 1 of 8')) {
+        if (child.exitCode !== null) break;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const interrupted = Date.now();
+      child.kill('SIGINT');
+      const result = await done;
+      expect(result.code, result.stderr).toBe(130);
+      expect(Date.now() - interrupted).toBeLessThan(10_000);
+      expect(result.stderr).toMatch(/interrupted after 0 of 8 processes; nothing stored/);
+      expect(existsSync(env.LAYERBENCH_CALIBRATION_DIR)).toBe(false);
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
+  });
+
+  it('--interleaved: the one-process calibration, and it stops at Ctrl-C too', async () => {
     const work = mkdtempSync(join(tmpdir(), 'layerbench-cli-calibrate-'));
     try {
       const out = join(work, 'calibration.json');
-      const result = await runCli(['calibrate', '--time', '0.02', '--repeats', '2', '--out', out]);
+      const result = await runCli(['calibrate', '--interleaved', '--time', '0.02', '--repeats', '2', '--out', out]);
       expect(result.code, result.stderr).toBe(0);
       expect(result.stdout).toMatch(/^False-alarm rate \(A\/A\): [\d.]+% \[/m);
       expect(result.stdout).toMatch(/^Minimum detectable effect: /m);
-      expect(result.stdout).toMatch(/^Timing overhead of an empty case: [\d.]+ ns\/op/m);
       const calibration = readCalibration(out);
       expect(calibration.repeats).toBe(2);
       expect(calibration.timePerCase).toBe(0.02);
-      expect(result.stdout).toContain(`False-alarm rate (A/A): ${(calibration.falseAlarmRate * 100).toFixed(1)}%`);
+
+      const { child, done } = spawnCli(['calibrate', '--interleaved', '--time', '1', '--repeats', '20']);
+      await new Promise((resolve) => setTimeout(resolve, 3000));
+      const interrupted = Date.now();
+      child.kill('SIGINT');
+      const stopped = await done;
+      expect(stopped.code, stopped.stderr).toBe(130);
+      // It stops after the comparison under way (2 s of timing at --time 1), not after all 120.
+      expect(Date.now() - interrupted).toBeLessThan(15_000);
     } finally {
       rmSync(work, { recursive: true, force: true });
     }

@@ -101,6 +101,7 @@ describe('run', { timeout: heavyTestTimeout }, () => {
     expect(run.env.layers.map((layer) => layer.name).sort()).toEqual([
       '@layerbench/aes-core',
       '@layerbench/bench-runner',
+      '@layerbench/cli',
       '@layerbench/cmac',
       '@layerbench/esp',
       '@layerbench/sha1-dispatch',
@@ -108,6 +109,14 @@ describe('run', { timeout: heavyTestTimeout }, () => {
     expect(run.env.layers.every((layer) => layer.source === 'workspace')).toBe(true);
     expect(run.env.capabilities).toMatch(/\S/);
     expect(run.env.dispatch.length).toBeGreaterThan(0);
+  });
+
+  it('exit 2 with one line when --filter matches no case: nothing measured is not a pass', async () => {
+    const result = await runCli(['run', 'sha1', '--filter', 'no-such-case', '--time', '0.02']);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(lines(result.stderr)).toHaveLength(1);
+    expect(result.stderr).toContain("--filter 'no-such-case' matches no case of sha1");
   });
 
   it('--format bmf prints a Bencher Metric Format object keyed by case id', async () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { consecutiveMedians, runCases } from './run.js';
+import { referenceWorkName } from './reference.js';
 import { formatTable } from './reporters/table.js';
 import type { BenchCase, CaseResult, RunResult } from './types.js';
 
@@ -148,9 +149,27 @@ describe('runCases', () => {
   it('measures the empty-case overhead and records options', async () => {
     const run = await runCases([counterCase('x')], { timePerCase: 0.02, quiet: true, shard: '1/2', filter: 'x', suites: ['s'] });
     expect(run.overheadNs).toBeGreaterThanOrEqual(0);
-    expect(run.options).toEqual({ timePerCase: 0.02, shard: '1/2', filter: 'x' });
+    expect(run.options).toEqual({ timePerCase: 0.02, shard: '1/2', filter: 'x', reference: referenceWorkName });
     expect(run.suites).toEqual(['s']);
     expect(run.kind).toBe('layerbench/run');
+  });
+
+  it('times the reference workload around every slice and records each slice relative to it', async () => {
+    const run = await runCases([counterCase('x')], { timePerCase: 0.05, quiet: true });
+    const c = run.cases[0]!;
+    const slices = c.sliceMedians!.length;
+    expect(slices).toBeGreaterThanOrEqual(10);
+    expect(c.reference!.work).toBe(referenceWorkName);
+    expect(c.reference!.sliceMedians).toHaveLength(slices + 1);
+    expect(c.relativeSliceMedians).toHaveLength(slices);
+    for (let i = 0; i < slices; i++) {
+      const refs = c.reference!.sliceMedians;
+      expect(c.relativeSliceMedians![i]).toBeCloseTo(c.sliceMedians![i]! / Math.sqrt(refs[i]! * refs[i + 1]!), 2);
+    }
+    const without = await runCases([counterCase('x')], { timePerCase: 0.05, quiet: true, reference: false });
+    expect(without.options.reference).toBeUndefined();
+    expect(without.cases[0]!.reference).toBeUndefined();
+    expect(without.cases[0]!.relativeSliceMedians).toBeUndefined();
   });
 
   it('rejects bad options and duplicate ids before running', async () => {

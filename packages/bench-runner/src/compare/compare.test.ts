@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { collectEnv } from '../env.js';
-import { compareResults, diffFingerprints } from './compare.js';
+import { codeUnchanged, compareResults, compareSeparateRuns, diffFingerprints, environmentMismatch } from './compare.js';
+import { defaultRunNoise, fixedRunNoise, runNoiseFromCalibration } from './noise.js';
 import { computeStats, normalVariate, seededRandom } from '../stats/stats.js';
 import type { CaseResult, RunResult } from '../types.js';
 
@@ -63,7 +64,8 @@ describe('compareResults', () => {
     ],
     headEnv,
   );
-  const cmp = compareResults(base, head, { threshold: 0.02, alpha: 0.01 });
+  // Within-run only (no between-run spread): what these synthetic runs model.
+  const cmp = compareResults(base, head, { threshold: 0.02, alpha: 0.01, noise: fixedRunNoise(0), acrossEnvironments: true });
 
   it('gives per-case verdicts, ratios and digest changes', () => {
     const byId = new Map(cmp.cases.map((c) => [c.id, c]));
@@ -111,17 +113,17 @@ describe('compareResults', () => {
     // The pooled samples alone would call this 1% shift significant; the slices do not.
     const b = caseResult('x', normalSamples(2000, 100, 0.5, 21), { sliceMedians: slices(100) });
     const h = caseResult('x', normalSamples(2000, 101, 0.5, 22), { sliceMedians: slices(101) });
-    const bySlices = compareResults(run([b]), run([h])).cases[0]!;
+    const bySlices = compareResults(run([b]), run([h]), { noise: fixedRunNoise(0) }).cases[0]!;
     expect(bySlices.method).toBe('slices');
     expect(bySlices.pValue).toBeGreaterThan(0.01);
     // The slices' 99% interval reaches past 1 + 2%: too wide to call it unchanged either.
     expect(bySlices.verdict).toBe('inconclusive');
-    const pooled = compareResults(run([{ ...b, sliceMedians: undefined }]), run([h])).cases[0]!;
+    const pooled = compareResults(run([{ ...b, sliceMedians: undefined }]), run([h]), { noise: fixedRunNoise(0) }).cases[0]!;
     expect(pooled.method).toBe('samples');
     expect(pooled.pValue).toBeLessThan(0.001);
     expect(pooled.ratioCi[0]).toBeGreaterThan(1);
     const slower = caseResult('x', normalSamples(2000, 110, 0.5, 23), { sliceMedians: slices(110) });
-    const regressed = compareResults(run([b]), run([slower])).cases[0]!;
+    const regressed = compareResults(run([b]), run([slower]), { noise: fixedRunNoise(0) }).cases[0]!;
     expect(regressed.method).toBe('slices');
     expect(regressed.verdict).toBe('regressed');
   });
@@ -142,3 +144,152 @@ describe('compareResults', () => {
     expect(cmp.alpha).toBe(0.01);
   });
 });
+
+/** Ten slice medians around `mu` (the shape runCases records). */
+function sliced(id: string, mu: number, seed: number, extra: Partial<CaseResult> = {}): CaseResult {
+  const sliceMedians = normalSamples(10, mu, mu * 0.003, seed);
+  return caseResult(id, normalSamples(200, mu, mu * 0.01, seed + 1000), { sliceMedians, ...extra });
+}
+
+describe('compareResults across separate runs', () => {
+  const env = collectEnv();
+  const at = (cases: CaseResult[], e = env) => run(cases, e);
+
+  it('without a calibration assumes the conservative default: +45% is inconclusive, x3 regressed, and says so', () => {
+    const cmp = compareResults(at([sliced('a', 100, 1), sliced('b', 100, 2)]), at([sliced('a', 145, 3), sliced('b', 300, 4)]));
+    expect(cmp.noise?.source).toBe('default');
+    expect(cmp.noise?.description).toMatch(/conservative default/);
+    const byId = new Map(cmp.cases.map((c) => [c.id, c]));
+    expect(byId.get('a')!.verdict).toBe('inconclusive');
+    expect(byId.get('b')!.verdict).toBe('regressed');
+    expect(byId.get('b')!.betweenRuns).toEqual({ sigma: defaultRunNoise().spreadFor('b', 'raw').sigma, dof: 3 });
+  });
+
+  it('the same ratio is regressed for a case whose runs agree and inconclusive for one whose runs scatter', () => {
+    const calibration = {
+      createdAt: '2026-12-01T00:00:00Z',
+      processes: 8,
+      timePerCase: 1,
+      basis: 'raw' as const,
+      pooled: { raw: { p50: 0.01, p90: 0.05 } },
+      cases: {
+        steady: { n: 8, medianNs: 100, sigmaRaw: 0.004 },
+        jumpy: { n: 8, medianNs: 100, sigmaRaw: 0.08 },
+      },
+    };
+    const noise = runNoiseFromCalibration(calibration, 'cal.json');
+    const cmp = compareResults(
+      at([sliced('steady', 100, 5), sliced('jumpy', 100, 6), sliced('unknown', 100, 7)]),
+      at([sliced('steady', 110, 8), sliced('jumpy', 110, 9), sliced('unknown', 110, 10)]),
+      { noise },
+    );
+    const byId = new Map(cmp.cases.map((c) => [c.id, c]));
+    expect(byId.get('steady')!.verdict).toBe('regressed');
+    expect(byId.get('jumpy')!.verdict).toBe('inconclusive');
+    // A case the calibration did not measure gets its 90th percentile.
+    expect(byId.get('unknown')!.betweenRuns).toEqual({ sigma: 0.05, dof: 7 });
+    expect(cmp.noise).toMatchObject({ source: 'calibration', file: 'cal.json', processes: 8 });
+  });
+
+  it('uses the relative figures when the basis is relative and both runs have them', () => {
+    const withRelative = (id: string, mu: number, rel: number, seed: number) =>
+      sliced(id, mu, seed, { reference: { work: 'w', sliceMedians: Array(11).fill(1000) }, relativeSliceMedians: normalSamples(10, rel, rel * 0.003, seed + 7) });
+    // Raw figures 30% slower (a busy machine), relative ones unchanged.
+    const base = at([withRelative('x', 100, 0.1, 11)]);
+    const head = at([withRelative('x', 130, 0.1, 12)]);
+    const relative = compareResults(base, head, { noise: fixedRunNoise(0.002, Infinity, 'relative') }).cases[0]!;
+    expect(relative.method).toBe('relative');
+    expect(relative.verdict).toBe('unchanged');
+    const raw = compareResults(base, head, { noise: fixedRunNoise(0.002, Infinity, 'raw') }).cases[0]!;
+    expect(raw.method).toBe('slices');
+    expect(raw.verdict).toBe('regressed');
+    // Without relative figures on one side it falls back to raw.
+    const mixed = compareResults(base, at([sliced('x', 130, 13)]), { noise: fixedRunNoise(0.002, Infinity, 'relative') }).cases[0]!;
+    expect(mixed.method).toBe('slices');
+  });
+
+  it('withholds regressed/improved between different CPUs, core counts or runtimes unless asked', () => {
+    const other = { ...env, node: '18.20.8', v8: '10.2' };
+    expect(environmentMismatch(env, other)).toEqual([`Node ${env.node} -> 18.20.8`]);
+    expect(environmentMismatch(env, { ...env, cpuCount: env.cpuCount + 2, cpuModel: 'Other CPU' })).toEqual([
+      `CPU ${env.cpuModel} -> Other CPU`,
+      `${env.cpuCount} -> ${env.cpuCount + 2} CPUs`,
+    ]);
+    const base = at([sliced('x', 100, 21)]);
+    const head = at([sliced('x', 200, 22)], other);
+    const withheld = compareResults(base, head, { noise: fixedRunNoise(0.01) });
+    expect(withheld.incomparable).toEqual([`Node ${env.node} -> 18.20.8`]);
+    expect(withheld.cases[0]!.verdict).toBe('inconclusive');
+    expect(withheld.cases[0]!.suppressedVerdict).toBe('regressed');
+    expect(withheld.summary.regressed).toBe(0);
+    const asked = compareResults(base, head, { noise: fixedRunNoise(0.01), acrossEnvironments: true });
+    expect(asked.cases[0]!.verdict).toBe('regressed');
+    expect(asked.acrossEnvironments).toBe(true);
+  });
+
+  it('nothing in common compares nothing', () => {
+    const cmp = compareResults(at([sliced('a', 100, 31)]), at([sliced('b', 100, 32)]));
+    expect(cmp.cases).toEqual([]);
+    expect(cmp.onlyBase).toEqual(['a']);
+    expect(cmp.onlyHead).toEqual(['b']);
+    expect(cmp.geomean).toEqual({ ratio: 1, ci: [1, 1] });
+  });
+});
+
+describe('the unchanged-code guard', () => {
+  const layer = (name: string, hash: string) => ({ name, version: '1.0.0', contentHash: hash });
+  const env = collectEnv({
+    capabilities: '0000000f',
+    dispatch: [{ layer: 'sha1-dispatch', decision: 'block', impl: 'wasm', reason: 'fastest' }],
+    layers: [layer('@layerbench/sha1-dispatch', 's1'), layer('@layerbench/cmac', 'c1'), layer('@layerbench/aes-core', 'a1'), layer('@layerbench/bench-runner', 'b1')],
+  });
+  const sha1Stack = ['@layerbench/sha1-dispatch'];
+  const cmacStack = ['@layerbench/cmac', '@layerbench/aes-core'];
+  const withLayer = (name: string, hash: string) => ({ ...env, layers: env.layers.map((l) => (l.name === name ? { ...l, contentHash: hash } : l)) });
+
+  it('holds only when every layer of the stack, the engine, the runtime, CPU and dispatch are identical', () => {
+    expect(codeUnchanged(env, env, sha1Stack)).toBe(true);
+    const cmacChanged = withLayer('@layerbench/cmac', 'c2');
+    expect(codeUnchanged(env, cmacChanged, sha1Stack)).toBe(true); // cmac is not below sha1-dispatch
+    expect(codeUnchanged(env, cmacChanged, cmacStack)).toBe(false);
+    expect(codeUnchanged(env, withLayer('@layerbench/aes-core', 'a2'), cmacStack)).toBe(false); // a layer below
+    expect(codeUnchanged(env, withLayer('@layerbench/bench-runner', 'b2'), sha1Stack)).toBe(false);
+    expect(codeUnchanged(env, { ...env, node: '18.0.0' }, sha1Stack)).toBe(false);
+    expect(codeUnchanged(env, { ...env, capabilities: '00000007' }, sha1Stack)).toBe(false);
+    const otherDispatch = { ...env, dispatch: [{ layer: 'sha1-dispatch', decision: 'block', impl: 'generic', reason: 'forced' }] };
+    expect(codeUnchanged(env, otherDispatch, sha1Stack)).toBe(false);
+    expect(codeUnchanged(env, otherDispatch, cmacStack)).toBe(true);
+    // A layer without a content hash cannot be shown identical.
+    expect(codeUnchanged(env, env, ['@layerbench/esp'])).toBe(false);
+  });
+
+  it('with guardUnchangedCode, a case whose code is identical is unchanged whatever its timings', () => {
+    const base = run([sliced('sha1/64', 100, 41, { layer: 'sha1-dispatch' }), sliced('cmac/48', 100, 42, { layer: 'cmac' })], env);
+    const head = run([sliced('sha1/64', 130, 43, { layer: 'sha1-dispatch' }), sliced('cmac/48', 130, 44, { layer: 'cmac' })], withLayer('@layerbench/cmac', 'c2'));
+    const caseLayers = (c: CaseResult) => (c.layer === 'cmac' ? cmacStack : sha1Stack);
+    const plain = compareResults(base, head, { noise: fixedRunNoise(0.005), caseLayers });
+    expect(plain.cases.map((c) => [c.id, c.verdict, c.codeUnchanged])).toEqual([
+      ['sha1/64', 'regressed', true],
+      ['cmac/48', 'regressed', undefined],
+    ]);
+    const guarded = compareResults(base, head, { noise: fixedRunNoise(0.005), caseLayers, guardUnchangedCode: true });
+    expect(guarded.cases.map((c) => [c.id, c.verdict])).toEqual([
+      ['sha1/64', 'unchanged'],
+      ['cmac/48', 'regressed'],
+    ]);
+  });
+});
+
+describe('compareSeparateRuns', () => {
+  it('widens the interval by the between-run spread and keeps interval, p and verdict consistent', () => {
+    const base = normalSamples(10, 100, 0.3, 51);
+    const head = normalSamples(10, 104, 0.3, 52);
+    const tight = compareSeparateRuns(base, head, { sigma: 0, dof: Infinity });
+    const wide = compareSeparateRuns(base, head, { sigma: 0.02, dof: 7 });
+    expect(tight.verdict).toBe('regressed');
+    expect(wide.ratioCi[1] - wide.ratioCi[0]).toBeGreaterThan(5 * (tight.ratioCi[1] - tight.ratioCi[0]));
+    expect(wide.verdict).toBe('inconclusive');
+    for (const c of [tight, wide]) expect(c.pValue < 0.01).toBe(c.ratioCi[0] > 1 || c.ratioCi[1] < 1);
+  });
+});
+

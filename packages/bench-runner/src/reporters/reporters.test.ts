@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { compareResults } from '../compare/compare.js';
+import { fixedRunNoise } from '../compare/noise.js';
 import { computeStats } from '../stats/stats.js';
 import type { CaseResult, EnvFingerprint, RunResult } from '../types.js';
 import { toBmf } from './bmf.js';
@@ -218,7 +219,7 @@ function comparisonFixture() {
   });
   head.cases[0]!.samples = spread(100);
   head.cases[1]!.samples = spread(150);
-  return compareResults(base, head);
+  return compareResults(base, head, { noise: fixedRunNoise(0) });
 }
 
 describe('formatComparison and formatMarkdown', () => {

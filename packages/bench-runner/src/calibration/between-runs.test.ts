@@ -1,0 +1,133 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { collectEnv } from '../env.js';
+import { normalVariate, seededRandom } from '../stats/stats.js';
+import type { CaseResult, RunResult } from '../types.js';
+import { calibrateBetweenRuns, scaledRun } from './between-runs.js';
+import { calibrationDir, calibrationFileName, findBetweenRunCalibration, saveBetweenRunCalibration } from './store.js';
+
+const env = collectEnv();
+
+/**
+ * K synthetic runs of three cases. Each run (process) shifts each case by its
+ * own offset: 'steady' by sd 0.5%, 'jumpy' by sd 10%, 'drifty' by a machine
+ * drift of sd 8% shared with the reference workload (so its relative figure
+ * moves by only 0.5%). Slices scatter by 0.3% around the run's value.
+ */
+function syntheticRuns(k: number, seed: number): RunResult[] {
+  const random = seededRandom(seed);
+  const slices = (mu: number) => Array.from({ length: 10 }, () => mu * (1 + 0.003 * normalVariate(random)));
+  return Array.from({ length: k }, (_, r) => {
+    const drift = Math.exp(0.08 * normalVariate(random));
+    const make = (id: string, mu: number, sigma: number, drifting: boolean): CaseResult => {
+      const value = mu * Math.exp(sigma * normalVariate(random)) * (drifting ? drift : 1);
+      const sliceMedians = slices(value);
+      const refs = Array.from({ length: 11 }, () => 1000 * (drifting ? drift : 1) * (1 + 0.002 * normalVariate(random)));
+      return {
+        id,
+        layer: 'sha1-dispatch',
+        params: {},
+        status: 'ok',
+        samples: sliceMedians,
+        sliceMedians,
+        reference: { work: 'w', sliceMedians: refs },
+        relativeSliceMedians: sliceMedians.map((v, i) => v / Math.sqrt(refs[i]! * refs[i + 1]!)),
+      };
+    };
+    return {
+      kind: 'layerbench/run',
+      schemaVersion: 1,
+      createdAt: `2026-12-01T10:0${r}:00Z`,
+      suites: ['sha1'],
+      options: { timePerCase: 0.3 },
+      env,
+      cases: [make('steady', 1000, 0.005, false), make('jumpy', 1000, 0.1, false), make('drifty', 1000, 0.005, true)],
+    };
+  });
+}
+
+describe('calibrateBetweenRuns', () => {
+  const runs = syntheticRuns(8, 7);
+  const cal = calibrateBetweenRuns(runs, { iterations: 999 });
+
+  it('measures each case\'s spread between processes on both bases', () => {
+    expect(cal.kind).toBe('layerbench/between-runs');
+    expect(cal.processes).toBe(8);
+    expect(cal.timePerCase).toBe(0.3);
+    expect(cal.cases['steady']!.sigmaRaw).toBeLessThan(0.015);
+    expect(cal.cases['jumpy']!.sigmaRaw).toBeGreaterThan(0.04);
+    expect(cal.cases['drifty']!.sigmaRaw).toBeGreaterThan(0.03);
+    expect(cal.cases['drifty']!.sigmaRelative!).toBeLessThan(0.015);
+    expect(cal.load).toHaveLength(8);
+  });
+
+  it('cross-validated A/A comparisons raise no false alarm; the steady case detects 10% in every pair, the jumpy one only far more', () => {
+    expect(cal.falseAlarms.pairs).toBe(28);
+    expect(cal.falseAlarms.compared).toBe(28 * 3);
+    expect(cal.falseAlarms.flagged).toBe(0);
+    expect(cal.falseAlarms.pairsFlagged).toBe(0);
+    expect(cal.cases['steady']!.minimumDetectableEffect).not.toBeNull();
+    expect(cal.cases['steady']!.minimumDetectableEffect!).toBeLessThanOrEqual(0.1);
+    const jumpy = cal.cases['jumpy']!.minimumDetectableEffect;
+    expect(jumpy === null || jumpy >= 0.2).toBe(true);
+    const rates = cal.detection.map((d) => d.detected / d.compared);
+    for (let i = 1; i < rates.length; i++) expect(rates[i]!).toBeGreaterThanOrEqual(rates[i - 1]! - 0.05);
+  });
+
+  it('scaledRun multiplies every figure of every case', () => {
+    const scaled = scaledRun(runs[0]!, 1.05);
+    const a = runs[0]!.cases[0]!;
+    const b = scaled.cases[0]!;
+    expect(b.sliceMedians![3]).toBeCloseTo(a.sliceMedians![3]! * 1.05, 9);
+    expect(b.relativeSliceMedians![3]).toBeCloseTo(a.relativeSliceMedians![3]! * 1.05, 9);
+    expect(b.samples[0]).toBeCloseTo(a.samples[0]! * 1.05, 9);
+  });
+
+  it('refuses too few runs, mixed machines and mixed --time', () => {
+    expect(() => calibrateBetweenRuns(runs.slice(0, 3))).toThrow(/at least 4 runs/);
+    const other = { ...runs[1]!, env: { ...env, node: '18.0.0' } };
+    expect(() => calibrateBetweenRuns([runs[0]!, other, runs[2]!, runs[3]!])).toThrow(/one machine and runtime/);
+    const slower = { ...runs[1]!, options: { timePerCase: 1 } };
+    expect(() => calibrateBetweenRuns([runs[0]!, slower, runs[2]!, runs[3]!])).toThrow(/one time per case/);
+  });
+});
+
+describe('the calibration store', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'layerbench-calibration-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const cal = calibrateBetweenRuns(syntheticRuns(4, 9), { iterations: 399, effects: [0.5] });
+
+  it('lives under LAYERBENCH_CALIBRATION_DIR, XDG_CACHE_HOME or ~/.cache', () => {
+    expect(calibrationDir({ LAYERBENCH_CALIBRATION_DIR: '/x/y' })).toBe('/x/y');
+    expect(calibrationDir({ XDG_CACHE_HOME: '/c' })).toBe(path.join('/c', 'layerbench', 'calibration'));
+    expect(calibrationDir({})).toMatch(/\.cache[/\\]layerbench[/\\]calibration$/);
+  });
+
+  it('is found for two runs of its machine and runtime, the same --time first, else the nearest', () => {
+    expect(findBetweenRunCalibration(env, env, 0.3, dir)).toMatchObject({ found: false });
+    const file = saveBetweenRunCalibration(cal, dir);
+    expect(path.basename(file)).toBe(calibrationFileName(env, 0.3));
+    saveBetweenRunCalibration({ ...cal, timePerCase: 2 }, dir);
+    const exact = findBetweenRunCalibration(env, env, 0.3, dir);
+    expect(exact).toMatchObject({ found: true, file });
+    expect(exact.found && exact.note).toBeFalsy();
+    const near = findBetweenRunCalibration(env, env, 1.5, dir);
+    expect(near).toMatchObject({ found: true, note: 'calibrated at --time 2, the runs used --time 1.5' });
+    expect(findBetweenRunCalibration(env, { ...env, node: '18.0.0' }, 0.3, dir)).toMatchObject({ found: false });
+    expect(findBetweenRunCalibration({ ...env, machineId: 'other' }, { ...env, machineId: 'other' }, 0.3, dir)).toMatchObject({ found: false });
+  });
+
+  it('passes over an unreadable file and names it', () => {
+    const other = mkdtempSync(path.join(tmpdir(), 'layerbench-calibration-bad-'));
+    try {
+      writeFileSync(path.join(other, calibrationFileName(env, 0.3)), '{"kind": "layerbench/between-runs", ');
+      const lookup = findBetweenRunCalibration(env, env, 0.3, other);
+      expect(lookup.found).toBe(false);
+      expect(!lookup.found && lookup.reason).toMatch(/unreadable: .*truncated/);
+    } finally {
+      rmSync(other, { recursive: true, force: true });
+    }
+  });
+});
