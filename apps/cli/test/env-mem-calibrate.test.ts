@@ -135,7 +135,13 @@ describe('calibrate', { timeout: heavyTestTimeout }, () => {
       expect(calibration.timePerCase).toBe(0.02);
 
       const { child, done } = spawnCli(['calibrate', '--interleaved', '--time', '1', '--repeats', '20']);
-      await new Promise((resolve) => setTimeout(resolve, 3000));
+      let said = '';
+      child.stderr!.on('data', (chunk: string) => (said += chunk));
+      while (!said.includes('calibrate: interleaved')) {
+        if (child.exitCode !== null) break;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      await new Promise((resolve) => setTimeout(resolve, 1000));
       const interrupted = Date.now();
       child.kill('SIGINT');
       const stopped = await done;

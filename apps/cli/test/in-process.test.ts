@@ -48,7 +48,8 @@ describe('colour', () => {
       const base = join(work, 'base.json');
       const head = join(work, 'head.json');
       writeFileSync(base, JSON.stringify(syntheticRun([syntheticCase('a', samplesAround(100, 1))])));
-      writeFileSync(head, JSON.stringify(syntheticRun([syntheticCase('a', samplesAround(150, 2))])));
+      // Five times slower: beyond even the default between-run spread (no calibration in this environment).
+      writeFileSync(head, JSON.stringify(syntheticRun([syntheticCase('a', samplesAround(500, 2))])));
       const coloured = new Terminal(true);
       expect(await main(['compare', base, head], { stdout: coloured, stderr: new Terminal(true), env: {} })).toBe(1);
       expect(coloured.text).toContain('\u001b[31mregressed: a (exit 1)\u001b[39m');

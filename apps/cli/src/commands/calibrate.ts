@@ -231,6 +231,7 @@ async function runCalibration(args: string[], ctx: CommandContext): Promise<numb
   }
   const out = chosen.out === undefined ? undefined : outputPath(ctx, chosen.out);
   const showProgress = ctx.stderr.isTTY === true && !chosen.quiet;
+  if (!chosen.quiet && !showProgress) ctx.stderr.write('calibrate: interleaved A/A and A/B comparisons of a fixed workload in this process\n');
   let calibration: Calibration;
   try {
     calibration = await calibrate({
