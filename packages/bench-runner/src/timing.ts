@@ -395,7 +395,14 @@ export async function createCaseTimer(target: LoopTarget, async: boolean, warmSe
       async: true,
       jit: 'mitata',
       measure: (seconds, batch) => measureSamples(call, seconds, batch),
-      fixedTime: (seconds) => fixedTimeLoop(call, seconds, Math.max(1, Math.floor(1e6 / warm.nsPerOp))),
+      fixedTime: (seconds) =>
+        fixedTimeLoop(
+          async (n) => {
+            for (let i = 0; i < n; i++) await call();
+          },
+          seconds,
+          Math.max(1, Math.floor(1e6 / warm.nsPerOp)),
+        ),
     };
   }
   const loop = compileCaseLoop(target);
@@ -410,7 +417,7 @@ export async function createCaseTimer(target: LoopTarget, async: boolean, warmSe
     },
     fixedTime: async (seconds) => {
       settleCompilers();
-      return fixedTimeCaseLoop(loop, seconds, Math.max(1, Math.floor(1e6 / warm.nsPerOp)));
+      return fixedTimeLoop(loop, seconds, Math.max(1, Math.floor(1e6 / warm.nsPerOp)));
     },
   };
 }
@@ -423,37 +430,25 @@ export interface FixedTimeLoopResult {
 }
 
 /**
- * Runs `call` until `seconds` have passed, reading the clock every `chunk`
- * operations (chunk sized to ~1 ms so the clock costs nothing and the loop
- * overshoots the deadline by at most about a millisecond). The asynchronous
- * path; synchronous cases run through their own loop (fixedTimeCaseLoop).
+ * Runs `chunk` calls at a time (`runChunk(chunk)`) until `seconds` have
+ * passed, reading the clock between chunks (chunk sized to ~1 ms so the clock
+ * costs nothing and the loop overshoots the deadline by at most about a
+ * millisecond). A synchronous case passes its own loop; an asynchronous one a
+ * chunk that awaits each call.
  */
-export async function fixedTimeLoop(call: TimedCall, seconds: number, chunk: number): Promise<FixedTimeLoopResult> {
+export async function fixedTimeLoop(
+  runChunk: (n: number) => void | Promise<void>,
+  seconds: number,
+  chunk: number,
+): Promise<FixedTimeLoopResult> {
   const deadline = seconds * 1e9;
   const samples: number[] = [];
   let ops = 0;
   const start = nowNs();
   let last = start;
   for (;;) {
-    for (let i = 0; i < chunk; i++) await call();
-    const t = nowNs();
-    ops += chunk;
-    samples.push((t - last) / chunk);
-    last = t;
-    if (t - start >= deadline) break;
-  }
-  return { ops, elapsedSeconds: (last - start) / 1e9, samples };
-}
-
-/** The fixed-time loop over a case loop: `chunk` calls between clock readings until `seconds` have passed. */
-export function fixedTimeCaseLoop(loop: CaseLoop, seconds: number, chunk: number): FixedTimeLoopResult {
-  const deadline = seconds * 1e9;
-  const samples: number[] = [];
-  let ops = 0;
-  const start = nowNs();
-  let last = start;
-  for (;;) {
-    loop(chunk);
+    const pending = runChunk(chunk);
+    if (pending) await pending;
     const t = nowNs();
     ops += chunk;
     samples.push((t - last) / chunk);
