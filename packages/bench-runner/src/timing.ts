@@ -376,6 +376,12 @@ export interface CaseTimer {
   measure(seconds: number, batch: number): Promise<number[]>;
   /** The fixed-time shape (esptest): calls for `seconds`, reading the clock about every millisecond. */
   fixedTime(seconds: number): Promise<FixedTimeLoopResult>;
+  /**
+   * Warms and settles again (warmCaseLoop): for when other cases ran in the
+   * same process since, and may have made V8 drop code this case runs (a
+   * library function shared by several cases, re-optimised for all of them).
+   */
+  rewarm(): void;
 }
 
 /**
@@ -395,6 +401,7 @@ export async function createCaseTimer(target: LoopTarget, async: boolean, warmSe
       async: true,
       jit: 'mitata',
       measure: (seconds, batch) => measureSamples(call, seconds, batch),
+      rewarm: () => undefined,
       fixedTime: (seconds) =>
         fixedTimeLoop(
           async (n) => {
@@ -418,6 +425,9 @@ export async function createCaseTimer(target: LoopTarget, async: boolean, warmSe
     fixedTime: async (seconds) => {
       settleCompilers();
       return fixedTimeLoop(loop, seconds, Math.max(1, Math.floor(1e6 / warm.nsPerOp)));
+    },
+    rewarm: () => {
+      warmCaseLoop(loop, warmSeconds);
     },
   };
 }
