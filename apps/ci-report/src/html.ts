@@ -52,9 +52,12 @@ export function formatReportHtml(inputs: ReportInputs, title = 'layerbench repor
     const why = [...new Set(inputs.bisects.filter((b) => b.data.summary.attributed[layer]).map((b) => describeLayerChange(b.data, layer)))];
     return `<li><strong>${escapeHtml(layer)}</strong> explains ${n} case${n === 1 ? '' : 's'}: ${escapeHtml(why.join('; '))}</li>`;
   });
+  const unfinished = verdict.incomplete.length ? `; incomplete bisection (${verdict.incomplete.join('; ')}): not a pass` : '';
   const headline = verdict.regressed
-    ? `Regression: ${verdict.regressedCases} case${verdict.regressedCases === 1 ? '' : 's'} slower, ${verdict.improvedCases} faster`
-    : `No regression: ${verdict.improvedCases} case${verdict.improvedCases === 1 ? '' : 's'} faster`;
+    ? `Regression: ${verdict.regressedCases} case${verdict.regressedCases === 1 ? '' : 's'} slower, ${verdict.improvedCases} faster${unfinished}`
+    : verdict.incomplete.length
+      ? `Incomplete: no regression in what was measured, ${verdict.improvedCases} case${verdict.improvedCases === 1 ? '' : 's'} faster${unfinished}`
+      : `No regression: ${verdict.improvedCases} case${verdict.improvedCases === 1 ? '' : 's'} faster`;
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -65,7 +68,7 @@ export function formatReportHtml(inputs: ReportInputs, title = 'layerbench repor
 </head>
 <body>
 <h1>${escapeHtml(title)}</h1>
-<p class="verdict ${verdict.regressed ? 'bad' : 'good'}">${escapeHtml(headline)}</p>
+<p class="verdict ${verdict.regressed || verdict.incomplete.length ? 'bad' : 'good'}">${escapeHtml(headline)}</p>
 ${attributed.length ? `<h2>Attributed layers</h2>\n<ul>${attributed.join('\n')}</ul>` : ''}
 <h2>Charts</h2>
 ${charts.length ? '' : '<p>No chart: the inputs have no comparisons, bisections or sized cases.</p>'}

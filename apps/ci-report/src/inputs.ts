@@ -3,9 +3,9 @@
 // cli), and run files merged per machine (env.machineId) so the shards of one
 // CI matrix become one run per machine.
 import { readFileSync } from 'node:fs';
-import { readComparison, readResultFile, readRunResult, ResultFileError } from '@layerbench/bench-runner/results';
+import { readComparison, readRunResult, ResultFileError } from '@layerbench/bench-runner/results';
 import type { CaseResult, Comparison, EnvFingerprint, RunResult } from '@layerbench/bench-runner';
-import { BISECT_KIND, bisectResultSchema } from '@layerbench/cli/bisect';
+import { BISECT_KIND, readBisectResult } from '@layerbench/cli/bisect';
 import type { BisectResult } from '@layerbench/cli/bisect';
 
 /** An input file that cannot be used: the bin prints the message and exits 2. */
@@ -53,7 +53,7 @@ function kindOf(file: string): string | undefined {
 function readOne(file: string): { kind: string; data: unknown } {
   const kind = kindOf(file);
   if (kind === 'layerbench/compare') return { kind, data: readComparison(file) };
-  if (kind === BISECT_KIND) return { kind, data: readResultFile(file, bisectResultSchema, BISECT_KIND) };
+  if (kind === BISECT_KIND) return { kind, data: readBisectResult(file) };
   if (kind === 'layerbench/run' || kind === undefined) return { kind: 'layerbench/run', data: readRunResult(file) };
   throw new ReportInputError(`${file}: unknown result kind '${kind}'; expected one of ${KINDS.join(', ')}`);
 }

@@ -17,24 +17,28 @@ export interface Verdict {
   improvedCases: number;
   /** Layer -> number of regressed/improved cases it explains (from bisect files). */
   attributed: Map<string, number>;
+  /** Bisections that did not finish, as 'file: reason' (never a green report). */
+  incomplete: string[];
 }
 
 export function overallVerdict(inputs: ReportInputs): Verdict {
   let regressedCases = 0;
   let improvedCases = 0;
   const attributed = new Map<string, number>();
+  const incomplete: string[] = [];
   for (const { data } of inputs.comparisons) {
     for (const c of data.cases) {
       if (c.verdict === 'regressed' || c.digestChanged) regressedCases++;
       else if (c.verdict === 'improved') improvedCases++;
     }
   }
-  for (const { data } of inputs.bisects) {
+  for (const { file, data } of inputs.bisects) {
+    if (!data.complete) incomplete.push(`${file}: ${data.incomplete?.reason ?? 'not every case was measured'}`);
     regressedCases += data.summary.regressed;
     improvedCases += data.summary.improved;
     for (const [layer, n] of Object.entries(data.summary.attributed)) attributed.set(layer, (attributed.get(layer) ?? 0) + n);
   }
-  return { regressed: regressedCases > 0, regressedCases, improvedCases, attributed };
+  return { regressed: regressedCases > 0, regressedCases, improvedCases, attributed, incomplete };
 }
 
 export function formatNs(ns: number): string {
@@ -48,8 +52,14 @@ function cell(text: string): string {
 }
 
 function headlineLines(inputs: ReportInputs, verdict: Verdict): string[] {
-  const icon = verdict.regressed ? ':red_circle:' : ':green_circle:';
-  const word = verdict.regressed ? 'regression' : verdict.improvedCases > 0 ? 'no regression, some improvements' : 'no regression';
+  const icon = verdict.regressed ? ':red_circle:' : verdict.incomplete.length ? ':warning:' : ':green_circle:';
+  const word = verdict.regressed
+    ? 'regression'
+    : verdict.incomplete.length
+      ? 'incomplete: no regression in what was measured'
+      : verdict.improvedCases > 0
+        ? 'no regression, some improvements'
+        : 'no regression';
   const measured = inputs.runs.reduce((n, r) => n + r.cases.length, 0);
   const sources = [
     inputs.comparisons.length ? `${inputs.comparisons.length} comparison${inputs.comparisons.length === 1 ? '' : 's'}` : '',
@@ -61,6 +71,7 @@ function headlineLines(inputs: ReportInputs, verdict: Verdict): string[] {
     '',
     `**${verdict.regressedCases} case${verdict.regressedCases === 1 ? '' : 's'} regressed, ${verdict.improvedCases} improved** across ${sources.join(', ') || 'no inputs'}.`,
     '',
+    ...verdict.incomplete.map((i) => `**Incomplete bisection** ${cell(i)}: its numbers cover what was measured; it is not a pass.\n`),
   ];
 }
 

@@ -16,11 +16,12 @@ Options:
                         changed cases, fingerprint differences; under 65,536 characters)
   --html <file>         write one self-contained HTML file with the charts
   --title <text>        the HTML report's title (default "layerbench report")
-  --fail-on-regression  exit 1 when a case regressed
+  --fail-on-regression  exit 1 when a case regressed or a bisection did not finish
   -h, --help            show this help
 
 Without --markdown or --html the Markdown report goes to stdout.
-Exit codes: 0 written, 1 regression (with --fail-on-regression), 2 bad usage or input file.`;
+Exit codes: 0 written, 1 regression or incomplete bisection (with --fail-on-regression),
+2 bad usage or input file.`;
 
 interface Io {
   stdout: NodeJS.WritableStream;
@@ -79,5 +80,6 @@ export function main(argv: readonly string[], io: Io = { stdout: process.stdout,
   if (args.markdown !== undefined) writeFileSync(args.markdown, markdown + '\n');
   if (args.html !== undefined) writeFileSync(args.html, formatReportHtml(inputs, args.title));
   if (args.markdown === undefined && args.html === undefined) io.stdout.write(markdown + '\n');
-  return args.failOnRegression && overallVerdict(inputs).regressed ? 1 : 0;
+  const verdict = overallVerdict(inputs);
+  return args.failOnRegression && (verdict.regressed || verdict.incomplete.length > 0) ? 1 : 0;
 }

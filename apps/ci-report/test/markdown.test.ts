@@ -1,7 +1,7 @@
 // The Markdown report for fixed result files (two CI shards and a second
 // machine, a comparison, a bisection) against a reviewed snapshot; merging of
 // shards; the size limit; and exit 2 with a clear message for bad inputs.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -77,7 +77,7 @@ describe('layerbench-report', () => {
   it('exits 2 for a bisect file that violates the schema, naming the field', () => {
     const dir = mkdtempSync(join(tmpdir(), 'report-'));
     const bad = join(dir, 'bisect.json');
-    writeFileSync(bad, JSON.stringify({ kind: 'layerbench/bisect', schemaVersion: 1, createdAt: 'x', cases: 'no' }));
+    writeFileSync(bad, JSON.stringify({ kind: 'layerbench/bisect', schemaVersion: 2, createdAt: 'x', cases: 'no' }));
     const { out, io } = capture();
     expect(main([bad], io)).toBe(2);
     expect(out.stderr).toMatch(/bisect\.json/);
@@ -90,5 +90,24 @@ describe('layerbench-report', () => {
     expect(out.stdout).toMatch(/^## layerbench: :red_circle: regression/);
     expect(main([fixture('compare.json'), '--fail-on-regression'], capture().io)).toBe(1);
     expect(main([fixture('run-shard-1.json'), '--fail-on-regression'], capture().io)).toBe(0);
+  });
+
+  it('never shows an incomplete bisection as green, and fails the gate on it', () => {
+    // The bisection of the fixture, interrupted after one of five rounds with nothing regressed yet.
+    const data = JSON.parse(readFileSync(fixture('bisect.json'), 'utf8')) as Record<string, unknown> & { summary: Record<string, unknown> };
+    data['complete'] = false;
+    data['incomplete'] = { reason: 'interrupted after 1 of 5 rounds', interrupted: true, roundsDone: 1, roundsPlanned: 5 };
+    data.summary = { ...data.summary, regressed: 0, unchanged: 1, notMeasured: 3, attributed: {} };
+    data['cases'] = (data['cases'] as { status: string; total?: unknown }[]).map((c, i) => (i === 0 ? c : { ...c, status: 'not-measured', total: undefined }));
+    const file = join(mkdtempSync(join(tmpdir(), 'layerbench-report-')), 'bisect-partial.json');
+    writeFileSync(file, JSON.stringify(data));
+    const { out, io } = capture();
+    expect(main([file], io)).toBe(0);
+    expect(out.stdout).toMatch(/^## layerbench: :warning: incomplete: no regression in what was measured/);
+    expect(out.stdout).toContain('**Incomplete bisection** ');
+    expect(out.stdout).toContain('interrupted after 1 of 5 rounds: its numbers cover what was measured; it is not a pass.');
+    expect(out.stdout).toMatch(/#### :warning: layerbench bisect: Incomplete \(interrupted after 1 of 5 rounds\)/);
+    expect(out.stdout).toMatch(/\| not measured \|/);
+    expect(main([file, '--fail-on-regression'], capture().io)).toBe(1);
   });
 });

@@ -49,7 +49,7 @@ function globalHelp(): string {
     '  -h, --help     show this help, or `layerbench <command> --help` for one command',
     '  -V, --version  print the version',
     '',
-    'Exit codes: 0 ok, 1 regression or failed case, 2 bad input, 125 cannot tell (check), 130 interrupted.',
+    'Exit codes: 0 ok, 1 regression or failed case, 2 bad input, 3 incomplete bisect, 125 cannot tell (check), 130 interrupted.',
     'Environment: NO_COLOR disables colour; progress is shown on stderr only when it is a terminal.',
   ].join('\n');
 }

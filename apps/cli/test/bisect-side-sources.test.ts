@@ -5,9 +5,8 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readResultFile } from '@layerbench/bench-runner/results';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bisectResultSchema } from '../src/bisect/result.ts';
+import { readBisectResult } from '../src/bisect/result.ts';
 import { LayerLoadError, loadLayers } from '../src/bisect/worker/load-layers.ts';
 import { findRepoRoot, LayerResolver, LayerSourceError } from '../src/bisect/side-sources.ts';
 import { CODE_LAYERS, type CodeLayerName } from '../src/bisect/side-spec.ts';
@@ -63,18 +62,19 @@ describe('layer sources', () => {
     const out = join(dir, 'bisect.json');
     const run = await runCli(
       ['bisect', '--good', 'workspace', '--bad', `cmac=dir:${broken},node@16.20.2`, '--suite', 'sha1', '--filter', '^sha1/64/unrolled$',
-        '--time', '0.3', '--rounds', '6', '--out', out, '--quiet'],
+        '--time', '0.2', '--rounds', '3', '--processes', '2', '--out', out, '--quiet'],
       { cwd: root },
     );
     // No case both stacks can run: bad input, said on stderr, and the file says why.
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/no case could be compared/);
-    const result = readResultFile(out, bisectResultSchema, 'layerbench/bisect');
+    const result = readBisectResult(out);
     expect(result.layers).toEqual(['cmac', 'runtime']);
     const status = Object.fromEntries(result.variants.map((v) => [v.id, v.status]));
     expect(status).toEqual({
       good: 'ok',
       bad: 'failed',
+      control: 'ok',
       'good+cmac': 'failed',
       'bad-cmac': 'ok',
       'good+runtime': 'ok',
@@ -82,7 +82,8 @@ describe('layer sources', () => {
     });
     expect(result.variants.find((v) => v.id === 'bad')!.problem).toMatch(/cmac .* throws at import: Error: cmac 9\.9: createCmac was removed/);
     const c = result.cases[0]!;
-    expect(c.problem).toMatch(/^the all-bad stack has no samples: this mix cannot run: cmac/);
+    expect(c.status).toBe('failed');
+    expect(c.problem).toMatch(/^the all-bad stack has no values: this mix cannot run: cmac/);
     // The runtime swapped in alone was still measured.
     expect(c.layers.find((l) => l.layer === 'runtime')!.swapIn).toBeDefined();
     expect(run.stdout).toMatch(/good\+cmac \(good stack, cmac from bad\) cannot run: cmac/);

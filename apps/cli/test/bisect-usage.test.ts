@@ -8,7 +8,7 @@ describe('bisect/find usage', () => {
     [['bisect', '--good', 'svn:123'], /--good: unknown source 'svn:123'/],
     [['bisect', '--good', 'git:HEAD', '--bad', 'aes=workspace'], /--bad: unknown layer 'aes'/],
     [['bisect', '--good', 'git:HEAD', '--layers', 'sha1'], /--layers: unknown layer 'sha1'/],
-    [['bisect', '--good', 'git:HEAD', '--rounds', '3'], /--rounds 3 is too few: .*cannot reach alpha 0\.01/],
+    [['bisect', '--good', 'git:HEAD', '--processes', '1'], /--processes must be at least 2: the process is the unit of replication/],
     [['bisect', '--good', 'git:no-such-ref-xyz'], /git:no-such-ref-xyz is not a commit/],
     [['bisect', '--good', 'node@16'], /exact version like node@16\.20\.2/],
     [['find', '--good', 'HEAD'], /--filter is required/],

@@ -248,7 +248,7 @@ function computeState(): DispatchState {
 
   let forced: Sha1ImplName | undefined;
   let forcedBy: string | undefined;
-  // apps/cli/test/bisect-history.ts edits this exact line to make a slowed history.
+  // apps/cli/scenarios/history.ts edits this exact line to make a slowed history.
   const envImpl = env['LAYERBENCH_SHA1_IMPL'];
   if (envImpl !== undefined && envImpl.trim() !== '') {
     forcedBy = `${SHA1_IMPL_ENV}=${envImpl.trim()}`;

@@ -1,23 +1,43 @@
-// Layer attribution: from the pooled samples of the bisection variants of one
-// case, the total change (all-bad / all-good) and each layer's share, measured
-// two ways — swapped from the bad side into the good stack ("in"), and taken
-// back out of the bad stack ("out") — then which layers explain the change and
-// whether the parts add up to the whole. Pure: the sample comparison is passed
-// in (bench-runner's compareSamples), so this is testable on sample arrays.
+// Layer attribution for one case, from the comparisons of its variants: the
+// total change (all-bad / all-good), the A/A control (the good stack in
+// processes of its own / the good stack: the noise floor of this case,
+// measured in the same rounds), and per layer the swap in (good+L / good: the
+// bad version of L alone in the good stack) and the swap out (bad / bad-L:
+// what taking L back to its good version undoes).
+//
+// A layer explains the change only when BOTH swaps reproduce it, each
+// - significant by the one verdict rule, in the direction of the change, and
+// - beyond the A/A control: the swap's ratio over the control's ratio
+//   (control / good, two copies of the same stack) is itself significant in
+//   that direction, so a difference no bigger than identical stacks show is
+//   no evidence.
+// A layer that reproduces the change one way only is named as such and not
+// attributed. Pure: the comparison is passed in, so this is tested on
+// synthetic values.
 import type { Verdict } from '@layerbench/bench-runner';
-import { formatRatio } from './format.js';
+import { formatEffect, formatRatio } from './format.js';
 
 export interface Effect {
-  /** head / base of medians: > 1 is slower. */
+  /** head / base: > 1 is slower. */
   ratio: number;
   ci: [number, number];
   pValue: number;
   verdict: Verdict;
 }
 
-export type CompareSamples = (base: number[], head: number[]) => Effect;
+/** The comparisons of one case's variants (from the process model in the bisect; given directly in tests). */
+export interface CaseComparisons {
+  /** head / base for two variant ids, or undefined when either has no values. */
+  compare(base: string, head: string): Effect | undefined;
+  /**
+   * (head / base) / (control / good): how far a swap's effect exceeds the A/A
+   * control's, verdict at threshold 0 (significant or not). Undefined without values.
+   */
+  overControl(base: string, head: string): Effect | undefined;
+}
 
-/** Variant ids: 'good', 'bad', 'good+<layer>' (that layer from bad), 'bad-<layer>' (that layer from good). */
+/** Variant ids: 'good', 'bad', 'control', 'good+<layer>' (that layer from bad), 'bad-<layer>' (that layer from good). */
+export const CONTROL_ID = 'control';
 export function swapInId(layer: string): string {
   return `good+${layer}`;
 }
@@ -25,131 +45,115 @@ export function swapOutId(layer: string): string {
   return `bad-${layer}`;
 }
 
+/** Which swaps of a layer reproduce the change. */
+export type Reproduced = 'both' | 'in' | 'out' | 'neither';
+
 export interface LayerShare {
   layer: string;
-  /** good+L vs good: the bad version of L alone, in the good stack. */
+  /** good+L vs good. */
   swapIn?: Effect;
-  /** bad vs bad-L: what taking L back to its good version undoes. */
+  /** bad vs bad-L. */
   swapOut?: Effect;
   /** Fraction of the total change (in log terms) this layer accounts for, averaged over in and out. */
   share?: number;
+  reproduced: Reproduced;
+  /** reproduced === 'both': the layer is attributed. */
   explains: boolean;
-  /** Why a variant of this layer has no numbers for this case. */
+  /** Why a swap of this layer has no numbers for this case. */
   problem?: string;
 }
 
 export interface CaseAttribution {
-  id: string;
-  status: 'ok' | 'failed';
-  total?: Effect;
+  total: Effect;
+  control?: Effect;
   layers: LayerShare[];
-  /** The layers whose swap reproduces the change, largest share first. */
+  /** The layers that explain the change (both ways), largest share first. */
   attributed: string[];
-  /** Set when the parts do not add up to the whole, or a layer's effect depends on the others. */
-  interaction?: string;
-  problem?: string;
+  /** The layers that reproduce it one way only (not attributed). */
+  oneWay: string[];
+  /** Plain sentences: one-way layers, parts that do not add up, an A/A control that moved. */
+  notes: string[];
 }
 
-export interface CaseSamples {
-  /** Samples per variant id; a missing or empty entry means that variant could not run this case. */
-  samples: Record<string, number[] | undefined>;
-  /** Why a variant has no samples (mix does not load, the case failed in it). */
-  problems: Record<string, string | undefined>;
-}
+const changed = (v: Verdict | undefined): v is 'regressed' | 'improved' => v === 'regressed' || v === 'improved';
 
-function significant(effect: Effect | undefined): boolean {
-  return effect !== undefined && (effect.verdict === 'regressed' || effect.verdict === 'improved');
+/** Whether a swap shows the change `direction`: significant that way, and significantly beyond the A/A control. */
+export function reproduces(effect: Effect | undefined, overControl: Effect | undefined, direction: 'regressed' | 'improved'): boolean {
+  return effect?.verdict === direction && overControl?.verdict === direction;
 }
 
 /**
- * Attributes one case's change. `threshold` is the relative change below which
- * a mismatch between the parts and the whole is not worth a note.
+ * Attributes one case's change. `problems` says why a variant has no values
+ * (for the notes); `threshold` is the relative change below which parts and
+ * whole that disagree are not worth a note.
  */
 export function attributeCase(
-  id: string,
   layers: readonly string[],
-  input: CaseSamples,
-  compare: CompareSamples,
+  comparisons: CaseComparisons,
+  problems: Record<string, string | undefined>,
   threshold: number,
-): CaseAttribution {
-  const good = input.samples['good'];
-  const bad = input.samples['bad'];
-  if (!good?.length) {
-    return { id, status: 'failed', layers: [], attributed: [], problem: `the all-good stack has no samples: ${input.problems['good'] ?? 'not measured'}` };
-  }
-  if (!bad?.length) {
-    // No whole to attribute, but each layer swapped into the good stack still says what it does alone.
-    const alone: LayerShare[] = layers.map((layer) => {
-      const inSamples = input.samples[swapInId(layer)];
-      const share: LayerShare = { layer, explains: false };
-      if (inSamples?.length) share.swapIn = compare(good, inSamples);
-      else share.problem = `${swapInId(layer)}: ${input.problems[swapInId(layer)] ?? 'not measured'}`;
-      return share;
-    });
-    return {
-      id,
-      status: 'failed',
-      layers: alone,
-      attributed: [],
-      problem: `the all-bad stack has no samples: ${input.problems['bad'] ?? 'not measured'}`,
-    };
-  }
-  const total = compare(good, bad);
+): CaseAttribution | undefined {
+  const { compare, overControl } = comparisons;
+  const total = compare('good', 'bad');
+  if (!total) return undefined;
+  const control = compare('good', CONTROL_ID);
+  const direction = total.verdict;
   const logTotal = Math.log(total.ratio);
+  const notes: string[] = [];
+  if (!control) notes.push(`no A/A control (${problems[CONTROL_ID] ?? 'not measured'}): no layer can be attributed`);
+  else if (changed(control.verdict)) {
+    notes.push(`the A/A control moved (${formatEffect(control)}, ${control.verdict}): identical stacks differed in this case, so its verdicts are doubtful`);
+  }
+
   const shares: LayerShare[] = layers.map((layer) => {
-    const inSamples = input.samples[swapInId(layer)];
-    const outSamples = input.samples[swapOutId(layer)];
-    const share: LayerShare = { layer, explains: false };
-    const problems: string[] = [];
-    if (inSamples?.length) share.swapIn = compare(good, inSamples);
-    else problems.push(`${swapInId(layer)}: ${input.problems[swapInId(layer)] ?? 'not measured'}`);
-    if (outSamples?.length) share.swapOut = compare(outSamples, bad);
-    else problems.push(`${swapOutId(layer)}: ${input.problems[swapOutId(layer)] ?? 'not measured'}`);
-    if (problems.length) share.problem = problems.join('; ');
-    const logs = [share.swapIn, share.swapOut].filter((e): e is Effect => e !== undefined).map((e) => Math.log(e.ratio));
-    // A share of a change that is not there is noise over noise: only for a significant total.
-    if (logs.length && significant(total)) share.share = logs.reduce((a, b) => a + b, 0) / logs.length / logTotal;
+    const share: LayerShare = { layer, reproduced: 'neither', explains: false };
+    const missing: string[] = [];
+    const swapIn = compare('good', swapInId(layer));
+    const swapOut = compare(swapOutId(layer), 'bad');
+    if (swapIn) share.swapIn = swapIn;
+    else missing.push(`${swapInId(layer)}: ${problems[swapInId(layer)] ?? 'not measured'}`);
+    if (swapOut) share.swapOut = swapOut;
+    else missing.push(`${swapOutId(layer)}: ${problems[swapOutId(layer)] ?? 'not measured'}`);
+    if (missing.length) share.problem = missing.join('; ');
+    if (changed(direction)) {
+      const logs = [swapIn, swapOut].filter((e): e is Effect => e !== undefined).map((e) => Math.log(e.ratio));
+      // A share of a change that is not there is noise over noise: only for a significant total.
+      if (logs.length) share.share = logs.reduce((a, b) => a + b, 0) / logs.length / logTotal;
+      const inside = reproduces(swapIn, overControl('good', swapInId(layer)), direction);
+      const outside = reproduces(swapOut, overControl(swapOutId(layer), 'bad'), direction);
+      share.reproduced = inside && outside ? 'both' : inside ? 'in' : outside ? 'out' : 'neither';
+      share.explains = share.reproduced === 'both';
+    }
     return share;
   });
 
-  const direction = total.verdict;
-  const changed = direction === 'regressed' || direction === 'improved';
-  for (const s of shares) {
-    // A layer explains the change when swapping it reproduces a change in the same direction.
-    s.explains = changed && [s.swapIn, s.swapOut].some((e) => e?.verdict === direction);
-  }
   const attributed = shares
     .filter((s) => s.explains)
     .sort((a, b) => (b.share ?? 0) - (a.share ?? 0))
     .map((s) => s.layer);
+  const oneWay = shares.filter((s) => s.reproduced === 'in' || s.reproduced === 'out').map((s) => s.layer);
 
-  const notes: string[] = [];
+  for (const s of shares) {
+    if (s.reproduced !== 'in' && s.reproduced !== 'out') continue;
+    const [did, didNot] = s.reproduced === 'in' ? ['swapped in', 'swapped out'] : ['swapped out', 'swapped in'];
+    const other = s.reproduced === 'in' ? s.swapOut : s.swapIn;
+    const shown = s.reproduced === 'in' ? s.swapIn : s.swapOut;
+    notes.push(
+      `${s.layer} reproduces the change only when ${did} (${formatEffect(shown)}), not when ${didNot} (${other ? formatEffect(other) : 'not measured'}): not attributed`,
+    );
+  }
   const swapIns = shares.filter((s) => s.swapIn !== undefined);
-  if (changed && swapIns.length === shares.length && shares.length > 0) {
+  if (changed(direction) && shares.length > 0 && swapIns.length === shares.length) {
     const product = swapIns.reduce((p, s) => p * s.swapIn!.ratio, 1);
     const gap = Math.abs(Math.log(product) - logTotal);
-    const outsideCi = product < total.ci[0] || product > total.ci[1];
-    if (gap > Math.log(1 + threshold) && outsideCi) {
-      notes.push(
-        `the parts do not add up: one layer at a time they give ${formatRatio(product)}, the whole change is ${formatRatio(total.ratio)}`,
-      );
+    if (gap > Math.log(1 + threshold) && (product < total.ci[0] || product > total.ci[1])) {
+      notes.push(`the parts do not add up: one layer at a time they give ${formatRatio(product)}, the whole change is ${formatRatio(total.ratio)}`);
     }
   }
-  for (const s of shares) {
-    if (!s.swapIn || !s.swapOut) continue;
-    const inOnly = significant(s.swapIn) && s.swapOut.ci[0] <= 1 && s.swapOut.ci[1] >= 1;
-    const outOnly = significant(s.swapOut) && s.swapIn.ci[0] <= 1 && s.swapIn.ci[1] >= 1;
-    if (inOnly || outOnly) {
-      notes.push(
-        `${s.layer} depends on the other layers: ${formatRatio(s.swapIn.ratio)} into the good stack, ${formatRatio(s.swapOut.ratio)} out of the bad one`,
-      );
-    }
+  if (changed(direction) && control && shares.length > 0 && attributed.length === 0 && oneWay.length === 0) {
+    notes.push('no single layer reproduces the change beyond the A/A control: it needs several layers together, or it is within the noise');
   }
-  if (changed && attributed.length === 0 && shares.length > 0) {
-    notes.push('no single layer reproduces the change: it needs several layers together');
-  }
-
-  const result: CaseAttribution = { id, status: 'ok', total, layers: shares, attributed };
-  if (notes.length) result.interaction = notes.join('; ');
+  const result: CaseAttribution = { total, layers: shares, attributed, oneWay, notes };
+  if (control) result.control = control;
   return result;
 }

@@ -65,12 +65,16 @@ export function describeLayerChange(result: BisectResult, layer: string): string
   return shown.length ? `${text}: ${shown.join('; ')}` : text;
 }
 
-/** What one visit contributed (files before --percentile used the median). */
+/** What one visit and one process contribute. */
 function visitText(result: BisectResult): string {
-  const p = result.options.visitPercentile ?? 50;
-  const value = p === 50 ? 'median of each visit' : `${p}th percentile of each visit`;
-  const n = result.options.processes ?? 1;
-  return n > 1 ? `${value}, ${n} processes per variant` : value;
+  const p = result.options.visitPercentile;
+  const visit = p === 50 ? 'median of each visit' : `${p}th percentile of each visit`;
+  return `${visit}, ${result.options.processes} processes per variant`;
+}
+
+function caseVerdict(c: BisectCase): string {
+  if (c.status === 'not-measured') return 'not measured';
+  return c.total?.verdict ?? 'failed';
 }
 
 export function headline(result: BisectResult): string {
@@ -79,17 +83,27 @@ export function headline(result: BisectResult): string {
   const attributed = Object.entries(s.attributed)
     .sort((a, b) => b[1] - a[1])
     .map(([layer, count]) => `${layer} (${count} case${count === 1 ? '' : 's'})`);
+  const unfinished = result.complete ? '' : `incomplete: ${result.incomplete?.reason ?? 'not every case was measured'}`;
   const head =
     s.regressed > 0
-      ? 'Regression'
-      : s.improved > 0
-        ? 'Improvement, no regression'
-        : s.inconclusive > 0
-          ? 'No regression detected (some cases inconclusive)'
-          : 'No change';
-  const counts = `${s.regressed} of ${n} cases regressed, ${s.improved} improved, ${s.unchanged} unchanged, ${s.inconclusive} inconclusive${s.failed ? `, ${s.failed} failed` : ''}`;
+      ? `Regression${unfinished ? ` (${unfinished})` : ''}`
+      : unfinished
+        ? `Incomplete (${result.incomplete?.reason ?? 'not every case was measured'})`
+        : s.improved > 0
+          ? 'Improvement, no regression'
+          : s.inconclusive > 0
+            ? 'No regression detected (some cases inconclusive)'
+            : 'No change';
+  const extra = [s.failed ? `${s.failed} failed` : '', s.notMeasured ? `${s.notMeasured} not measured` : ''].filter(Boolean);
+  const counts = `${s.regressed} of ${n} cases regressed, ${s.improved} improved, ${s.unchanged} unchanged, ${s.inconclusive} inconclusive${extra.length ? `, ${extra.join(', ')}` : ''}`;
   const why = attributed.length ? `; explained by ${attributed.join(', ')}` : '';
   return `${head}: ${counts}${why}`;
+}
+
+function controlCell(c: BisectCase): string {
+  if (!c.control) return c.status === 'ok' ? 'n/a' : '';
+  const moved = c.control.verdict === 'regressed' || c.control.verdict === 'improved';
+  return `${formatEffect(c.control)}${moved ? ' moved' : ''}`;
 }
 
 function layerCell(c: BisectCase, layer: string): string {
@@ -97,13 +111,14 @@ function layerCell(c: BisectCase, layer: string): string {
   if (!s) return '';
   if (!s.swapIn && !s.swapOut) return 'cannot run';
   const share = s.share === undefined ? '' : ` ${Math.round(s.share * 100)}%`;
-  return `in ${s.swapIn ? formatRatio(s.swapIn.ratio) : 'n/a'} out ${s.swapOut ? formatRatio(s.swapOut.ratio) : 'n/a'}${share}${s.explains ? ' *' : ''}`;
+  const mark = s.reproduced === 'both' ? ' *' : s.reproduced === 'in' ? ' (in only)' : s.reproduced === 'out' ? ' (out only)' : '';
+  return `in ${s.swapIn ? formatRatio(s.swapIn.ratio) : 'n/a'} out ${s.swapOut ? formatRatio(s.swapOut.ratio) : 'n/a'}${share}${mark}`;
 }
 
 function caseNotes(c: BisectCase): string[] {
   const notes: string[] = [];
   if (c.problem) notes.push(`${c.id}: ${c.problem}`);
-  if (c.interaction) notes.push(`${c.id}: ${c.interaction}`);
+  for (const n of c.notes) notes.push(`${c.id}: ${n}`);
   if (c.digestChanged) notes.push(`${c.id}: the output digest differs between the good and bad stacks`);
   if (c.implementations) {
     const good = c.implementations['good'];
@@ -128,11 +143,24 @@ function mixProblems(result: BisectResult): string[] {
   return result.variants.filter((v) => v.status === 'failed').map((v) => `${v.id} (${v.label}) cannot run: ${v.problem ?? 'unknown reason'}`);
 }
 
+/** The sentence that says a bisect did not finish (empty when it did). */
+export function incompleteText(result: BisectResult): string {
+  if (result.complete) return '';
+  const reason = result.incomplete?.reason ?? 'not every case was measured';
+  return `INCOMPLETE: ${reason}. The numbers cover what was measured; cases marked "not measured" have no verdict, and this result is not a clean pass.`;
+}
+
+const LEGEND =
+  'A/A = the good stack in processes of its own against the good stack (the noise floor of this run); in = that layer from bad into the good stack; out = what putting it back to good undoes; % = share of the change; * = explains it (both swaps reproduce the change beyond the A/A); (in only) / (out only) = one swap only, not attributed';
+
 export function formatBisectTable(result: BisectResult): string {
   const lines: string[] = [headline(result), ''];
+  if (!result.complete) lines.push(incompleteText(result), '');
   lines.push(`good: ${result.good.spec}`, `bad:  ${result.bad.spec}`);
   lines.push(`swapped layers: ${result.layers.length ? result.layers.join(', ') : 'none (the sides are identical)'}`);
-  lines.push(`${result.options.rounds} rounds, ${result.options.timePerCase}s per case per variant, ${visitText(result)}, threshold ${result.options.threshold}`);
+  lines.push(
+    `${result.options.rounds} rounds, ${result.options.timePerCase}s per case per variant, ${visitText(result)}, threshold ${result.options.threshold}, ${confidenceLabel(result.options.alpha)} intervals`,
+  );
   const attributedLayers = Object.keys(result.summary.attributed);
   if (attributedLayers.length) {
     lines.push('', 'Attributed:');
@@ -147,21 +175,21 @@ export function formatBisectTable(result: BisectResult): string {
       lines.push(`  ${c.kind} ${c.what}: ${good} -> ${bad}${c.causedBy.length ? ` [${c.causedBy.join(', ')}]` : ''}`);
     }
   }
-  const rows = [['case', 'bad/good', 'verdict', ...result.layers, 'explained by']];
+  const rows = [['case', 'bad/good', 'verdict', 'A/A', ...result.layers, 'explained by']];
   for (const c of result.cases) {
     rows.push([
       c.id,
       formatEffect(c.total),
-      c.total?.verdict ?? 'failed',
+      caseVerdict(c),
+      controlCell(c),
       ...result.layers.map((l) => layerCell(c, l)),
       c.attributed.join(', ') || '-',
     ]);
   }
   lines.push('', pad(rows));
-  lines.push('', 'in = that layer from bad into the good stack; out = what putting it back to good undoes; % = share of the change; * = explains it');
+  lines.push('', LEGEND);
   const notes = [...mixProblems(result), ...result.cases.flatMap(caseNotes)];
   if (notes.length) lines.push('', 'Notes:', ...notes.map((n) => `  ${n}`));
-  if (result.interrupted) lines.push('', 'Interrupted: the numbers cover the rounds that finished.');
   return lines.join('\n');
 }
 
@@ -176,12 +204,21 @@ export interface MarkdownOptions {
   level?: number;
 }
 
+/** :red_circle: regressed, :warning: did not finish, else :green_circle:. */
+export function bisectIcon(result: BisectResult): string {
+  if (result.summary.regressed > 0) return ':red_circle:';
+  return result.complete ? ':green_circle:' : ':warning:';
+}
+
 export function formatBisectMarkdown(result: BisectResult, options: MarkdownOptions = {}): string {
   const h = '#'.repeat(options.level ?? 3);
   const out: string[] = [];
-  const regressed = result.summary.regressed > 0;
-  out.push(`${h} ${regressed ? ':red_circle:' : ':green_circle:'} layerbench bisect: ${md(headline(result))}`, '');
-  out.push(`Good \`${md(result.good.spec)}\` vs bad \`${md(result.bad.spec)}\`; swapped layers: ${result.layers.map((l) => `\`${l}\``).join(', ') || 'none'}; ${result.options.rounds} interleaved rounds, ${result.options.timePerCase} s per case per variant, ${visitText(result)}.`, '');
+  out.push(`${h} ${bisectIcon(result)} layerbench bisect: ${md(headline(result))}`, '');
+  if (!result.complete) out.push(`**${md(incompleteText(result))}**`, '');
+  out.push(
+    `Good \`${md(result.good.spec)}\` vs bad \`${md(result.bad.spec)}\`; swapped layers: ${result.layers.map((l) => `\`${l}\``).join(', ') || 'none'}; ${result.options.rounds} interleaved rounds, ${result.options.timePerCase} s per case per variant, ${visitText(result)}.`,
+    '',
+  );
   const attributedLayers = Object.entries(result.summary.attributed).sort((a, b) => b[1] - a[1]);
   if (attributedLayers.length) {
     out.push(`${h}# Attributed layers`, '');
@@ -190,14 +227,16 @@ export function formatBisectMarkdown(result: BisectResult, options: MarkdownOpti
   }
   const cases = [...result.cases].sort((a, b) => Math.abs(Math.log(b.total?.ratio ?? 1)) - Math.abs(Math.log(a.total?.ratio ?? 1)));
   const shown = cases.slice(0, options.maxCases ?? cases.length);
+  const level = confidenceLabel(result.options.alpha);
   out.push(`${h}# Cases`, '');
-  out.push(`| case | bad/good [${confidenceLabel(result.options.alpha)} CI] | verdict | ${result.layers.map((l) => `${md(l)} in / out`).join(' | ')} | explained by |`);
-  out.push(`|---|---|---|${result.layers.map(() => '---|').join('')}---|`);
+  out.push(`| case | bad/good [${level} CI] | verdict | A/A [${level} CI] | ${result.layers.map((l) => `${md(l)} in / out`).join(' | ')}${result.layers.length ? ' | ' : ''}explained by |`);
+  out.push(`|---|---|---|---|${result.layers.map(() => '---|').join('')}---|`);
   for (const c of shown) {
-    out.push(`| \`${md(c.id)}\` | ${formatEffect(c.total)} | ${c.total?.verdict ?? 'failed'} | ${result.layers.map((l) => md(layerCell(c, l))).join(' | ')} | ${c.attributed.join(', ') || '-'} |`);
+    const layerCells = result.layers.map((l) => md(layerCell(c, l))).join(' | ');
+    out.push(`| \`${md(c.id)}\` | ${formatEffect(c.total)} | ${caseVerdict(c)} | ${controlCell(c)} | ${layerCells}${result.layers.length ? ' | ' : ''}${c.attributed.join(', ') || '-'} |`);
   }
   if (shown.length < cases.length) out.push('', `_${cases.length - shown.length} more cases with smaller changes are in the result file._`);
-  out.push('', '_in_: that layer from bad into the good stack; _out_: what putting it back to good undoes; %: share of the change; *: explains it.', '');
+  out.push('', `_${md(LEGEND)}._`, '');
   if (result.changes.length) {
     out.push(`${h}# Stack changes`, '', '| kind | what | good | bad | reproduced by |', '|---|---|---|---|---|');
     for (const c of result.changes) out.push(`| ${c.kind} | ${md(c.what)} | ${md(c.good)} | ${md(c.bad)} | ${c.causedBy.join(', ') || '-'} |`);

@@ -1,11 +1,12 @@
-// The bisect result file (kind 'layerbench/bisect', schemaVersion 1): which
-// variants ran, each case's total change and layer shares, the layers'
-// version/dispatch/capability changes. The zod schema is the one definition;
-// the TypeScript types are inferred from it. Read with bench-runner's
-// readResultFile so errors name the file and the field, like run results.
-// Unknown fields are dropped on read (a newer writer's extras do not break it).
+// The bisect result file (kind 'layerbench/bisect', schemaVersion 2): which
+// variants ran in how many processes, each case's total change, its A/A
+// control and each layer's swaps with the attribution, the layers' version /
+// dispatch / capability changes, and whether the bisect finished. The zod
+// schema is the one definition; the TypeScript types are inferred from it.
+// Read with bench-runner's readResultFile so errors name the file and the
+// field, like run results. Unknown fields are dropped on read.
 import { z } from 'zod';
-import { envFingerprintSchema } from '@layerbench/bench-runner/results';
+import { envFingerprintSchema, readResultFile } from '@layerbench/bench-runner/results';
 
 // The run result's own definitions of a dispatch decision and a layer identity.
 // Plain objects (unknown keys dropped on read) so the inferred types take the engine's interfaces.
@@ -15,6 +16,7 @@ const layerFingerprintSchema = z.object(envFingerprintSchema.shape.layers.elemen
 const finite = z.number().refine(Number.isFinite, 'must be a finite number');
 const verdict = z.enum(['regressed', 'improved', 'unchanged', 'inconclusive']);
 
+/** head / base with its interval at confidence 1 - alpha, p-value and verdict (bench-runner's one verdict rule). */
 export const effectSchema = z.object({
   ratio: finite,
   ci: z.tuple([finite, finite]),
@@ -24,9 +26,14 @@ export const effectSchema = z.object({
 
 export const layerShareSchema = z.object({
   layer: z.string(),
+  /** good+L / good: the bad version of the layer alone in the good stack. */
   swapIn: effectSchema.optional(),
+  /** bad / bad-L: what taking the layer back to its good version undoes. */
   swapOut: effectSchema.optional(),
   share: finite.optional(),
+  /** Which swaps reproduce the change (significant, same direction, beyond the A/A control). */
+  reproduced: z.enum(['both', 'in', 'out', 'neither']),
+  /** Both do: the layer is attributed. */
   explains: z.boolean(),
   problem: z.string().optional(),
 });
@@ -36,16 +43,26 @@ export const bisectCaseSchema = z.object({
   layer: z.string(),
   params: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]).optional()),
   bytesPerOp: finite.optional(),
-  status: z.enum(['ok', 'failed']),
+  /** ok: compared; failed: the good or bad stack cannot run it; not-measured: the bisect stopped before it could be. */
+  status: z.enum(['ok', 'failed', 'not-measured']),
   total: effectSchema.optional(),
+  /** The A/A control: the good stack in processes of its own against the good stack. */
+  control: effectSchema.optional(),
   layers: z.array(layerShareSchema),
   attributed: z.array(z.string()),
-  interaction: z.string().optional(),
+  /** Layers that reproduce the change one way only (named, not attributed). */
+  oneWay: z.array(z.string()),
+  notes: z.array(z.string()),
   problem: z.string().optional(),
   /** The implementation each variant's run reported, when it differs between variants. */
   implementations: z.record(z.string(), z.string()).optional(),
-  /** Median over the rounds of each variant's visit values, ns/op. */
+  /** Per variant: the geometric mean over its processes of each process's median visit value, ns/op. */
   medians: z.record(z.string(), finite),
+  /** Per variant: how many processes gave values (the replicates). */
+  processes: z.record(z.string(), z.number().int()),
+  /** Pooled between-process standard deviation of this case (log scale) and its degrees of freedom. */
+  processSd: finite.optional(),
+  df: z.number().int().optional(),
   digestChanged: z.boolean().optional(),
 });
 
@@ -56,8 +73,8 @@ export const workerEnvSchema = z.object({
   capabilities: z.string().optional(),
   dispatch: z.array(dispatchDecisionSchema),
   missing: z.array(z.string()),
-  /** The folder each layer was loaded from in the variant's processes, and the content hash of its runnable code (absent in older files). */
-  loadedLayers: z.array(z.object({ layer: z.string(), folder: z.string(), contentHash: z.string().optional() })).optional(),
+  /** The folder each layer was loaded from in the variant's processes, and the content hash of its runnable code. */
+  loadedLayers: z.array(z.object({ layer: z.string(), folder: z.string(), contentHash: z.string().optional() })),
   /** Why a worker of this variant broke the one-copy rule (the variant then failed). */
   oneCopyProblem: z.string().optional(),
   error: z.string().optional(),
@@ -69,6 +86,8 @@ export const variantSchema = z.object({
   /** Which side each layer came from in this variant. */
   take: z.record(z.string(), z.enum(['good', 'bad'])),
   status: z.enum(['ok', 'failed']),
+  /** Worker processes that ran this variant. */
+  processes: z.number().int(),
   problem: z.string().optional(),
   env: workerEnvSchema.optional(),
 });
@@ -90,21 +109,26 @@ export const sideSchema = z.object({
 
 export const bisectResultSchema = z.object({
   kind: z.literal('layerbench/bisect'),
-  schemaVersion: z.literal(1),
+  schemaVersion: z.literal(2),
   createdAt: z.string(),
   options: z.object({
     suites: z.array(z.string()),
     filter: z.string().optional(),
+    /** Seconds measured per case per variant, over all its processes and rounds. */
     timePerCase: finite,
     rounds: z.number().int().positive(),
-    /** Worker processes per variant (absent in older files: 1). */
-    processes: z.number().int().positive().optional(),
-    /** The percentile of each visit's samples that stood for the visit (absent in older files: 50). */
-    visitPercentile: finite.optional(),
+    /** Worker processes per variant; every round visits each of them. */
+    processes: z.number().int().positive(),
+    /** The percentile of each visit's samples that stood for the visit. */
+    visitPercentile: finite,
     threshold: finite,
     alpha: finite,
+    /** Whether the peer libraries' cases were measured (only when the runtime or the engine differs, or asked). */
+    peers: z.boolean(),
   }),
   machine: z.object({ cpuModel: z.string(), cpuCount: z.number().int(), os: z.string(), machineId: z.string().optional() }),
+  /** Load average (1 min) when the measuring started and ended. */
+  load: z.object({ start: finite, end: finite }).optional(),
   good: sideSchema,
   bad: sideSchema,
   /** The layers that differ between the sides and were swapped. */
@@ -118,10 +142,23 @@ export const bisectResultSchema = z.object({
     unchanged: z.number().int(),
     inconclusive: z.number().int(),
     failed: z.number().int(),
+    notMeasured: z.number().int(),
+    /** Cases whose A/A control was itself regressed or improved. */
+    controlMoved: z.number().int(),
     /** How many regressed or improved cases each layer explains. */
     attributed: z.record(z.string(), z.number().int()),
   }),
-  interrupted: z.boolean().optional(),
+  /** False when the bisect did not finish: the numbers cover what was measured, and it is never green. */
+  complete: z.boolean(),
+  /** What is missing when not complete. */
+  incomplete: z
+    .object({
+      reason: z.string(),
+      interrupted: z.boolean(),
+      roundsDone: z.number().int(),
+      roundsPlanned: z.number().int(),
+    })
+    .optional(),
 });
 
 export type BisectEffect = z.infer<typeof effectSchema>;
@@ -130,3 +167,10 @@ export type BisectVariant = z.infer<typeof variantSchema>;
 export type StackChange = z.infer<typeof stackChangeSchema>;
 export type BisectResult = z.infer<typeof bisectResultSchema>;
 export const BISECT_KIND = 'layerbench/bisect';
+/** The bisect schema versions this reader knows (1 had one process per variant and no A/A control: not read). */
+export const BISECT_SCHEMA_VERSIONS: readonly number[] = [2];
+
+/** Reads and validates a bisect result file; errors name the file and the field (bench-runner's ResultFileError). */
+export function readBisectResult(file: string): BisectResult {
+  return readResultFile(file, bisectResultSchema, BISECT_KIND, BISECT_SCHEMA_VERSIONS);
+}

@@ -1,15 +1,16 @@
 // `layerbench bisect --good <spec> --bad <spec>`: which layer made it slower.
 // Resolves both sides (workspace, git worktrees, folders, tarballs, node
-// runtimes), measures all-good, all-bad and every single-layer swap in
-// interleaved rounds, attributes each case's change to layers, writes the
-// bisect result file and exits 0 (nothing regressed) / 1 (regressed) / 2 (bad input).
+// runtimes), measures all-good, all-bad, the A/A control and every
+// single-layer swap in several processes each, in interleaved rounds,
+// attributes each case's change to layers, writes the bisect result file and
+// exits 0 (nothing regressed) / 1 (regressed) / 2 (bad input) / 3 (incomplete).
 import { collectEnv, layerFingerprint } from '@layerbench/bench-runner';
-import { compareSamples, pFloorIndependent } from '@layerbench/bench-runner/stats';
 import { writeResultFile } from '@layerbench/bench-runner/results';
 import { anyText, formatOptionHelp, fraction, oneOf, parseArgs, positiveInteger, positiveNumber, regexText, repeatedOption, UsageError, valueOption, booleanOption } from '../args.js';
-import type { CompareSamples } from '../bisect/attribution.js';
 import { formatBisectMarkdown, formatBisectTable } from '../bisect/format.js';
-import { bisectExitCode, DEFAULT_VISIT_PERCENTILE, differingLayers, identify, runBisect } from '../bisect/run.js';
+import type { BisectResult } from '../bisect/result.js';
+import { DEFAULT_VISIT_PERCENTILE, runBisect } from '../bisect/run.js';
+import { differingLayers, identify } from '../bisect/variants.js';
 import { findRepoRoot, LayerResolver, LayerSourceError, type DepsMode } from '../bisect/side-sources.js';
 import { parseLayerList, parseSideSpec, SpecError, type CompositionSpec, type LayerName } from '../bisect/side-spec.js';
 import { outputPath } from '../result-files.js';
@@ -50,19 +51,32 @@ export const sharedSourceOptions = {
   deps: valueOption('mode', 'how git worktrees get node_modules: ci (npm ci, default) or link (link this repository\'s, offline)', oneOf(['ci', 'link'] as const)),
 };
 
+/** Defaults of the measuring options (shared with find). */
+export const BISECT_DEFAULTS = { time: 0.6, rounds: 4, processes: 3, threshold: 0.03, alpha: 0.01 } as const;
+
+/** --processes: at least 2, since the process is the replicate. */
+export const processCount = (raw: string, flag: string): number => {
+  const value = positiveInteger('processes')(raw, flag);
+  if (value < 2) {
+    throw new UsageError(`${flag} must be at least 2: the process is the unit of replication, and one process per variant cannot tell a process offset from a change`);
+  }
+  return value;
+};
+
 const options = {
   good: valueOption('spec', 'the good side (see SIDES below)', side),
   bad: valueOption('spec', 'the bad side (default: workspace)', side),
   layers: valueOption('a,b,...', 'only swap these layers (default: every layer that differs)', layerList),
   suite: repeatedOption('name', `a suite to measure (default: ${DEFAULT_BISECT_SUITES.join(', ')})`, anyText),
   filter: valueOption('regex', 'only cases whose id matches', regexText),
-  time: valueOption('seconds', 'seconds measured per case per variant, split over the rounds (default 2)', positiveNumber('seconds')),
-  rounds: valueOption('n', 'interleaved rounds; each gives one value per variant and case (default 10; at least 6 for alpha 0.01)', positiveInteger('rounds')),
-  processes: valueOption('n', 'worker processes per variant, taking turns (default 1; 2 or more for effects under ~15%)', positiveInteger('processes')),
+  peers: booleanOption('measure the peer libraries\' cases too (default: only when the runtime or bench-runner differs)'),
+  time: valueOption('seconds', `seconds measured per case per variant, over its processes and rounds (default ${BISECT_DEFAULTS.time})`, positiveNumber('seconds')),
+  rounds: valueOption('n', `interleaved rounds, each visiting every process of every variant (default ${BISECT_DEFAULTS.rounds})`, positiveInteger('rounds')),
+  processes: valueOption('n', `worker processes per variant, the replicates (default ${BISECT_DEFAULTS.processes}; at least 2)`, processCount),
   percentile: valueOption('p', 'the percentile of a visit\'s samples that stands for the visit (default 10; 50 = median)', percentileValue),
-  threshold: valueOption('ratio', 'changes smaller than this are "unchanged" (default 0.03)', fraction('a relative change')),
-  alpha: valueOption('p', 'significance level (default 0.01)', fraction('a probability')),
-  out: valueOption('file', 'write the bisect result file here', anyText),
+  threshold: valueOption('ratio', `changes smaller than this are "unchanged" (default ${BISECT_DEFAULTS.threshold})`, fraction('a relative change')),
+  alpha: valueOption('p', `significance level; intervals are at confidence 1 - alpha (default ${BISECT_DEFAULTS.alpha})`, fraction('a probability')),
+  out: valueOption('file', 'write the bisect result file here (also when interrupted)', anyText),
   format: valueOption('name', 'table|markdown|json (json: the result file on stdout)', oneOf(['table', 'markdown', 'json'] as const)),
   ...sharedSourceOptions,
   quiet: booleanOption('no progress on stderr'),
@@ -86,14 +100,18 @@ export const bisectCommand: Command = {
   usage: [
     'Usage: layerbench bisect --good <spec> [--bad <spec>] [options]',
     '',
-    'Measures the all-good stack, the all-bad stack, each differing layer taken from',
-    'the bad side into the good stack, and each taken back from the good side into',
-    'the bad stack, one worker process per variant, in interleaved rounds (each round',
-    'visits every variant in a shuffled order; a low percentile of each visit is one value,',
-    'so drift over time lands on every variant alike). Per case:',
-    'the total change with its interval, each layer\'s share, the layers that explain',
-    'it with their version, dispatch and capability changes, and a note when the',
-    'parts do not add up to the whole.',
+    'Measures the all-good stack, the all-bad stack, an A/A control (the good stack',
+    'again, in processes of its own: the noise floor), each differing layer taken from',
+    'the bad side into the good stack, and each taken back from the good side into the',
+    'bad stack. Each variant runs in several worker processes; every round visits every',
+    'process of every variant in a shuffled order (a low percentile of each visit is one',
+    'value). The process is the replicate: intervals come from the spread between',
+    'processes, pooled over the variants of a case, so a process that is fast or slow',
+    'as a whole widens the interval instead of becoming a verdict. Per case: the total',
+    'change with its interval and verdict, the A/A control, each layer swapped in and',
+    'out; a layer explains the change only when both swaps reproduce it beyond the A/A',
+    'control. Peer-library cases are left out unless the runtime or the engine differs',
+    '(or --peers).',
     '',
     'Options:',
     formatOptionHelp(options),
@@ -102,7 +120,8 @@ export const bisectCommand: Command = {
     '',
     'Exit codes: 0 nothing regressed, 1 a case regressed (attributed in the output),',
     '2 bad input (usage, unknown ref, a side that does not build, no case that both',
-    'the good and the bad stack can run).',
+    'the good and the bad stack can run), 3 incomplete: interrupted (Ctrl-C) or cases',
+    'not measured, and nothing regressed in what was measured (never a pass).',
     '',
     'Examples:',
     '  layerbench bisect --good git:HEAD~1 --bad workspace --suite sha1 --out bisect.json',
@@ -132,32 +151,20 @@ export function resolverFor(
 }
 
 /**
- * Each round gives one value per variant, so a comparison has `rounds`
- * values a side: too few and even a complete separation cannot reach alpha.
+ * 1 when a case regressed (even in an incomplete bisect: that verdict stands on
+ * its own data), else 3 when the bisect did not finish (never a pass), else 0.
  */
-export function checkRounds(rounds: number, alpha: number): void {
-  const floor = pFloorIndependent(rounds, rounds);
-  if (!(floor < alpha)) {
-    throw new UsageError(`--rounds ${rounds} is too few: with ${rounds} values a side the comparison cannot reach alpha ${alpha} (p >= ${floor.toFixed(4)}); use more rounds`);
-  }
-}
-
-/** bench-runner's compareSamples in the shape attribution wants. */
-export function sampleComparer(threshold: number, alpha: number): CompareSamples {
-  return (base, head) => {
-    const c = compareSamples(base, head, { threshold, alpha });
-    return { ratio: c.ratio, ci: c.ratioCi, pValue: c.pValue, verdict: c.verdict };
-  };
+export function bisectExitCode(result: BisectResult): number {
+  if (result.cases.some((c) => c.total?.verdict === 'regressed')) return 1;
+  return result.complete ? 0 : 3;
 }
 
 async function bisect(args: string[], ctx: CommandContext): Promise<number> {
   const { options: chosen } = parseArgs(args, { options });
   if (chosen.good === undefined) throw new UsageError('--good is required: --good <spec> (e.g. --good git:HEAD~1)');
   const bad = chosen.bad ?? parseSideSpec('workspace', '--bad');
-  const rounds = chosen.rounds ?? 10;
-  const threshold = chosen.threshold ?? 0.03;
-  const alpha = chosen.alpha ?? 0.01;
-  checkRounds(rounds, alpha);
+  const threshold = chosen.threshold ?? BISECT_DEFAULTS.threshold;
+  const alpha = chosen.alpha ?? BISECT_DEFAULTS.alpha;
   const out = chosen.out === undefined ? undefined : outputPath(ctx, chosen.out);
   const progress = progressStream(ctx, chosen.quiet);
   const log = (m: string) => progress?.write(`bisect: ${m}\n`);
@@ -181,7 +188,12 @@ async function bisect(args: string[], ctx: CommandContext): Promise<number> {
   const badId = identify(badSide, layerFingerprint);
   const layers = differingLayers(goodId, badId, chosen.layers);
   const env = collectEnv();
-  log(`swapping ${layers.length ? layers.join(', ') : 'nothing (the sides are identical)'}: ${2 + 2 * layers.length} variants`);
+  const processes = chosen.processes ?? BISECT_DEFAULTS.processes;
+  // Peer libraries run on no layer of ours but the runtime and the engine: measuring them otherwise is an A/A test.
+  const peers = chosen.peers || layers.includes('runtime') || layers.includes('bench-runner');
+  log(
+    `swapping ${layers.length ? layers.join(', ') : 'nothing (the sides are identical)'}: ${3 + 2 * layers.length} variants (with the A/A control) x ${processes} processes`,
+  );
   const result = await runBisect({
     good: goodSide,
     bad: badSide,
@@ -190,16 +202,20 @@ async function bisect(args: string[], ctx: CommandContext): Promise<number> {
     layers,
     suites: chosen.suite.length ? chosen.suite : DEFAULT_BISECT_SUITES,
     ...(chosen.filter === undefined ? {} : { filter: chosen.filter }),
-    timePerCase: chosen.time ?? 2,
-    rounds,
-    processes: chosen.processes ?? 1,
+    peers,
+    timePerCase: chosen.time ?? BISECT_DEFAULTS.time,
+    rounds: chosen.rounds ?? BISECT_DEFAULTS.rounds,
+    processes,
     visitPercentile: chosen.percentile ?? DEFAULT_VISIT_PERCENTILE,
     threshold,
     alpha,
-    compare: sampleComparer(threshold, alpha),
     machine: { cpuModel: env.cpuModel, cpuCount: env.cpuCount, os: env.os, machineId: env.machineId },
     signal: ctx.signal,
     progress: log,
+    // Said on stderr even when it is not a terminal (a CI log shows how far a bisect got), unless --quiet.
+    onRound: (round, rounds) => {
+      if (!chosen.quiet) ctx.stderr.write(`bisect: round ${round}/${rounds}\n`);
+    },
   });
   if (result.cases.length === 0) {
     ctx.stderr.write('layerbench bisect: no case to measure (check --suite/--filter, and the notes below)\n');
@@ -214,6 +230,7 @@ async function bisect(args: string[], ctx: CommandContext): Promise<number> {
   else if (format === 'markdown') ctx.stdout.write(formatBisectMarkdown(result) + '\n');
   else ctx.stdout.write(formatBisectTable(result) + '\n');
   if (!compared) {
+    if (!result.complete) return 3;
     ctx.stderr.write('layerbench bisect: no case could be compared between the good and bad stacks (see the notes)\n');
     return 2;
   }

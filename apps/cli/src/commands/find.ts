@@ -1,19 +1,20 @@
 // `layerbench find --good <ref> --bad <ref> --filter <case>`: the first commit
 // where one case changed (the `asv find` idea). Binary search over
 // `git rev-list --ancestry-path good..bad`, each midpoint built in a cached
-// worktree and measured against the good commit in interleaved rounds;
-// commits that do not build are skipped like `git bisect skip`. Prints the
-// path it took.
+// worktree and measured against the good commit in interleaved rounds, each
+// commit in several worker processes (the replicates, as in bisect; one copy
+// of each layer per process); commits that do not build are skipped like
+// `git bisect skip`. Prints the path it took.
 import { spawnSync } from 'node:child_process';
-import { compareSamples } from '@layerbench/bench-runner/stats';
+import { processModel, type SampleComparison } from '@layerbench/bench-runner/stats';
 import { anyText, booleanOption, formatOptionHelp, fraction, parseArgs, positiveInteger, positiveNumber, regexText, repeatedOption, UsageError, valueOption } from '../args.js';
 import { formatEffect } from '../bisect/format.js';
 import { LayerSourceError, resolveCommit, type LayerResolver } from '../bisect/side-sources.js';
 import { CODE_LAYERS, type CodeLayerName } from '../bisect/side-spec.js';
-import { DEFAULT_VISIT_PERCENTILE, visitValue, WARMUP_SECONDS } from '../bisect/run.js';
+import { DEFAULT_VISIT_PERCENTILE, shuffle, visitValue, WARMUP_SECONDS } from '../bisect/run.js';
 import { CompositionWorker, MixError } from '../bisect/worker/client.js';
 import { progressStream } from '../terminal.js';
-import { checkRounds, DEFAULT_BISECT_SUITES, percentileValue, resolverFor, sharedSourceOptions } from './bisect.js';
+import { BISECT_DEFAULTS, DEFAULT_BISECT_SUITES, percentileValue, processCount, resolverFor, sharedSourceOptions } from './bisect.js';
 import type { Command, CommandContext } from './types.js';
 
 const options = {
@@ -21,8 +22,9 @@ const options = {
   bad: valueOption('ref', 'a later commit where it changed (default HEAD)', anyText),
   filter: valueOption('regex', 'the case (a regular expression matching exactly one case id)', regexText),
   suite: repeatedOption('name', `the suite(s) holding the case (default: ${DEFAULT_BISECT_SUITES.join(', ')})`, anyText),
-  time: valueOption('seconds', 'seconds measured per commit per step, split over the rounds (default 2)', positiveNumber('seconds')),
-  rounds: valueOption('n', 'interleaved rounds per step (default 10)', positiveInteger('rounds')),
+  time: valueOption('seconds', `seconds measured per commit per step, over its processes and rounds (default ${BISECT_DEFAULTS.time})`, positiveNumber('seconds')),
+  rounds: valueOption('n', `interleaved rounds per step (default ${BISECT_DEFAULTS.rounds})`, positiveInteger('rounds')),
+  processes: valueOption('n', `worker processes per commit, the replicates (default ${BISECT_DEFAULTS.processes}; at least 2)`, processCount),
   percentile: valueOption('p', 'the percentile of a visit\'s samples that stands for the visit (default 10; 50 = median)', percentileValue),
   threshold: valueOption('ratio', 'a change smaller than this is noise (default 0.03)', fraction('a relative change')),
   alpha: valueOption('p', 'significance level (default 0.01)', fraction('a probability')),
@@ -39,7 +41,8 @@ export const findCommand: Command = {
     'Measures the case at the good and bad commits, then binary-searches the commits',
     'on the ancestry path between them: each midpoint is built in a cached worktree',
     '(<repo>/.layerbench-cache/worktrees/<commit>, reused across runs) and measured',
-    'against the good commit in interleaved rounds. A midpoint counts as changed when',
+    'against the good commit in interleaved rounds, each commit in several worker',
+    'processes (the replicates, as in bisect). A midpoint counts as changed when',
     'its change from good is more than half of the whole change (in log terms).',
     'Commits that do not build are skipped (git bisect skip), the nearest other one',
     'is tried. Every step is printed.',
@@ -67,10 +70,6 @@ function subject(repoRoot: string, commit: string): string {
   return spawnSync('git', ['log', '-1', '--format=%s', commit], { cwd: repoRoot, encoding: 'utf8' }).stdout.trim();
 }
 
-function shuffle<T>(items: T[]): T[] {
-  return Math.random() < 0.5 ? items : [...items].reverse();
-}
-
 interface Step {
   commit: string;
   ratio?: number;
@@ -78,12 +77,22 @@ interface Step {
   outcome: 'changed' | 'same' | 'skip';
 }
 
-/** Builds a commit's stack and starts a worker for it; a build failure is a LayerSourceError. */
-async function workerAt(resolver: LayerResolver, commit: string, suites: string[], filter: string): Promise<CompositionWorker> {
+/** Builds a commit's stack and starts its worker processes; a build failure is a LayerSourceError. */
+async function workersAt(resolver: LayerResolver, commit: string, suites: string[], filter: string, processes: number): Promise<CompositionWorker[]> {
   const dirs = {} as Record<CodeLayerName, string>;
   for (const name of CODE_LAYERS) dirs[name] = resolver.resolveLayer(name, { kind: 'git', ref: commit }).dir;
-  return CompositionWorker.start({ nodePath: process.execPath, nodeVersion: process.version, dirs, suites, filter });
+  const options = { nodePath: process.execPath, nodeVersion: process.version, dirs, suites, filter, warmupSeconds: WARMUP_SECONDS };
+  const started = await Promise.allSettled(Array.from({ length: processes }, () => CompositionWorker.start(options)));
+  const workers = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
+  const failure = started.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+  if (failure) {
+    await Promise.all(workers.map((w) => w.close()));
+    throw failure.reason;
+  }
+  return workers;
 }
+
+const closeAll = (workers: CompositionWorker[]) => Promise.all(workers.map((w) => w.close()));
 
 async function find(args: string[], ctx: CommandContext): Promise<number> {
   const { options: chosen } = parseArgs(args, { options });
@@ -108,18 +117,18 @@ async function find(args: string[], ctx: CommandContext): Promise<number> {
   const commits = revList(repo, good, bad);
   if (commits.length === 0) throw new UsageError(`${badRef} is not a descendant of ${chosen.good} (no commits on the ancestry path)`);
   const suites = chosen.suite.length ? chosen.suite : DEFAULT_BISECT_SUITES;
-  const threshold = chosen.threshold ?? 0.03;
-  const alpha = chosen.alpha ?? 0.01;
-  const time = chosen.time ?? 2;
-  const rounds = chosen.rounds ?? 10;
+  const threshold = chosen.threshold ?? BISECT_DEFAULTS.threshold;
+  const alpha = chosen.alpha ?? BISECT_DEFAULTS.alpha;
+  const time = chosen.time ?? BISECT_DEFAULTS.time;
+  const rounds = chosen.rounds ?? BISECT_DEFAULTS.rounds;
+  const processes = chosen.processes ?? BISECT_DEFAULTS.processes;
   const percentile = chosen.percentile ?? DEFAULT_VISIT_PERCENTILE;
-  checkRounds(rounds, alpha);
   const out = (line: string) => ctx.stdout.write(line + '\n');
   const short = (c: string) => c.slice(0, 10);
 
-  let goodWorker: CompositionWorker;
+  let goodWorkers: CompositionWorker[];
   try {
-    goodWorker = await workerAt(resolver, good, suites, filter);
+    goodWorkers = await workersAt(resolver, good, suites, filter, processes);
   } catch (err) {
     if (err instanceof LayerSourceError || err instanceof MixError) {
       ctx.stderr.write(`layerbench find: the good commit ${short(good)} cannot be measured: ${err.message}\n`);
@@ -127,45 +136,53 @@ async function find(args: string[], ctx: CommandContext): Promise<number> {
     }
     throw err;
   }
-  const workers: CompositionWorker[] = [goodWorker];
+  const live: CompositionWorker[] = [...goodWorkers];
   try {
-    if (goodWorker.cases.length !== 1) {
-      const ids = goodWorker.cases.map((c) => c.id);
+    const cases = goodWorkers[0]!.cases;
+    if (cases.length !== 1) {
+      const ids = cases.map((c) => c.id);
       ctx.stderr.write(
         `layerbench find: --filter must match exactly one case at ${short(good)}, it matches ${ids.length}${ids.length ? `: ${ids.slice(0, 10).join(', ')}${ids.length > 10 ? ', ...' : ''}` : ''}\n`,
       );
       return 2;
     }
-    const caseId = goodWorker.cases[0]!.id;
-    /** Measures a commit's worker against good in interleaved rounds (fresh samples of both each step). */
-    const measureAgainstGood = async (worker: CompositionWorker) => {
-      const goodSamples: number[] = [];
-      const head: number[] = [];
-      // Discarded warm-up visits (see WARMUP_SECONDS in bisect-run.ts).
-      for (const w of [goodWorker, worker]) await w.measure(caseId, Math.max(WARMUP_SECONDS, time / rounds));
+    const caseId = cases[0]!.id;
+    const visitSeconds = time / (rounds * processes);
+    /**
+     * Measures a commit's processes against the good commit's in interleaved
+     * rounds (fresh values of both each step), and compares them with the
+     * process model, as bisect does.
+     */
+    const measureAgainstGood = async (workers: CompositionWorker[]): Promise<SampleComparison> => {
+      const values: Record<'good' | 'head', number[][]> = { good: goodWorkers.map(() => []), head: workers.map(() => []) };
+      const visits = [
+        ...goodWorkers.map((w, p) => [w, values.good[p]!] as const),
+        ...workers.map((w, p) => [w, values.head[p]!] as const),
+      ];
       for (let round = 0; round < rounds; round++) {
-        for (const [w, into] of shuffle([[goodWorker, goodSamples] as const, [worker, head] as const])) {
-          const m = await w.measure(caseId, time / rounds);
+        for (const [w, into] of shuffle(visits, Math.random)) {
+          const m = await w.measure(caseId, visitSeconds);
           if (m.status !== 'ok') throw new MixError(m.error ? `${m.error.name}: ${m.error.message}` : 'the case failed');
-          // One value per visit (see visitValue in bisect-run.ts).
+          // One value per visit (see visitValue in bisect/run.ts).
           if (m.samples.length) into.push(visitValue(m.samples, percentile));
         }
       }
-      return compareSamples(goodSamples, head, { threshold, alpha });
+      return processModel(values, { threshold, alpha }).compare('good', 'head')!;
     };
+    const effectText = (c: SampleComparison) => formatEffect({ ratio: c.ratio, ci: c.ratioCi, pValue: c.pValue, verdict: c.verdict });
 
-    out(`find: ${caseId} between ${short(good)} (good) and ${short(bad)} (bad): ${commits.length} commits`);
-    let badWorker: CompositionWorker;
+    out(`find: ${caseId} between ${short(good)} (good) and ${short(bad)} (bad): ${commits.length} commits, ${processes} processes each`);
+    let badWorkers: CompositionWorker[];
     try {
-      badWorker = await workerAt(resolver, bad, suites, filter);
+      badWorkers = await workersAt(resolver, bad, suites, filter, processes);
     } catch (err) {
       ctx.stderr.write(`layerbench find: the bad commit ${short(bad)} cannot be measured: ${(err as Error).message}\n`);
       return 2;
     }
-    workers.push(badWorker);
-    const whole = await measureAgainstGood(badWorker);
-    await badWorker.close();
-    out(`  bad  ${short(bad)}  ${formatEffect({ ratio: whole.ratio, ci: whole.ratioCi, pValue: whole.pValue, verdict: whole.verdict })}  ${whole.verdict}`);
+    live.push(...badWorkers);
+    const whole = await measureAgainstGood(badWorkers);
+    await closeAll(badWorkers);
+    out(`  bad  ${short(bad)}  ${effectText(whole)}  ${whole.verdict}`);
     if (whole.verdict !== 'regressed' && whole.verdict !== 'improved') {
       out(`find: ${caseId} did not change beyond the noise threshold (${threshold}) between ${short(good)} and ${short(bad)}: nothing to find`);
       return 0;
@@ -184,9 +201,9 @@ async function find(args: string[], ctx: CommandContext): Promise<number> {
       candidates.sort((a, b) => Math.abs(a - middle) - Math.abs(b - middle) || a - b);
       const index = candidates[0]!;
       const commit = commits[index]!;
-      let worker: CompositionWorker;
+      let workers: CompositionWorker[];
       try {
-        worker = await workerAt(resolver, commit, suites, filter);
+        workers = await workersAt(resolver, commit, suites, filter, processes);
       } catch (err) {
         if (!(err instanceof LayerSourceError || err instanceof MixError)) throw err;
         skipped.add(index);
@@ -195,21 +212,21 @@ async function find(args: string[], ctx: CommandContext): Promise<number> {
         out(text);
         continue;
       }
-      workers.push(worker);
-      let cmp;
+      live.push(...workers);
+      let cmp: SampleComparison;
       try {
-        cmp = await measureAgainstGood(worker);
+        cmp = await measureAgainstGood(workers);
       } catch (err) {
         skipped.add(index);
         const text = `  skip ${short(commit)}  (${index + 1}/${commits.length}) the case fails there: ${(err as Error).message}`;
         path.push({ commit, text, outcome: 'skip' });
         out(text);
-        await worker.close();
+        await closeAll(workers);
         continue;
       }
-      await worker.close();
+      await closeAll(workers);
       const changed = Math.abs(Math.log(cmp.ratio)) > Math.abs(halfway) && Math.sign(Math.log(cmp.ratio)) === Math.sign(halfway);
-      const text = `  ${changed ? 'bad ' : 'good'} ${short(commit)}  (${index + 1}/${commits.length}) ${formatEffect({ ratio: cmp.ratio, ci: cmp.ratioCi, pValue: cmp.pValue, verdict: cmp.verdict })}  ${cmp.verdict}  ${subject(repo, commit)}`;
+      const text = `  ${changed ? 'bad ' : 'good'} ${short(commit)}  (${index + 1}/${commits.length}) ${effectText(cmp)}  ${cmp.verdict}  ${subject(repo, commit)}`;
       path.push({ commit, ratio: cmp.ratio, text, outcome: changed ? 'changed' : 'same' });
       out(text);
       progress?.write(`find: ${path.length} steps, ${hi - lo - 1} commits left\n`);
@@ -227,6 +244,6 @@ async function find(args: string[], ctx: CommandContext): Promise<number> {
     out(`find: first commit where ${caseId} changed (${whole.verdict}, x${whole.ratio.toFixed(3)} overall): ${short(first)} ${subject(repo, first)}`);
     return 0;
   } finally {
-    await Promise.all(workers.map((w) => w.close()));
+    await closeAll(live);
   }
 }

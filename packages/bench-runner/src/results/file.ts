@@ -90,8 +90,11 @@ function describePath(pathParts: readonly PropertyKey[]): string {
     .join('');
 }
 
-/** Reads and validates a result file of the given kind ('layerbench/run', ...). */
-export function readResultFile<T>(file: string, schema: ZodType<T>, kind: string): T {
+/**
+ * Reads and validates a result file of the given kind ('layerbench/run', ...);
+ * `versions`: the schema versions of that kind this reader knows.
+ */
+export function readResultFile<T>(file: string, schema: ZodType<T>, kind: string, versions: readonly number[] = supportedSchemaVersions): T {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -115,11 +118,11 @@ export function readResultFile<T>(file: string, schema: ZodType<T>, kind: string
   if (record.kind !== kind) {
     throw new ResultFileError(file, 'wrong-kind', `expected a ${kind} file, got kind ${JSON.stringify(record.kind ?? null)}`);
   }
-  if (typeof record.schemaVersion !== 'number' || !supportedSchemaVersions.includes(record.schemaVersion)) {
+  if (typeof record.schemaVersion !== 'number' || !versions.includes(record.schemaVersion)) {
     throw new ResultFileError(
       file,
       'unknown-schema-version',
-      `unknown schemaVersion ${JSON.stringify(record.schemaVersion ?? null)} (this version reads ${supportedSchemaVersions.join(', ')})`,
+      `unknown schemaVersion ${JSON.stringify(record.schemaVersion ?? null)} (this version reads ${versions.join(', ')})`,
     );
   }
   const parsed = schema.safeParse(data);

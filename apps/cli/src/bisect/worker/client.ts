@@ -57,6 +57,10 @@ export interface WorkerOptions {
   dirs: Record<CodeLayerName, string>;
   suites: string[];
   filter?: string;
+  /** Leave out the peer libraries' cases. */
+  skipPeers?: boolean;
+  /** Seconds each case runs once at start-up, unmeasured (see the protocol). */
+  warmupSeconds?: number;
   /** Extra environment for the child (e.g. a forced dispatch). */
   env?: NodeJS.ProcessEnv;
 }
@@ -114,6 +118,8 @@ export class CompositionWorker {
     });
     const init: ParentMessage = { type: 'init', dirs: options.dirs, suites: options.suites };
     if (options.filter !== undefined) init.filter = options.filter;
+    if (options.skipPeers) init.skipPeers = true;
+    if (options.warmupSeconds !== undefined) init.warmupSeconds = options.warmupSeconds;
     child.send(init);
     let first: WorkerMessage;
     try {

@@ -34,7 +34,7 @@ const cases = new Map<string, BenchCase>();
 
 type RunCases = (
   cases: BenchCase[],
-  options: { timePerCase: number; quiet: boolean; overhead: boolean },
+  options: { timePerCase: number; quiet: boolean; overhead: boolean; slices: number },
 ) => Promise<{ cases: CaseResult[] }>;
 
 /** Which folder each layer came from so far, and what breaks the one-copy rule. */
@@ -67,7 +67,8 @@ async function init(message: Extract<ParentMessage, { type: 'init' }>): Promise<
       built.cases,
       message.filter === undefined ? {} : { filter: message.filter },
     );
-    for (const c of selected) {
+    const kept = message.skipPeers ? selected.filter((c) => c.params['peer'] === undefined) : selected;
+    for (const c of kept) {
       // Bisection interleaves short slices, so fixed-time loops (esptest) run as timed slices too.
       cases.set(c.id, { ...c, fixedTimeSeconds: undefined });
     }
@@ -77,9 +78,14 @@ async function init(message: Extract<ParentMessage, { type: 'init' }>): Promise<
       send({ type: 'failed', stage: 'one-copy', message: problem });
       return;
     }
+    // A fresh process runs a case's code cold and tiers it up over its first calls: done here, unmeasured,
+    // while the other workers start too, rather than in a discarded round of visits.
+    if (message.warmupSeconds !== undefined) {
+      for (const id of cases.keys()) await runVisit(id, message.warmupSeconds);
+    }
     send({
       type: 'ready',
-      cases: selected.map((c) => ({
+      cases: kept.map((c) => ({
         id: c.id,
         layer: c.layer,
         params: c.params,
@@ -92,28 +98,32 @@ async function init(message: Extract<ParentMessage, { type: 'init' }>): Promise<
   }
 }
 
-async function measure(message: Extract<ParentMessage, { type: 'measure' }>): Promise<void> {
-  const benchCase = cases.get(message.id);
-  let result: Measurement;
+/** One visit: the variant's own engine measures the case for `seconds`. Never throws. */
+async function runVisit(id: string, seconds: number): Promise<Measurement> {
+  const benchCase = cases.get(id);
   if (!benchCase || !loaded) {
-    result = { id: message.id, status: 'failed', samples: [], error: { name: 'Error', message: `no case '${message.id}' in this mix` } };
-  } else {
-    try {
-      const runCases = loaded.benchRunner['runCases'] as RunCases;
-      // No empty-case overhead run per visit: bisection compares variants, the overhead cancels.
-      const run = await runCases([benchCase], { timePerCase: message.seconds, quiet: true, overhead: false });
-      const r = run.cases[0];
-      if (!r) throw new Error('runCases returned no result');
-      result = { id: r.id, status: r.status, samples: r.samples };
-      if (r.digest !== undefined) result.digest = r.digest;
-      if (r.digestOk !== undefined) result.digestOk = r.digestOk;
-      if (r.implementation !== undefined) result.implementation = r.implementation;
-      if (r.error !== undefined) result.error = r.error;
-    } catch (err) {
-      result = { id: message.id, status: 'failed', samples: [], error: errorOf(err) };
-    }
+    return { id, status: 'failed', samples: [], error: { name: 'Error', message: `no case '${id}' in this mix` } };
   }
-  send({ type: 'measured', seq: message.seq, result });
+  try {
+    const runCases = loaded.benchRunner['runCases'] as RunCases;
+    // No empty-case overhead run per visit: bisection compares variants, the overhead cancels.
+    // One slice: a visit contributes one value (a percentile of its samples), more slices would only add set-up.
+    const run = await runCases([benchCase], { timePerCase: seconds, quiet: true, overhead: false, slices: 1 });
+    const r = run.cases[0];
+    if (!r) throw new Error('runCases returned no result');
+    const result: Measurement = { id: r.id, status: r.status, samples: r.samples };
+    if (r.digest !== undefined) result.digest = r.digest;
+    if (r.digestOk !== undefined) result.digestOk = r.digestOk;
+    if (r.implementation !== undefined) result.implementation = r.implementation;
+    if (r.error !== undefined) result.error = r.error;
+    return result;
+  } catch (err) {
+    return { id, status: 'failed', samples: [], error: errorOf(err) };
+  }
+}
+
+async function measure(message: Extract<ParentMessage, { type: 'measure' }>): Promise<void> {
+  send({ type: 'measured', seq: message.seq, result: await runVisit(message.id, message.seconds) });
 }
 
 async function describe(seq: number): Promise<void> {
@@ -160,3 +170,5 @@ process.on('message', (message: ParentMessage) => {
   });
 });
 process.on('disconnect', () => process.exit(0));
+// Ctrl-C in a terminal reaches the whole process group: the parent decides when its workers stop.
+process.on('SIGINT', () => undefined);

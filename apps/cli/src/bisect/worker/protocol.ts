@@ -9,7 +9,16 @@ export const LAYER_DIRS_ENV = 'LAYERBENCH_LAYER_DIRS';
 export const RESOLUTION_LOG_ENV = 'LAYERBENCH_RESOLUTION_LOG';
 
 export type ParentMessage =
-  | { type: 'init'; dirs: Record<CodeLayerName, string>; suites: string[]; filter?: string }
+  | {
+      type: 'init';
+      dirs: Record<CodeLayerName, string>;
+      suites: string[];
+      filter?: string;
+      /** Leave out the peer libraries' cases (params.peer). */
+      skipPeers?: boolean;
+      /** Run every case this long once before answering 'ready', so the first measured visit finds warm code. */
+      warmupSeconds?: number;
+    }
   | { type: 'measure'; seq: number; id: string; seconds: number }
   | { type: 'env'; seq: number }
   | { type: 'exit' };

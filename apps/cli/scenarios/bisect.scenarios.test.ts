@@ -1,0 +1,244 @@
+// The bisect scenario suite: throwaway commits on a temporary clone of this
+// repository, and the real `layerbench bisect` (and `find`) run on them as a
+// user runs them (`--deps link`: the clone's worktrees link this repository's
+// node_modules). Each scenario commit changes one layer for real and another
+// one harmlessly; the assertions are the product's own claims — the exit
+// code, the verdict and which layers are attributed — never a timing
+// threshold. Run with `npm run scenarios` (its own turbo task, after
+// `npm test` in .ci/run); the cases are few so the suite stays within about
+// 15 minutes on a 2-core machine.
+import { spawn } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readBisectResult, type BisectResult } from '../src/bisect/result.ts';
+import { cliMain, runCli, type CliRun } from '../test/spawn-cli.ts';
+import {
+  breakSha1Capabilities,
+  cloneHistory,
+  forceGenericSha1,
+  harmlessExport,
+  slowAesTableMac,
+  slowCmacMac,
+  type History,
+} from './history.ts';
+
+const SCENARIO_TIMEOUT = 30 * 60_000;
+
+let history: History;
+let runs = 0;
+
+beforeAll(() => {
+  history = cloneHistory('layerbench-scenarios-');
+});
+afterAll(() => history?.remove());
+
+interface Bisected {
+  run: CliRun;
+  result: BisectResult;
+}
+
+/** `layerbench bisect --deps link --good git:<good> --bad git:<bad> ...` in the clone, with its result file. */
+async function bisect(good: string, bad: string, args: string[]): Promise<Bisected> {
+  const out = join(history.dir, `bisect-${++runs}.json`);
+  const run = await runCli(['bisect', '--repo', history.repo, '--deps', 'link', '--good', good, '--bad', bad, ...args, '--out', out, '--quiet'], {
+    cwd: history.repo,
+  });
+  // What the suite measured goes to the test log: the scenario report quotes it.
+  process.stdout.write(`\n$ layerbench bisect --good ${good} --bad ${bad} ${args.join(' ')}  -> exit ${run.code}\n${run.stdout}\n${run.stderr}`);
+  return { run, result: readBisectResult(out) };
+}
+
+/** Every case's attributed layers; the layers named one way only, per case. */
+function attributions(result: BisectResult) {
+  return {
+    attributed: Object.fromEntries(result.cases.map((c) => [c.id, c.attributed])),
+    oneWay: Object.fromEntries(result.cases.filter((c) => c.oneWay.length).map((c) => [c.id, c.oneWay])),
+  };
+}
+
+describe('bisect scenarios: one real change, one harmless change in another layer', () => {
+  it('a lower layer slower (aes-core +~15%) seen through cmac, with a harmless cmac change: aes-core and only aes-core', { timeout: SCENARIO_TIMEOUT }, async () => {
+    const bad = history.commit('aes-core slower under CMAC; cmac: a harmless export', (repo) => {
+      slowAesTableMac(repo);
+      harmlessExport(repo, 'cmac');
+    });
+    const { run, result } = await bisect(`git:${history.base}`, `git:${bad}`, ['--suite', 'cmac', '--filter', '^cmac/aes-128/pl=48/preloaded/table$', '--time', '1.2']);
+    expect(result.layers).toEqual(['aes-core', 'cmac']);
+    expect(result.complete).toBe(true);
+    const c = result.cases[0]!;
+    expect(c.total?.verdict, run.stdout).toBe('regressed');
+    expect(c.attributed).toEqual(['aes-core']);
+    expect(c.oneWay).not.toContain('cmac');
+    expect(run.code).toBe(1);
+  });
+
+  it("a capability bug in sha1-dispatch changes esp's composition, with a harmless esp change: sha1-dispatch, never esp", { timeout: SCENARIO_TIMEOUT }, async () => {
+    const bad = history.commit('sha1-dispatch: capability detection loses wasm and nodeCrypto; esp: a harmless export', (repo) => {
+      breakSha1Capabilities(repo);
+      harmlessExport(repo, 'esp');
+    });
+    const { run, result } = await bisect(`git:${history.base}`, `git:${bad}`, ['--suite', 'esptest', '--suite', 'sha1', '--filter', '^(esptest/encrypt|sha1/1500/dispatch)$']);
+    expect(result.layers).toEqual(['sha1-dispatch', 'esp']);
+    expect(result.complete).toBe(true);
+    // One copy per layer: the esp taken from either side ran the variant's sha1-dispatch.
+    for (const v of result.variants) {
+      expect(v.env?.oneCopyProblem, v.id).toBeUndefined();
+      const sha1 = v.env?.loadedLayers.filter((l) => l.layer === 'sha1-dispatch') ?? [];
+      expect(sha1, v.id).toHaveLength(1);
+    }
+    const impl = (id: string) => result.cases.find((c) => c.id === 'esptest/encrypt')!.implementations?.[id];
+    // esp's composition follows sha1-dispatch, whichever side esp came from.
+    expect(impl('good+esp')).toBe(impl('good'));
+    expect(impl('bad-esp')).toBe(impl('bad'));
+    expect(impl('good+sha1-dispatch')).toBe(impl('bad'));
+    for (const c of result.cases) {
+      expect(c.total?.verdict, c.id).toBe('regressed');
+      expect(c.attributed, c.id).toEqual(['sha1-dispatch']);
+      expect(c.oneWay, c.id).not.toContain('esp');
+    }
+    const caps = result.changes.find((ch) => ch.kind === 'capabilities');
+    expect(caps?.causedBy).toEqual(['sha1-dispatch']);
+    expect(run.code).toBe(1);
+  });
+
+  it('a dispatcher forced onto its slow path (the SHA-1 seed), with a harmless aes-core change: sha1-dispatch', { timeout: SCENARIO_TIMEOUT }, async () => {
+    const bad = history.commit('sha1-dispatch: fall back to generic; aes-core: a harmless export', (repo) => {
+      forceGenericSha1(repo);
+      harmlessExport(repo, 'aes-core');
+    });
+    const { run, result } = await bisect(`git:${history.base}`, `git:${bad}`, ['--suite', 'sha1', '--suite', 'cmac', '--filter', '^(sha1/(64|1500)/dispatch|cmac/aes-128/pl=48/preloaded/table)$']);
+    expect(result.layers).toEqual(['aes-core', 'sha1-dispatch']);
+    for (const id of ['sha1/64/dispatch', 'sha1/1500/dispatch']) {
+      const c = result.cases.find((x) => x.id === id)!;
+      expect(c.total?.verdict, id).toBe('regressed');
+      expect(c.attributed, id).toEqual(['sha1-dispatch']);
+      expect(c.implementations).toMatchObject({ bad: 'generic', 'good+sha1-dispatch': 'generic' });
+    }
+    // The harmless aes-core change under a case it runs: nothing to attribute.
+    expect(result.cases.find((x) => x.id === 'cmac/aes-128/pl=48/preloaded/table')!.attributed).toEqual([]);
+    expect(run.stdout).toMatch(/sha1-dispatch 0\.1\.0 -> 0\.1\.0 \(commit \w{7} -> \w{7}\): dispatch \w+ -> generic/);
+    expect(run.code).toBe(1);
+  });
+
+  it('the runtime changed (Node 16.20.2, OpenSSL 1.1.1, against the current Node), with a harmless cmac change: runtime', { timeout: SCENARIO_TIMEOUT }, async () => {
+    const bad = history.commit('cmac: a harmless export (runtime scenario)', (repo) => harmlessExport(repo, 'cmac'));
+    const { run, result } = await bisect(`git:${history.base},node@16.20.2`, `git:${bad}`, ['--suite', 'cmac', '--filter', '^cmac/aes-128/pl=48/native/node:crypto$']);
+    expect(result.layers).toEqual(['cmac', 'runtime']);
+    const byId = new Map(result.variants.map((v) => [v.id, v]));
+    expect(byId.get('good')!.env!.node).toBe('v16.20.2');
+    expect(byId.get('good+runtime')!.env!.node).toBe(process.version);
+    expect(byId.get('bad-runtime')!.env!.node).toBe('v16.20.2');
+    const c = result.cases[0]!;
+    expect(c.digestChanged).toBe(false);
+    // OpenSSL 3.0 sets up its contexts more slowly than 1.1.1: the NTPsec seed's finding, asked of Node.
+    expect(c.total?.verdict, run.stdout).toBe('regressed');
+    expect(c.attributed).toEqual(['runtime']);
+    expect(c.oneWay).not.toContain('cmac');
+    expect(result.changes.find((ch) => ch.kind === 'openssl')?.causedBy).toEqual(['runtime']);
+    expect(run.code).toBe(1);
+  });
+
+  it('two layers each slower (aes-core and cmac), with a harmless esp change: both attributed, the parts add up', { timeout: SCENARIO_TIMEOUT }, async () => {
+    const bad = history.commit('aes-core and cmac both slower under CMAC; esp: a harmless export', (repo) => {
+      slowAesTableMac(repo);
+      slowCmacMac(repo);
+      harmlessExport(repo, 'esp');
+    });
+    const { run, result } = await bisect(`git:${history.base}`, `git:${bad}`, ['--suite', 'cmac', '--filter', '^cmac/aes-128/pl=48/preloaded/table$', '--time', '1.2']);
+    expect(result.layers).toEqual(['aes-core', 'cmac', 'esp']);
+    const c = result.cases[0]!;
+    expect(c.total?.verdict, run.stdout).toBe('regressed');
+    expect([...c.attributed].sort()).toEqual(['aes-core', 'cmac']);
+    expect(c.notes.join(' ')).not.toMatch(/the parts do not add up/);
+    expect(run.code).toBe(1);
+  });
+
+  it('nothing but harmless changes (aes-core, cmac, sha1-dispatch): exit 0, nothing attributed', { timeout: SCENARIO_TIMEOUT }, async () => {
+    const bad = history.commit('harmless exports in aes-core, cmac and sha1-dispatch', (repo) => {
+      harmlessExport(repo, 'aes-core');
+      harmlessExport(repo, 'cmac');
+      harmlessExport(repo, 'sha1-dispatch');
+    });
+    const { run, result } = await bisect(`git:${history.base}`, `git:${bad}`, ['--suite', 'cmac', '--suite', 'sha1', '--filter', '^(cmac/aes-128/pl=48/preloaded/table|sha1/1500/dispatch)$']);
+    expect(result.layers).toEqual(['aes-core', 'cmac', 'sha1-dispatch']);
+    expect(result.complete).toBe(true);
+    expect(attributions(result).attributed).toEqual(Object.fromEntries(result.cases.map((c) => [c.id, []])));
+    expect(result.summary.regressed, run.stdout).toBe(0);
+    expect(run.code).toBe(0);
+  });
+
+  it('an interrupted bisect: exit 3, marked incomplete in the table and the file, unmeasured cases "not measured"', { timeout: SCENARIO_TIMEOUT }, async () => {
+    const bad = history.commit('harmless exports in aes-core and cmac (interrupted scenario)', (repo) => {
+      harmlessExport(repo, 'aes-core');
+      harmlessExport(repo, 'cmac');
+    });
+    const out = join(history.dir, 'bisect-interrupted.json');
+    const args = ['bisect', '--repo', history.repo, '--deps', 'link', '--good', `git:${history.base}`, '--bad', `git:${bad}`,
+      '--suite', 'cmac', '--filter', '^cmac/aes-128/pl=48/(preloaded|oneshot)/', '--out', out];
+    const child = spawn(process.execPath, [cliMain, ...args], { cwd: history.repo, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (s: string) => (stdout += s));
+    // Ctrl-C as soon as the first round starts: the first cases may be measured, the others not.
+    child.stderr.setEncoding('utf8').on('data', (s: string) => {
+      stderr += s;
+      if (/bisect: round 1\//.test(stderr) && !child.killed) child.kill('SIGINT');
+    });
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    process.stdout.write(`\n$ layerbench ${args.join(' ')}  (Ctrl-C in round 1) -> exit ${code}\n${stdout}\n`);
+    expect(code, stderr).toBe(3);
+    const result = readBisectResult(out);
+    expect(result.complete).toBe(false);
+    expect(result.incomplete).toMatchObject({ interrupted: true, roundsDone: 0, roundsPlanned: 4 });
+    expect(result.summary.failed).toBe(0);
+    expect(result.summary.notMeasured).toBeGreaterThan(0);
+    for (const c of result.cases) {
+      if (c.status === 'not-measured') expect(c.total, c.id).toBeUndefined();
+      else expect(c.status, c.id).toBe('ok');
+    }
+    expect(stdout).toMatch(/^Incomplete \(interrupted after 0 of 4 rounds\)/);
+    expect(stdout).toContain('INCOMPLETE: interrupted after 0 of 4 rounds.');
+    expect(stdout).toMatch(/not measured/);
+    expect(readFileSync(out, 'utf8')).toContain('"complete": false');
+  });
+});
+
+describe('find scenario', () => {
+  it('skips the commit that does not build and names the regression', { timeout: SCENARIO_TIMEOUT }, async () => {
+    const commits: Record<string, string> = {};
+    let tip = history.base;
+    const step = (name: string, edits: (repo: string) => void) => (tip = commits[name] = history.commit(name, edits, tip));
+    const esp = 'packages/esp/src/index.ts';
+    let espText = '';
+    step('neutral one', (repo) => {
+      espText = readFileSync(join(repo, esp), 'utf8');
+      harmlessExport(repo, 'aes-core');
+    });
+    step('does not build', (repo) => writeTypeError(repo, esp));
+    step('neutral two (fixes the build)', (repo) => writeBack(repo, esp, espText));
+    step('the regression', (repo) => forceGenericSha1(repo));
+    step('neutral three', (repo) => harmlessExport(repo, 'cmac'));
+    const run = await runCli(
+      ['find', '--repo', history.repo, '--deps', 'link', '--good', history.base, '--bad', tip, '--suite', 'sha1', '--filter', '^sha1/1500/dispatch$', '--quiet'],
+      { cwd: history.repo },
+    );
+    process.stdout.write(`\n$ layerbench find --good ${history.base} --bad ${tip} --suite sha1 --filter '^sha1/1500/dispatch$'  -> exit ${run.code}\n${run.stdout}\n`);
+    expect(run.code, run.stderr + run.stdout).toBe(0);
+    const short = (name: string) => commits[name]!.slice(0, 10);
+    expect(run.stdout).toMatch(new RegExp(`skip ${short('does not build')}  \\(2/5\\) does not build`));
+    expect(run.stdout).toMatch(new RegExp(`first commit where sha1/1500/dispatch changed \\(regressed, x[\\d.]+ overall\\): ${short('the regression')} the regression`));
+    const path = run.stdout.split('\n').filter((l) => /^ {2}(bad|good|skip) /.test(l)).map((l) => l.trim().split(/\s+/).slice(0, 2).join(' '));
+    expect(path[0]).toBe(`bad ${short('neutral three')}`);
+    expect(path).toContain(`bad ${short('the regression')}`);
+    expect(path).not.toContain(`bad ${short('neutral two (fixes the build)')}`);
+  });
+});
+
+function writeTypeError(repo: string, path: string): void {
+  writeBack(repo, path, `${readFileSync(join(repo, path), 'utf8')}\nexport const broken: number = 'not a number';\n`);
+}
+
+function writeBack(repo: string, path: string, text: string): void {
+  writeFileSync(join(repo, path), text);
+}
