@@ -50,6 +50,19 @@ export interface ProcessModel {
 /** Fixed seed of the t draws: the same data always give the same interval. */
 const drawSeed = 0x5eed7a11;
 
+/** The fixed-seed draws per degrees of freedom and count: every case of a bisect shares them. */
+const cachedDraws = new Map<string, Float64Array>();
+
+function fixedSeedTDraws(df: number, count: number): Float64Array {
+  const key = `${df}:${count}`;
+  let draws = cachedDraws.get(key);
+  if (!draws) {
+    draws = studentTDraws(df, count);
+    cachedDraws.set(key, draws);
+  }
+  return draws;
+}
+
 /**
  * `count` draws of Student's t with `df` degrees of freedom, as
  * Z / sqrt(chi2 / df) with chi2 the sum of df squared standard normals.
@@ -98,7 +111,7 @@ export function processModel(values: ProcessValues, options: CompareOptions = {}
   }
   const sd = Math.sqrt(sumSquares / df);
   const iterations = options.iterations ?? bootstrapIterations(alpha);
-  const t = studentTDraws(df, iterations, options.random ?? seededRandom(drawSeed));
+  const t = options.random ? studentTDraws(df, iterations, options.random) : fixedSeedTDraws(df, iterations);
   const meanOf = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
   const contrast = (weights: Record<string, number>, contrastThreshold = threshold): SampleComparison | undefined => {
     let d = 0;
