@@ -4,10 +4,10 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { describeLayerChange } from '@layerbench/cli/bisect';
 import { buildCharts } from './charts.js';
 import type { ReportInputs } from './inputs.js';
 import { formatReportMarkdown, overallVerdict } from './markdown.js';
+import { describeLayerChange } from '@layerbench/bench-runner/reporters';
 
 /** The chart.js UMD bundle (defines the global `Chart`). */
 export function chartJsSource(): string {

@@ -1,12 +1,11 @@
 // Reading the report's inputs: run, compare and bisect result files, each
-// validated by its schema (bench-runner's readers, the bisect schema of the
-// cli), and run files merged per machine (env.machineId) so the shards of one
-// CI matrix become one run per machine.
+// validated by its schema (bench-runner's readers, the bisect one included),
+// and run files merged per machine (env.machineId) so the shards of one CI
+// matrix become one run per machine.
 import { readFileSync } from 'node:fs';
 import { readComparison, readRunResult, ResultFileError } from '@layerbench/bench-runner/results';
 import type { CaseResult, Comparison, EnvFingerprint, RunResult } from '@layerbench/bench-runner';
-import { BISECT_KIND, readBisectResult } from '@layerbench/cli/bisect';
-import type { BisectResult } from '@layerbench/cli/bisect';
+import { BISECT_KIND, readBisectResult, type BisectResult } from '@layerbench/bench-runner/results';
 
 /** An input file that cannot be used: the bin prints the message and exits 2. */
 export class ReportInputError extends Error {

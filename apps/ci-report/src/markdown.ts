@@ -5,8 +5,8 @@
 // cutting a table in half.
 import { confidenceLabel } from '@layerbench/bench-runner/stats';
 import { type CaseComparison } from '@layerbench/bench-runner';
-import { describeLayerChange, formatBisectMarkdown, formatEffect } from '@layerbench/cli/bisect';
 import type { ReportInputs } from './inputs.js';
+import { describeLayerChange, formatBisectMarkdown, formatEffect } from '@layerbench/bench-runner/reporters';
 
 /** GitHub rejects comments and job summaries longer than this. */
 export const GITHUB_COMMENT_LIMIT = 65_536;

@@ -11,7 +11,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readBisectResult, type BisectResult } from '../src/bisect/result.ts';
+import { readBisectResult, type BisectResult } from '@layerbench/bench-runner/results';
 import { cliMain, runCli, type CliRun } from '../test/spawn-cli.ts';
 import {
   breakSha1Capabilities,

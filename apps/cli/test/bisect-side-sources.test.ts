@@ -6,7 +6,7 @@ import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } fr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readBisectResult } from '../src/bisect/result.ts';
+import { readBisectResult } from '@layerbench/bench-runner/results';
 import { LayerLoadError, loadLayers } from '../src/bisect/worker/load-layers.ts';
 import { findRepoRoot, LayerResolver, LayerSourceError } from '../src/bisect/side-sources.ts';
 import { CODE_LAYERS, type CodeLayerName } from '../src/bisect/side-spec.ts';

@@ -5,8 +5,8 @@
 // the seeds' formats, units).
 //
 // Contract with `layerbench bisect`: its workers load bench-runner of any
-// version as a layer and call this root entry's `runCases` and
-// `layerFingerprint`; both stay here with compatible signatures.
+// version as a layer and call this root entry's `runCases` (one case, one
+// slice, per visit); it stays here with a compatible signature.
 export type * from './types.js';
 export { runCases, runCase, measureOverhead, consecutiveMedians, defaultSlices, DigestMismatchError } from './run.js';
 export type { RunCasesOptions } from './run.js';

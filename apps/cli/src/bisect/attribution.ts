@@ -15,7 +15,7 @@
 // attributed. Pure: the comparison is passed in, so this is tested on
 // synthetic values.
 import type { Verdict } from '@layerbench/bench-runner';
-import { formatEffect, formatRatio } from './format.js';
+import { formatEffect, formatRatio } from '@layerbench/bench-runner/reporters';
 
 export interface Effect {
   /** head / base: > 1 is slower. */

@@ -21,7 +21,7 @@ import { loadavg } from 'node:os';
 import { layerFingerprint } from '@layerbench/bench-runner';
 import { median, percentile, processModel, type ProcessModel, type SampleComparison } from '@layerbench/bench-runner/stats';
 import { attributeCase, CONTROL_ID, swapInId, type CaseComparisons, type Effect } from './attribution.js';
-import type { BisectCase, BisectResult, BisectVariant } from './result.js';
+import type { BisectCase, BisectResult, BisectVariant } from '@layerbench/bench-runner/results';
 import type { ResolvedComposition } from './side-sources.js';
 import type { LayerName } from './side-spec.js';
 import { dirsFor, stackChanges, type SideIdentity, type VariantPlan, planVariants } from './variants.js';

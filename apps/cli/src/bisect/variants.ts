@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync, realpathSync } from 'node:fs';
 import type { LayerFingerprint } from '@layerbench/bench-runner';
 import { CONTROL_ID, swapInId, swapOutId } from './attribution.js';
-import type { StackChange } from './result.js';
+import type { StackChange } from '@layerbench/bench-runner/results';
 import type { ResolvedComposition } from './side-sources.js';
 import { ALL_LAYERS, CODE_LAYERS, type CodeLayerName, type LayerName } from './side-spec.js';
 import type { WorkerEnv } from './worker/protocol.js';

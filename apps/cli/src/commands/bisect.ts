@@ -7,8 +7,8 @@
 import { collectEnv, layerFingerprint } from '@layerbench/bench-runner';
 import { writeResultFile } from '@layerbench/bench-runner/results';
 import { anyText, formatOptionHelp, fraction, oneOf, parseArgs, positiveInteger, positiveNumber, regexText, repeatedOption, UsageError, valueOption, booleanOption } from '../args.js';
-import { formatBisectMarkdown, formatBisectTable } from '../bisect/format.js';
-import type { BisectResult } from '../bisect/result.js';
+import { formatBisectMarkdown, formatBisectTable } from '@layerbench/bench-runner/reporters';
+import type { BisectResult } from '@layerbench/bench-runner/results';
 import { DEFAULT_VISIT_PERCENTILE, runBisect } from '../bisect/run.js';
 import { differingLayers, identify } from '../bisect/variants.js';
 import { findRepoRoot, LayerResolver, LayerSourceError, type DepsMode } from '../bisect/side-sources.js';

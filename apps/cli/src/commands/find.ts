@@ -8,7 +8,7 @@
 import { spawnSync } from 'node:child_process';
 import { processModel, type SampleComparison } from '@layerbench/bench-runner/stats';
 import { anyText, booleanOption, formatOptionHelp, fraction, parseArgs, positiveInteger, positiveNumber, regexText, repeatedOption, UsageError, valueOption } from '../args.js';
-import { formatEffect } from '../bisect/format.js';
+import { formatEffect } from '@layerbench/bench-runner/reporters';
 import { LayerSourceError, resolveCommit, type LayerResolver } from '../bisect/side-sources.js';
 import { CODE_LAYERS, type CodeLayerName } from '../bisect/side-spec.js';
 import { DEFAULT_VISIT_PERCENTILE, shuffle, visitValue, WARMUP_SECONDS } from '../bisect/run.js';

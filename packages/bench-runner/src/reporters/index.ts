@@ -1,6 +1,7 @@
 // @layerbench/bench-runner/reporters: human-readable forms of results (console
 // tables, Markdown, the seeds' own formats, Bencher BMF, JSON) and the one
-// units module and Markdown cell escaper they (and ci-report) share.
+// units module and Markdown cell escaper they (and ci-report) share; the
+// console table and Markdown of a bisect result (bisect.ts).
 export { formatTable, describeEnv } from './table.js';
 export { formatComparison, describeDiff, caseNote, formatInterval, summaryLine, basisLines } from './comparison.js';
 export { formatMarkdown } from './markdown.js';
@@ -13,4 +14,15 @@ export { toBmf } from './bmf.js';
 export type { Bmf, BmfMetric } from './bmf.js';
 export { formatNs, formatRate, formatChange, formatP } from './units.js';
 export { markdownCell } from './markdown-cell.js';
+export {
+  formatBisectTable,
+  formatBisectMarkdown,
+  describeLayerChange,
+  bisectHeadline,
+  bisectIcon,
+  incompleteText,
+  formatEffect,
+  formatRatio,
+} from './bisect.js';
+export type { BisectMarkdownOptions } from './bisect.js';
 export { confidenceLabel } from '../stats/verdict.js';

@@ -1,6 +1,7 @@
 // @layerbench/bench-runner/results: the result files. Each kind's zod schema
 // is the one definition and its TypeScript type is inferred from it; reads
-// validate, writes are atomic.
+// validate, writes are atomic. The bisect result of `layerbench bisect` is
+// here too (bisect-schema.ts), so its readers depend on the engine only.
 export {
   caseParamsSchema,
   dispatchDecisionSchema,
@@ -57,3 +58,17 @@ export {
   supportedSchemaVersions,
 } from './file.js';
 export type { ResultFileProblem } from './file.js';
+export {
+  bisectResultSchema,
+  bisectCaseSchema,
+  bisectEffectSchema,
+  bisectLayerShareSchema,
+  bisectVariantSchema,
+  bisectVariantEnvSchema,
+  bisectSideSchema,
+  stackChangeSchema,
+  readBisectResult,
+  BISECT_KIND,
+  BISECT_SCHEMA_VERSIONS,
+} from './bisect-schema.js';
+export type { BisectResult, BisectCase, BisectEffect, BisectLayerShare, BisectVariant, BisectVariantEnv, StackChange } from './bisect-schema.js';

@@ -1,35 +1,30 @@
-// The bisect result file (kind 'layerbench/bisect', schemaVersion 2): which
-// variants ran in how many processes, each case's total change, its A/A
-// control and each layer's swaps with the attribution, the layers' version /
-// dispatch / capability changes, and whether the bisect finished. The zod
-// schema is the one definition; the TypeScript types are inferred from it.
-// Read with bench-runner's readResultFile so errors name the file and the
-// field, like run results. Unknown fields are dropped on read.
+// The bisect result file (kind 'layerbench/bisect', schemaVersion 2), written
+// by `layerbench bisect`: which variants ran in how many processes, each case's
+// total change, its A/A control and each layer's swaps with the attribution,
+// the layers' version / dispatch / capability changes, and whether the bisect
+// finished. Beside the run and comparison schemas so every reader (the cli,
+// ci-report) depends on the engine only; the zod schema is the one definition
+// and the types are inferred from it. Unknown fields are dropped on read.
 import { z } from 'zod';
-import { envFingerprintSchema, readResultFile } from '@layerbench/bench-runner/results';
-
-// The run result's own definitions of a dispatch decision and a layer identity.
-// Plain objects (unknown keys dropped on read) so the inferred types take the engine's interfaces.
-const dispatchDecisionSchema = z.object(envFingerprintSchema.shape.dispatch.element.shape);
-const layerFingerprintSchema = z.object(envFingerprintSchema.shape.layers.element.shape);
+import { readResultFile } from './file.js';
+import { dispatchDecisionSchema, layerFingerprintSchema, verdictSchema as verdict } from './schemas.js';
 
 const finite = z.number().refine(Number.isFinite, 'must be a finite number');
-const verdict = z.enum(['regressed', 'improved', 'unchanged', 'inconclusive']);
 
-/** head / base with its interval at confidence 1 - alpha, p-value and verdict (bench-runner's one verdict rule). */
-export const effectSchema = z.object({
+/** head / base with its interval at confidence 1 - alpha, p-value and verdict (the one verdict rule). */
+export const bisectEffectSchema = z.object({
   ratio: finite,
   ci: z.tuple([finite, finite]),
   pValue: finite,
   verdict,
 });
 
-export const layerShareSchema = z.object({
+export const bisectLayerShareSchema = z.object({
   layer: z.string(),
   /** good+L / good: the bad version of the layer alone in the good stack. */
-  swapIn: effectSchema.optional(),
+  swapIn: bisectEffectSchema.optional(),
   /** bad / bad-L: what taking the layer back to its good version undoes. */
-  swapOut: effectSchema.optional(),
+  swapOut: bisectEffectSchema.optional(),
   share: finite.optional(),
   /** Which swaps reproduce the change (significant, same direction, beyond the A/A control). */
   reproduced: z.enum(['both', 'in', 'out', 'neither']),
@@ -45,10 +40,10 @@ export const bisectCaseSchema = z.object({
   bytesPerOp: finite.optional(),
   /** ok: compared; failed: the good or bad stack cannot run it; not-measured: the bisect stopped before it could be. */
   status: z.enum(['ok', 'failed', 'not-measured']),
-  total: effectSchema.optional(),
+  total: bisectEffectSchema.optional(),
   /** The A/A control: the good stack in processes of its own against the good stack. */
-  control: effectSchema.optional(),
-  layers: z.array(layerShareSchema),
+  control: bisectEffectSchema.optional(),
+  layers: z.array(bisectLayerShareSchema),
   attributed: z.array(z.string()),
   /** Layers that reproduce the change one way only (named, not attributed). */
   oneWay: z.array(z.string()),
@@ -66,7 +61,7 @@ export const bisectCaseSchema = z.object({
   digestChanged: z.boolean().optional(),
 });
 
-export const workerEnvSchema = z.object({
+export const bisectVariantEnvSchema = z.object({
   node: z.string(),
   v8: z.string(),
   openssl: z.string(),
@@ -80,7 +75,7 @@ export const workerEnvSchema = z.object({
   error: z.string().optional(),
 });
 
-export const variantSchema = z.object({
+export const bisectVariantSchema = z.object({
   id: z.string(),
   label: z.string(),
   /** Which side each layer came from in this variant. */
@@ -89,7 +84,7 @@ export const variantSchema = z.object({
   /** Worker processes that ran this variant. */
   processes: z.number().int(),
   problem: z.string().optional(),
-  env: workerEnvSchema.optional(),
+  env: bisectVariantEnvSchema.optional(),
 });
 
 /** One difference between the good and bad stacks and the layer whose swap reproduces it. */
@@ -102,7 +97,7 @@ export const stackChangeSchema = z.object({
   causedBy: z.array(z.string()),
 });
 
-export const sideSchema = z.object({
+export const bisectSideSchema = z.object({
   spec: z.string(),
   layers: z.array(layerFingerprintSchema),
 });
@@ -129,12 +124,12 @@ export const bisectResultSchema = z.object({
   machine: z.object({ cpuModel: z.string(), cpuCount: z.number().int(), os: z.string(), machineId: z.string().optional() }),
   /** Load average (1 min) when the measuring started and ended. */
   load: z.object({ start: finite, end: finite }).optional(),
-  good: sideSchema,
-  bad: sideSchema,
+  good: bisectSideSchema,
+  bad: bisectSideSchema,
   /** The layers that differ between the sides and were swapped. */
   layers: z.array(z.string()),
   changes: z.array(stackChangeSchema),
-  variants: z.array(variantSchema),
+  variants: z.array(bisectVariantSchema),
   cases: z.array(bisectCaseSchema),
   summary: z.object({
     regressed: z.number().int(),
@@ -161,9 +156,11 @@ export const bisectResultSchema = z.object({
     .optional(),
 });
 
-export type BisectEffect = z.infer<typeof effectSchema>;
+export type BisectEffect = z.infer<typeof bisectEffectSchema>;
+export type BisectLayerShare = z.infer<typeof bisectLayerShareSchema>;
+export type BisectVariantEnv = z.infer<typeof bisectVariantEnvSchema>;
 export type BisectCase = z.infer<typeof bisectCaseSchema>;
-export type BisectVariant = z.infer<typeof variantSchema>;
+export type BisectVariant = z.infer<typeof bisectVariantSchema>;
 export type StackChange = z.infer<typeof stackChangeSchema>;
 export type BisectResult = z.infer<typeof bisectResultSchema>;
 export const BISECT_KIND = 'layerbench/bisect';

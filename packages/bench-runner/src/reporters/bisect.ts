@@ -1,9 +1,12 @@
-// Human-readable forms of a bisect result: the console table and Markdown
-// (the latter is also what ci-report puts in a PR comment for a bisect file).
-// Both lead with the verdict and the attributed layers with their version,
-// dispatch and capability changes; then the per-case numbers.
-import { confidenceLabel } from '@layerbench/bench-runner/stats';
-import type { BisectCase, BisectEffect, BisectResult } from './result.js';
+// Human-readable forms of a bisect result (results/bisect-schema.ts): the
+// console table `layerbench bisect` prints and the Markdown it and ci-report
+// (PR comment, job summary) show. Both lead with the verdict, say plainly when
+// the bisect did not finish, name the attributed layers with their version,
+// dispatch and capability changes, then the per-case numbers with the A/A
+// control beside each total.
+import { confidenceLabel } from '../stats/verdict.js';
+import type { BisectCase, BisectEffect, BisectResult } from '../results/bisect-schema.js';
+import { markdownCell as md } from './markdown-cell.js';
 
 export function formatRatio(r: number): string {
   return `x${r.toFixed(r >= 10 ? 1 : 3)}`;
@@ -77,7 +80,7 @@ function caseVerdict(c: BisectCase): string {
   return c.total?.verdict ?? 'failed';
 }
 
-export function headline(result: BisectResult): string {
+export function bisectHeadline(result: BisectResult): string {
   const s = result.summary;
   const n = result.cases.length;
   const attributed = Object.entries(s.attributed)
@@ -154,7 +157,7 @@ const LEGEND =
   'A/A = the good stack in processes of its own against the good stack (the noise floor of this run); in = that layer from bad into the good stack; out = what putting it back to good undoes; % = share of the change; * = explains it (both swaps reproduce the change beyond the A/A); (in only) / (out only) = one swap only, not attributed';
 
 export function formatBisectTable(result: BisectResult): string {
-  const lines: string[] = [headline(result), ''];
+  const lines: string[] = [bisectHeadline(result), ''];
   if (!result.complete) lines.push(incompleteText(result), '');
   lines.push(`good: ${result.good.spec}`, `bad:  ${result.bad.spec}`);
   lines.push(`swapped layers: ${result.layers.length ? result.layers.join(', ') : 'none (the sides are identical)'}`);
@@ -193,11 +196,7 @@ export function formatBisectTable(result: BisectResult): string {
   return lines.join('\n');
 }
 
-function md(text: string): string {
-  return text.replace(/\|/g, '\\|');
-}
-
-export interface MarkdownOptions {
+export interface BisectMarkdownOptions {
   /** Cap on case rows (the rest are counted, not shown). */
   maxCases?: number;
   /** Heading level of the sections (default 3). */
@@ -210,10 +209,10 @@ export function bisectIcon(result: BisectResult): string {
   return result.complete ? ':green_circle:' : ':warning:';
 }
 
-export function formatBisectMarkdown(result: BisectResult, options: MarkdownOptions = {}): string {
+export function formatBisectMarkdown(result: BisectResult, options: BisectMarkdownOptions = {}): string {
   const h = '#'.repeat(options.level ?? 3);
   const out: string[] = [];
-  out.push(`${h} ${bisectIcon(result)} layerbench bisect: ${md(headline(result))}`, '');
+  out.push(`${h} ${bisectIcon(result)} layerbench bisect: ${md(bisectHeadline(result))}`, '');
   if (!result.complete) out.push(`**${md(incompleteText(result))}**`, '');
   out.push(
     `Good \`${md(result.good.spec)}\` vs bad \`${md(result.bad.spec)}\`; swapped layers: ${result.layers.map((l) => `\`${l}\``).join(', ') || 'none'}; ${result.options.rounds} interleaved rounds, ${result.options.timePerCase} s per case per variant, ${visitText(result)}.`,
