@@ -116,3 +116,8 @@ export function checkStreamingEquivalence(
     expect(bytesToHex(ctx.digest()), `reset then one update, chunk size ${size}`).toBe(want);
   }
 }
+
+// Test helpers that are not vectors, kept in this one home: the documented
+// command lines, and the Debian programs some tests need.
+export * from './documented-commands.ts';
+export * from './programs.ts';

@@ -28,9 +28,11 @@ interface Io {
   stderr: NodeJS.WritableStream;
 }
 
-class UsageProblem extends Error {}
+/** A command line `layerbench-report` refuses (exit 2). */
+export class UsageProblem extends Error {}
 
-function parse(argv: readonly string[]) {
+/** The options and files of one command line; UsageProblem when it is not valid. */
+export function parseReportArgs(argv: readonly string[]) {
   const files: string[] = [];
   const chosen: { markdown?: string; html?: string; title?: string; failOnRegression: boolean; help: boolean } = {
     failOnRegression: false,
@@ -58,7 +60,7 @@ function parse(argv: readonly string[]) {
 export function main(argv: readonly string[], io: Io = { stdout: process.stdout, stderr: process.stderr }): number {
   let args;
   try {
-    args = parse(argv);
+    args = parseReportArgs(argv);
   } catch (err) {
     if (!(err instanceof UsageProblem)) throw err;
     io.stderr.write(`layerbench-report: ${err.message} (see layerbench-report --help)\n`);

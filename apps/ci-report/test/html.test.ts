@@ -2,24 +2,24 @@
 // chromium binary): every chart is drawn (chart.js instances exist and their
 // canvases are not blank), nothing is fetched from the network, no console
 // error; a screenshot goes to test-artifacts/ for a person to look at.
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromiumProgram } from '#vectors';
 import { buildCharts, formatReportHtml, readReportInputs } from '../src/index.ts';
 
-const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
+const chromiumBinary = chromiumProgram();
 const fixture = (name: string) => `test/fixtures/${name}`;
 const files = ['run-shard-1.json', 'run-shard-2.json', 'run-other-machine.json', 'compare.json', 'bisect.json'].map(fixture);
 
-describe('HTML report in Chromium', () => {
+describe.skipIf(chromiumBinary.skip)('HTML report in Chromium', () => {
   let browser: Browser;
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM} (install the chromium package or set CHROMIUM_PATH)`);
     browser = await chromium.launch({
-      executablePath: CHROMIUM,
+      executablePath: chromiumBinary.require(),
       args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
     });
   });

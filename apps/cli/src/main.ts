@@ -4,7 +4,7 @@
 // the CLI in-process; run as a program, this file wires it to the process.
 import { readFileSync, realpathSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { UsageError } from './args.js';
+import { parseArgs, UsageError } from './args.js';
 import { bisectCommand } from './commands/bisect.js';
 import { calibrateCommand } from './commands/calibrate.js';
 import { checkCommand } from './commands/check.js';
@@ -74,6 +74,42 @@ export function defaultContext(): CommandContext {
   };
 }
 
+/** What one `layerbench` command line asks for, before anything runs. */
+export type Invocation =
+  | { kind: 'missing-command' }
+  | { kind: 'global-help' }
+  | { kind: 'version' }
+  | { kind: 'command-help'; command: Command }
+  | { kind: 'command'; command: Command; args: string[] };
+
+/** Resolves argv to an Invocation; an unknown command or global option is a UsageError. */
+export function resolveInvocation(argv: readonly string[]): Invocation {
+  const [first, ...args] = argv;
+  if (first === undefined) return { kind: 'missing-command' };
+  if (isHelpFlag(first)) return { kind: 'global-help' };
+  if (first === '--version' || first === '-V') return { kind: 'version' };
+  const named = (name: string): Command => {
+    const command = commands.find((candidate) => candidate.name === name);
+    if (command === undefined) throw new UsageError(`unknown command '${name}'`);
+    return command;
+  };
+  if (first === 'help') return args[0] === undefined ? { kind: 'global-help' } : { kind: 'command-help', command: named(args[0]) };
+  if (first.startsWith('-')) throw new UsageError(`unknown option '${first}'`);
+  const command = named(first);
+  return asksForHelp(args) ? { kind: 'command-help', command } : { kind: 'command', command, args };
+}
+
+/**
+ * Checks a command line as far as it can be without running it: the command
+ * exists and its options and arguments parse. Throws the UsageError `main`
+ * would print. (The test of the documented command lines uses it.)
+ */
+export function parseInvocation(argv: readonly string[]): Invocation {
+  const invocation = resolveInvocation(argv);
+  if (invocation.kind === 'command') parseArgs(invocation.args, invocation.command.argSpec);
+  return invocation;
+}
+
 /** Runs one `layerbench` invocation and returns its exit code. Never calls process.exit. */
 export async function main(argv: readonly string[], context: Partial<CommandContext> = {}): Promise<number> {
   const ctx: CommandContext = { ...defaultContext(), ...context };
@@ -83,38 +119,28 @@ export async function main(argv: readonly string[], context: Partial<CommandCont
     return 2;
   };
 
-  const [first, ...args] = argv;
-  if (first === undefined) {
-    ctx.stderr.write(globalHelp() + '\n');
-    return 2;
+  let invocation: Invocation;
+  try {
+    invocation = resolveInvocation(argv);
+  } catch (error) {
+    if (error instanceof UsageError) return fail(error.message, 'layerbench --help');
+    throw error;
   }
-  if (isHelpFlag(first)) {
-    ctx.stdout.write(globalHelp() + '\n');
-    return 0;
-  }
-  if (first === '--version' || first === '-V') {
-    ctx.stdout.write(cliVersion() + '\n');
-    return 0;
-  }
-  if (first === 'help') {
-    const topic = args[0];
-    if (topic === undefined) {
+  switch (invocation.kind) {
+    case 'missing-command':
+      ctx.stderr.write(globalHelp() + '\n');
+      return 2;
+    case 'global-help':
       ctx.stdout.write(globalHelp() + '\n');
       return 0;
-    }
-    const command = commands.find((candidate) => candidate.name === topic);
-    if (command === undefined) return fail(`unknown command '${topic}'`, 'layerbench --help');
-    ctx.stdout.write(command.usage + '\n');
-    return 0;
+    case 'version':
+      ctx.stdout.write(cliVersion() + '\n');
+      return 0;
+    case 'command-help':
+      ctx.stdout.write(invocation.command.usage + '\n');
+      return 0;
   }
-  if (first.startsWith('-')) return fail(`unknown option '${first}'`, 'layerbench --help');
-
-  const command = commands.find((candidate) => candidate.name === first);
-  if (command === undefined) return fail(`unknown command '${first}'`, 'layerbench --help');
-  if (asksForHelp(args)) {
-    ctx.stdout.write(command.usage + '\n');
-    return 0;
-  }
+  const { command, args } = invocation;
   try {
     return await command.run(args, ctx);
   } catch (error) {
@@ -169,7 +195,11 @@ function isProgramEntry(): boolean {
   }
 }
 
-if (isProgramEntry()) {
+/**
+ * Runs `layerbench` as the process: argv, exit code, Ctrl-C, a closed stdout.
+ * Called by the committed bin (bin/layerbench.js) and when this file is run directly.
+ */
+export function runAsProgram(): void {
   // `layerbench list | head`: a closed stdout ends the command quietly, as for any Unix tool.
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code === 'EPIPE') process.exit(0);
@@ -186,3 +216,5 @@ if (isProgramEntry()) {
     },
   );
 }
+
+if (isProgramEntry()) runAsProgram();

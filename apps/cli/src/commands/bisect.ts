@@ -94,6 +94,8 @@ export const SIDE_HELP = [
   `  layers: aes-core, cmac, sha1-dispatch, esp, bench-runner, runtime`,
 ];
 
+const argSpec = { options };
+
 export const bisectCommand: Command = {
   name: 'bisect',
   summary: 'swap one layer at a time between a good and a bad stack: which layer made it slower',
@@ -128,6 +130,7 @@ export const bisectCommand: Command = {
     '  layerbench bisect --good git:v1 --bad git:v1,sha1-dispatch=git:main --filter sha1/',
     '  layerbench bisect --good runtime=current --bad node@16.20.2 --suite cmac --filter native',
   ].join('\n'),
+  argSpec,
   run: bisect,
 };
 
@@ -160,7 +163,7 @@ export function bisectExitCode(result: BisectResult): number {
 }
 
 async function bisect(args: string[], ctx: CommandContext): Promise<number> {
-  const { options: chosen } = parseArgs(args, { options });
+  const { options: chosen } = parseArgs(args, argSpec);
   if (chosen.good === undefined) throw new UsageError('--good is required: --good <spec> (e.g. --good git:HEAD~1)');
   const bad = chosen.bad ?? parseSideSpec('workspace', '--bad');
   const threshold = chosen.threshold ?? BISECT_DEFAULTS.threshold;

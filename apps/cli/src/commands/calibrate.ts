@@ -51,6 +51,8 @@ const options = {
   repeats: valueOption('n', 'with --interleaved: comparisons per effect size (default 20)', positiveInteger('repeats')),
 };
 
+const argSpec = { options, positionals: { name: '[suite...]' } };
+
 export const calibrateCommand: Command = {
   name: 'calibrate',
   summary: 'measure what compare and check can tell apart on this machine (false alarms, smallest detectable change)',
@@ -79,6 +81,7 @@ export const calibrateCommand: Command = {
     'Example:',
     '  layerbench calibrate sha1 hmac --time 0.3 --processes 8',
   ].join('\n'),
+  argSpec,
   run: runCalibration,
 };
 
@@ -221,7 +224,7 @@ async function betweenRuns(chosen: ReturnType<typeof parseArgs<typeof options>>[
 }
 
 async function runCalibration(args: string[], ctx: CommandContext): Promise<number> {
-  const { options: chosen, positionals } = parseArgs(args, { options, positionals: { name: '[suite...]' } });
+  const { options: chosen, positionals } = parseArgs(args, argSpec);
   if (!chosen.interleaved) {
     if (chosen.repeats !== undefined) throw new UsageError('--repeats goes with --interleaved');
     return betweenRuns(chosen, positionals, ctx);

@@ -47,6 +47,8 @@ const options = {
   quiet: booleanOption('no progress on stderr', 'q'),
 };
 
+const argSpec = { options, positionals: { name: '[suite...]' } };
+
 export const checkCommand: Command = {
   name: 'check',
   summary: 'for `git bisect run`: measure the baseline\'s cases, exit 0 good / 1 regressed / 125 cannot tell',
@@ -79,6 +81,7 @@ export const checkCommand: Command = {
     '  git bisect start HEAD v1.0 && git bisect run node apps/cli/dist/main.js check \\',
     '      --build --baseline /tmp/good.json --filter "sha1/.*64" --threshold 0.05',
   ].join('\n'),
+  argSpec,
   run: async (args, ctx) => {
     try {
       return await checkAgainstBaseline(args, ctx);
@@ -160,7 +163,7 @@ async function buildThenCheck(args: string[], ctx: CommandContext): Promise<numb
 }
 
 async function checkAgainstBaseline(args: string[], ctx: CommandContext): Promise<number> {
-  const parsed = parseArgs(args, { options, positionals: { name: '[suite...]' } });
+  const parsed = parseArgs(args, argSpec);
   const chosen = parsed.options;
   if (chosen.baseline === undefined) throw new UsageError('--baseline <file> is required');
   if (chosen.build) return buildThenCheck(args, ctx);

@@ -29,6 +29,8 @@ export const compareExit = {
   cannotTell: 3,
 } as const;
 
+const argSpec = { options, positionals: { name: '<base.json> <head.json>', min: 2, max: 2 } };
+
 export const compareCommand: Command = {
   name: 'compare',
   summary: 'compare two result files: verdict per case, fingerprint differences first',
@@ -57,6 +59,7 @@ export const compareCommand: Command = {
     'Example:',
     '  layerbench compare base.json head.json --threshold 0.05 --format markdown',
   ].join('\n'),
+  argSpec,
   run: compareFiles,
 };
 
@@ -96,7 +99,7 @@ export function comparisonVerdictLine(comparison: Comparison): string {
 }
 
 async function compareFiles(args: string[], ctx: CommandContext): Promise<number> {
-  const parsed = parseArgs(args, { options, positionals: { name: '<base.json> <head.json>', min: 2, max: 2 } });
+  const parsed = parseArgs(args, argSpec);
   const chosen = parsed.options;
   const [basePath, headPath] = parsed.positionals as [string, string];
   const out = chosen.out === undefined ? undefined : outputPath(ctx, chosen.out);

@@ -14,6 +14,8 @@ const options = {
   format: valueOption('name', 'text|json (json: the env fingerprint object)', oneOf(['text', 'json'] as const)),
 };
 
+const argSpec = { options };
+
 export const envCommand: Command = {
   name: 'env',
   summary: 'print the capability word, dispatch decisions, runtime and layer versions',
@@ -28,6 +30,7 @@ export const envCommand: Command = {
     'Options:',
     formatOptionHelp(options),
   ].join('\n'),
+  argSpec,
   run: printEnv,
 };
 
@@ -67,7 +70,7 @@ export function formatEnvText(env: EnvFingerprint): string {
 }
 
 async function printEnv(args: string[], ctx: CommandContext): Promise<number> {
-  const { options: chosen } = parseArgs(args, { options });
+  const { options: chosen } = parseArgs(args, argSpec);
   const report = describeLayers(await loadWorkspaceLayers());
   const env = collectEnv(
     report.capabilities === undefined

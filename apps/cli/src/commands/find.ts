@@ -32,6 +32,8 @@ const options = {
   quiet: booleanOption('no progress on stderr'),
 };
 
+const argSpec = { options };
+
 export const findCommand: Command = {
   name: 'find',
   summary: 'binary-search the commits between two refs for the one that changed a case',
@@ -57,6 +59,7 @@ export const findCommand: Command = {
     'Example:',
     '  layerbench find --good v0.1.0 --bad HEAD --filter "sha1/.*size=1024" --deps link',
   ].join('\n'),
+  argSpec,
   run: find,
 };
 
@@ -95,7 +98,7 @@ async function workersAt(resolver: LayerResolver, commit: string, suites: string
 const closeAll = (workers: CompositionWorker[]) => Promise.all(workers.map((w) => w.close()));
 
 async function find(args: string[], ctx: CommandContext): Promise<number> {
-  const { options: chosen } = parseArgs(args, { options });
+  const { options: chosen } = parseArgs(args, argSpec);
   if (chosen.good === undefined) throw new UsageError('--good is required: --good <ref>');
   if (chosen.filter === undefined) throw new UsageError('--filter is required: --filter <case id regex>');
   const filter = chosen.filter;

@@ -13,6 +13,8 @@ const options = {
   format: valueOption('name', 'text|json (json: an array of { id, suite, layer, params })', oneOf(['text', 'json'] as const)),
 };
 
+const argSpec = { options, positionals: { name: '[suite...]' } };
+
 export const listCommand: Command = {
   name: 'list',
   summary: 'print the case ids a run would measure (or the suites), without measuring',
@@ -30,11 +32,12 @@ export const listCommand: Command = {
     '  layerbench list cmac --filter aes-128',
     '  layerbench list sha1 hmac --shard 1/3',
   ].join('\n'),
+  argSpec,
   run: listCases,
 };
 
 async function listCases(args: string[], ctx: CommandContext): Promise<number> {
-  const parsed = parseArgs(args, { options, positionals: { name: '[suite...]' } });
+  const parsed = parseArgs(args, argSpec);
   const chosen = parsed.options;
   const json = chosen.format === 'json';
   if (chosen.suites) {

@@ -17,6 +17,8 @@ const options = {
   format: valueOption('name', 'table|json', oneOf(['table', 'json'] as const)),
 };
 
+const argSpec = { options, positionals: { name: '[suite...]' } };
+
 export const memCommand: Command = {
   name: 'mem',
   summary: 'bytes per keyed object (context, key schedule) of every layer and peer',
@@ -34,6 +36,7 @@ export const memCommand: Command = {
     'Exit codes: 0 every object measured, 1 a measurement failed, 2 bad input (including',
     'suites or a --filter with no memory case: nothing measured is not a pass).',
   ].join('\n'),
+  argSpec,
   run: measureObjects,
 };
 
@@ -67,7 +70,7 @@ export function formatMemTable(results: readonly MemResult[]): string {
 }
 
 async function measureObjects(args: string[], ctx: CommandContext): Promise<number> {
-  const parsed = parseArgs(args, { options, positionals: { name: '[suite...]' } });
+  const parsed = parseArgs(args, argSpec);
   const chosen = parsed.options;
   const suites = parsed.positionals.length === 0 ? allSuites : parsed.positionals.map(suiteByName);
   // Nothing to measure is bad input, said before anything runs (a typo in CI must not pass).

@@ -36,6 +36,8 @@ const options = {
   compat: booleanOption("esptest lines use esptest's own Mb/s figure (packets x 1400 / seconds / 250000, truncated: half the true rate)"),
 };
 
+const argSpec = { options, positionals: { name: '[suite...]' } };
+
 export const runCommand: Command = {
   name: 'run',
   summary: 'measure suites and print their tables (default: the suites of `npm run bench`)',
@@ -63,6 +65,7 @@ export const runCommand: Command = {
     '  layerbench run sha1 hmac --time 2 --out head.json',
     '  layerbench run --shard 2/4 --format json > shard2.json',
   ].join('\n'),
+  argSpec,
   run: runSuites,
 };
 
@@ -100,7 +103,7 @@ export function dispatchLines(report: LayerReport): string[] {
 }
 
 async function runSuites(args: string[], ctx: CommandContext): Promise<number> {
-  const parsed = parseArgs(args, { options, positionals: { name: '[suite...]' } });
+  const parsed = parseArgs(args, argSpec);
   const chosen = parsed.options;
   const useDefaults = parsed.positionals.length === 0;
   const suites: SuiteDefinition[] = (useDefaults ? [...defaultRun.suites] : parsed.positionals).map(suiteByName);

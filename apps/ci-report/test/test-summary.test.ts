@@ -1,0 +1,30 @@
+// The closing lines of the root `npm test` (scripts/test-summary.mjs): one
+// total over every package's vitest summary, whatever turbo interleaves, with
+// the lines of skipped tests and the failed tasks.
+import { describe, expect, it } from 'vitest';
+// @ts-expect-error: a plain JavaScript build script without type declarations
+import { TestSummary } from '../../../scripts/test-summary.mjs';
+
+describe('npm test summary', () => {
+  it('adds up every package and ends with one total line', () => {
+    const summary = new TestSummary();
+    const log = [
+      '@layerbench/aes-core:test: \x1b[2m      Tests \x1b[22m \x1b[1m\x1b[32m161 passed\x1b[39m\x1b[22m\x1b[90m (161)\x1b[39m',
+      '@layerbench/esp:test: ',
+      '@layerbench/esp:test: SKIPPED (missing program): ESP packets decrypted and authenticated by tshark (packages/esp): tshark is not on PATH; to run it: apt-get install tshark (or set TSHARK_PATH); under CI=true this fails',
+      '@layerbench/esp:test:       Tests  2 failed | 625 passed | 1 skipped (628)',
+      '@layerbench/esp:test:  Test Files  1 failed | 20 passed (21)',
+      ' Tasks:    28 successful, 30 total',
+      '  Failed:    @layerbench/esp#test, @layerbench/cli#typecheck',
+    ];
+    for (const line of log) summary.readLine(line);
+    expect(summary.closingLines()).toEqual([
+      'SKIPPED (missing program): ESP packets decrypted and authenticated by tshark (packages/esp): tshark is not on PATH; to run it: apt-get install tshark (or set TSHARK_PATH); under CI=true this fails',
+      'tests: 786 passed, 2 failed, 1 skipped (2 packages); failed tasks: @layerbench/esp#test, @layerbench/cli#typecheck',
+    ]);
+  });
+
+  it('says 0 of everything when no package reported', () => {
+    expect(new TestSummary().closingLines()).toEqual(['tests: 0 passed, 0 failed (0 packages)']);
+  });
+});
