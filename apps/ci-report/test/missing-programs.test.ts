@@ -64,10 +64,13 @@ describe("this package's Chromium test on a machine without chromium (PATH holds
     const result = spawnSync(process.execPath, [vitest, 'run', 'test/html.test.ts'], {
       env: { ...env, PATH: nodeOnly, NO_COLOR: '1', ...extra },
       encoding: 'utf8',
-      timeout: 120_000,
+      timeout: 220_000,
     });
     return { code: result.status, output: `${result.stdout}${result.stderr}` };
   };
+
+  // A whole vitest run in a child: slow on a loaded 2-core machine.
+  const childRunTimeout = 240_000;
 
   it('is skipped with one loud line, and the run passes', () => {
     const { code, output } = run({});
@@ -76,12 +79,12 @@ describe("this package's Chromium test on a machine without chromium (PATH holds
     ]);
     expect(output).toMatch(/Tests\s+\d+ skipped/);
     expect(code).toBe(0);
-  });
+  }, childRunTimeout);
 
   it('fails under CI=true, naming chromium', () => {
     const { code, output } = run({ CI: 'true' });
     expect(output).not.toMatch(/SKIPPED/);
     expect(output).toMatch(/chromium is required under CI=true/);
     expect(code).not.toBe(0);
-  });
+  }, childRunTimeout);
 });
