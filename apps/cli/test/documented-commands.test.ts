@@ -30,7 +30,8 @@ function parseProblem(args: readonly string[]): string | undefined {
  * after the last option, is fine there; a wrong option or value is not.
  */
 function incompleteSynopsis(args: readonly string[], problem: string): boolean {
-  if (problem.startsWith('missing argument')) return true;
+  // A <placeholder> given as a value (`--time <t>`) is a synopsis too.
+  if (problem.startsWith('missing argument') || problem.includes("'PLACEHOLDER'")) return true;
   const last = args[args.length - 1];
   return last !== undefined && problem.startsWith(`${last} needs a value`);
 }
