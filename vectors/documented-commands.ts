@@ -4,8 +4,11 @@
 // (sh, bash, shell, console) are commands line by line; other blocks only
 // where a line starts with `$ `; inline code spans such as
 // `layerbench run esptest [--compat]` are synopses with placeholders.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import type { SpawnSyncReturns } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export type DocumentedTool = 'layerbench' | 'layerbench-report';
@@ -204,4 +207,42 @@ export function commandsInMarkdown(text: string, file: string): DocumentedComman
 /** Every documented command line of the repository's documentation. */
 export function documentedCommands(root = repoRoot): DocumentedCommand[] {
   return documentationFiles(root).flatMap((file) => commandsInMarkdown(readFileSync(file, 'utf8'), relative(root, file)));
+}
+
+/**
+ * `file:line: text: message` for every command `parse` rejects (it throws),
+ * except those `tolerated(command, message)` lets pass.
+ */
+export function rejectedCommands(
+  commands: readonly DocumentedCommand[],
+  parse: (args: readonly string[]) => unknown,
+  tolerated: (command: DocumentedCommand, message: string) => boolean = () => false,
+): string[] {
+  const rejected: string[] = [];
+  for (const command of commands) {
+    try {
+      parse(command.args);
+    } catch (error) {
+      const message = (error as Error).message;
+      if (!tolerated(command, message)) rejected.push(`${command.file}:${command.line}: ${command.text}: ${message}`);
+    }
+  }
+  return rejected;
+}
+
+/** `file:line: text` for every command in a code block written as a bare `layerbench` (command not found in a fresh clone). */
+export function bareCommandsInBlocks(commands: readonly DocumentedCommand[]): string[] {
+  return commands.filter((c) => c.where === 'block' && c.form === 'bare').map((c) => `${c.file}:${c.line}: ${c.text}`);
+}
+
+/** Runs a committed bin (an ES module) from a copy beside no dist/: what a user gets before the build. */
+export function runBinWithoutBuild(bin: string, args: readonly string[]): SpawnSyncReturns<string> {
+  const copy = mkdtempSync(join(tmpdir(), 'unbuilt-bin-'));
+  try {
+    cpSync(bin, join(copy, 'bin', basename(bin)));
+    writeFileSync(join(copy, 'package.json'), '{ "type": "module" }\n');
+    return spawnSync(process.execPath, [join(copy, 'bin', basename(bin)), ...args], { encoding: 'utf8' });
+  } finally {
+    rmSync(copy, { recursive: true, force: true });
+  }
 }

@@ -3,6 +3,7 @@
 // fingerprint differences, each bisection, and the machines that ran. Kept
 // under GitHub's 65,536-character limit by showing fewer rows, never by
 // cutting a table in half.
+import { formatNs, markdownCell } from '@layerbench/bench-runner/reporters';
 import { confidenceLabel } from '@layerbench/bench-runner/stats';
 import { type CaseComparison } from '@layerbench/bench-runner';
 import type { ReportInputs } from './inputs.js';
@@ -41,16 +42,6 @@ export function overallVerdict(inputs: ReportInputs): Verdict {
   return { regressed: regressedCases > 0, regressedCases, improvedCases, attributed, incomplete };
 }
 
-export function formatNs(ns: number): string {
-  if (ns >= 1e6) return `${(ns / 1e6).toFixed(2)} ms`;
-  if (ns >= 1e3) return `${(ns / 1e3).toFixed(2)} µs`;
-  return `${ns.toFixed(ns >= 100 ? 0 : 1)} ns`;
-}
-
-function cell(text: string): string {
-  return text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
-}
-
 function headlineLines(inputs: ReportInputs, verdict: Verdict): string[] {
   const icon = verdict.regressed ? ':red_circle:' : verdict.incomplete.length ? ':warning:' : ':green_circle:';
   const word = verdict.regressed
@@ -80,7 +71,7 @@ function attributedLines(inputs: ReportInputs, verdict: Verdict): string[] {
   const out = ['### Attributed layers', ''];
   for (const [layer, n] of [...verdict.attributed].sort((a, b) => b[1] - a[1])) {
     const changes = [...new Set(inputs.bisects.filter((b) => b.data.summary.attributed[layer]).map((b) => describeLayerChange(b.data, layer)))];
-    out.push(`- **${cell(layer)}** explains ${n} case${n === 1 ? '' : 's'}: ${changes.map(cell).join('; ')}`);
+    out.push(`- **${markdownCell(layer)}** explains ${n} case${n === 1 ? '' : 's'}: ${changes.map(markdownCell).join('; ')}`);
   }
   out.push('');
   return out;
@@ -103,7 +94,7 @@ function changedCaseLines(inputs: ReportInputs, maxRows: number): string[] {
     const verdict = c.digestChanged ? `${c.verdict}, **output changed**` : c.verdict === 'regressed' ? '**regressed**' : c.verdict;
     const impl = c.baseImpl !== c.headImpl ? `${c.baseImpl ?? '?'} -> ${c.headImpl ?? '?'}` : (c.headImpl ?? '');
     out.push(
-      `| \`${cell(c.id)}\` |${many ? ` ${cell(file)} |` : ''} ${formatNs(c.baseMedian)} | ${formatNs(c.headMedian)} | ${formatEffect({ ratio: c.ratio, ci: c.ratioCi, pValue: c.pValue, verdict: c.verdict })} | ${verdict} | ${cell(impl)} |`,
+      `| \`${markdownCell(c.id)}\` |${many ? ` ${markdownCell(file)} |` : ''} ${formatNs(c.baseMedian)} | ${formatNs(c.headMedian)} | ${formatEffect({ ratio: c.ratio, ci: c.ratioCi, pValue: c.pValue, verdict: c.verdict })} | ${verdict} | ${markdownCell(impl)} |`,
     );
   }
   if (rows.length > maxRows) out.push('', `_${rows.length - maxRows} more changed cases are in the result files._`);
@@ -124,7 +115,7 @@ function fingerprintLines(inputs: ReportInputs): string[] {
       const key = `${d.kind}|${d.what}|${d.base}|${d.head}`;
       if (seen.has(key)) continue;
       seen.add(key);
-      out.push(`| ${cell(d.kind)} | ${cell(d.what)} | ${cell(d.base)} | ${cell(d.head)} |`);
+      out.push(`| ${markdownCell(d.kind)} | ${markdownCell(d.what)} | ${markdownCell(d.base)} | ${markdownCell(d.head)} |`);
     }
     out.push('');
   }
@@ -134,15 +125,20 @@ function fingerprintLines(inputs: ReportInputs): string[] {
 
 function runLines(inputs: ReportInputs): string[] {
   if (inputs.runs.length === 0) return [];
-  const out = ['### Machines', '', '| machine | CPU | node / OpenSSL | capabilities | shards | suites | cases | failed |', '|---|---|---|---|---|---|---|---|'];
+  const out = ['### Runs', '', '| run | machine | CPU | node / OpenSSL | capabilities | shards | suites | cases | failed |', '|---|---|---|---|---|---|---|---|---|'];
   for (const r of inputs.runs) {
     const failed = r.cases.filter((c) => c.status === 'failed' || c.digestOk === false).length;
     out.push(
-      `| \`${cell(r.machineId)}\` | ${cell(r.env.cpuModel)} x${r.env.cpuCount} | ${r.env.node} / ${r.env.openssl} | ${r.env.capabilities ? `\`${r.env.capabilities}\`` : '-'} | ${r.shards.join(', ') || '-'} | ${r.suites.join(', ')} | ${r.cases.length} | ${failed} |`,
+      `| ${markdownCell(r.label)} | \`${markdownCell(r.machineId)}\` | ${markdownCell(r.env.cpuModel)} x${r.env.cpuCount} | ${r.env.node} / ${r.env.openssl} | ${r.env.capabilities ? `\`${r.env.capabilities}\`` : '-'} | ${r.shards.join(', ') || '-'} | ${r.suites.join(', ')} | ${r.cases.length} | ${failed} |`,
     );
   }
   const dup = inputs.runs.flatMap((r) => r.duplicates);
-  if (dup.length) out.push('', `${dup.length} case${dup.length === 1 ? ' was' : 's were'} in more than one shard of a machine; the first was kept.`);
+  if (dup.length) out.push('', `${dup.length} case${dup.length === 1 ? ' was' : 's were'} in more than one shard of a run; the first was kept.`);
+  const unnamed = inputs.runs.filter((r) => r.role === undefined);
+  const sameMachine = unnamed.filter((r) => unnamed.some((other) => other !== r && other.machineId === r.machineId));
+  if (sameMachine.length) {
+    out.push('', `${sameMachine.length} runs of one machine are separate runs, not shards of one: to compare two of them, give them as \`--base\` and \`--head\`.`);
+  }
   out.push('');
   return out;
 }
@@ -156,7 +152,7 @@ function render(inputs: ReportInputs, maxRows: number): string {
     ...fingerprintLines(inputs),
   ];
   for (const { file, data } of inputs.bisects) {
-    parts.push(`<details${data.summary.regressed ? ' open' : ''}><summary>Bisection ${cell(file)}</summary>`, '');
+    parts.push(`<details${data.summary.regressed ? ' open' : ''}><summary>Bisection ${markdownCell(file)}</summary>`, '');
     parts.push(formatBisectMarkdown(data, { level: 4, maxCases: maxRows }), '</details>', '');
   }
   parts.push(...runLines(inputs));

@@ -1,27 +1,38 @@
 // `layerbench-report`: result files in, Markdown (job summary / PR comment)
 // and a self-contained HTML report out. Exit 0 (1 with --fail-on-regression
-// when something regressed), 2 for bad usage or an unusable input file.
-import { writeFileSync } from 'node:fs';
+// when something regressed), 2 for bad usage, an unusable input file, inputs
+// that are ambiguous, or an output path that cannot be written (checked
+// before anything is read or rendered).
+import { checkOutputPath, OutputPathError, writeTextFileAtomic } from '@layerbench/bench-runner/results';
 import { formatReportHtml } from './html.js';
 import { readReportInputs, ReportInputError } from './inputs.js';
 import { formatReportMarkdown, overallVerdict } from './markdown.js';
 
 export const USAGE = `Usage: layerbench-report <result.json>... [options]
 
-Reads layerbench run, compare and bisect result files (run files of several CI
-shards or machines are merged by env.machineId) and writes a report.
+Reads layerbench run, compare and bisect result files and writes a report.
+Run files that are shards of one run (distinct --shard k/n, same machine,
+layers, dispatch and options) are merged; every other run file is a run of its
+own. To compare two runs, name them with --base and --head (each one file, or
+the shards of one run); the report then compares them itself.
 
 Options:
   --markdown <file>     write the Markdown report (headline verdict, attributed layers,
                         changed cases, fingerprint differences; under 65,536 characters)
   --html <file>         write one self-contained HTML file with the charts
+  --base <run.json>     the run to compare against (repeat for its shards)
+  --head <run.json>     the run compared with --base (repeat for its shards)
   --title <text>        the HTML report's title (default "layerbench report")
   --fail-on-regression  exit 1 when a case regressed or a bisection did not finish
   -h, --help            show this help
 
 Without --markdown or --html the Markdown report goes to stdout.
 Exit codes: 0 written, 1 regression or incomplete bisection (with --fail-on-regression),
-2 bad usage or input file.`;
+2 bad usage, input file or output path.
+
+Examples:
+  layerbench-report results/*.json --markdown report.md --html report.html
+  layerbench-report --base base.json --head head.json --html compare.html --fail-on-regression`;
 
 interface Io {
   stdout: NodeJS.WritableStream;
@@ -31,13 +42,20 @@ interface Io {
 /** A command line `layerbench-report` refuses (exit 2). */
 export class UsageProblem extends Error {}
 
+export interface ReportArgs {
+  files: string[];
+  base: string[];
+  head: string[];
+  markdown?: string;
+  html?: string;
+  title?: string;
+  failOnRegression: boolean;
+  help: boolean;
+}
+
 /** The options and files of one command line; UsageProblem when it is not valid. */
-export function parseReportArgs(argv: readonly string[]) {
-  const files: string[] = [];
-  const chosen: { markdown?: string; html?: string; title?: string; failOnRegression: boolean; help: boolean } = {
-    failOnRegression: false,
-    help: false,
-  };
+export function parseReportArgs(argv: readonly string[]): ReportArgs {
+  const chosen: ReportArgs = { files: [], base: [], head: [], failOnRegression: false, help: false };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     const value = (): string => {
@@ -48,40 +66,51 @@ export function parseReportArgs(argv: readonly string[]) {
     if (arg === '--markdown') chosen.markdown = value();
     else if (arg === '--html') chosen.html = value();
     else if (arg === '--title') chosen.title = value();
+    else if (arg === '--base') chosen.base.push(value());
+    else if (arg === '--head') chosen.head.push(value());
     else if (arg === '--fail-on-regression') chosen.failOnRegression = true;
     else if (arg === '--help' || arg === '-h') chosen.help = true;
     else if (arg.startsWith('-')) throw new UsageProblem(`unknown option '${arg}'`);
-    else files.push(arg);
+    else chosen.files.push(arg);
   }
-  if (!chosen.help && files.length === 0) throw new UsageProblem('no result file given');
-  return { files, ...chosen };
+  if (!chosen.help && chosen.files.length === 0 && chosen.base.length === 0 && chosen.head.length === 0) {
+    throw new UsageProblem('no result file given');
+  }
+  return chosen;
 }
 
 export function main(argv: readonly string[], io: Io = { stdout: process.stdout, stderr: process.stderr }): number {
+  const fail = (message: string): number => {
+    io.stderr.write(`layerbench-report: ${message}\n`);
+    return 2;
+  };
   let args;
   try {
     args = parseReportArgs(argv);
   } catch (err) {
     if (!(err instanceof UsageProblem)) throw err;
-    io.stderr.write(`layerbench-report: ${err.message} (see layerbench-report --help)\n`);
-    return 2;
+    return fail(`${err.message} (see layerbench-report --help)`);
   }
   if (args.help) {
     io.stdout.write(USAGE + '\n');
     return 0;
   }
+  let markdownPath: string | undefined;
+  let htmlPath: string | undefined;
   let inputs;
   try {
-    inputs = readReportInputs(args.files);
+    // Where the report goes is checked before any input is read or rendered.
+    markdownPath = args.markdown === undefined ? undefined : checkOutputPath(args.markdown);
+    htmlPath = args.html === undefined ? undefined : checkOutputPath(args.html);
+    inputs = readReportInputs(args.files, { base: args.base, head: args.head });
   } catch (err) {
-    if (!(err instanceof ReportInputError)) throw err;
-    io.stderr.write(`layerbench-report: ${err.message}\n`);
-    return 2;
+    if (err instanceof OutputPathError || err instanceof ReportInputError) return fail(err.message);
+    throw err;
   }
   const markdown = formatReportMarkdown(inputs);
-  if (args.markdown !== undefined) writeFileSync(args.markdown, markdown + '\n');
-  if (args.html !== undefined) writeFileSync(args.html, formatReportHtml(inputs, args.title));
-  if (args.markdown === undefined && args.html === undefined) io.stdout.write(markdown + '\n');
+  if (markdownPath !== undefined) writeTextFileAtomic(markdownPath, markdown + '\n');
+  if (htmlPath !== undefined) writeTextFileAtomic(htmlPath, formatReportHtml(inputs, args.title));
+  if (markdownPath === undefined && htmlPath === undefined) io.stdout.write(markdown + '\n');
   const verdict = overallVerdict(inputs);
   return args.failOnRegression && (verdict.regressed || verdict.incomplete.length > 0) ? 1 : 0;
 }

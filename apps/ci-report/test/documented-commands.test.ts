@@ -1,44 +1,30 @@
 // The documentation cannot drift from the report's command line: every
-// `layerbench-report` command line in the READMEs is accepted by its argument
-// parser and, in a code block, is written so that it runs in a fresh clone
-// (`npx layerbench-report`); the committed bin runs the build or says it is missing.
+// `layerbench-report` command line in the READMEs and in --help is accepted
+// by its argument parser and, in a code block, is written so that it runs in
+// a fresh clone (`npx layerbench-report`); the committed bin runs the build
+// or says it is missing.
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { commandsInMarkdown, documentedCommands } from '#vectors';
+import { bareCommandsInBlocks, commandsInMarkdown, documentedCommands, rejectedCommands, runBinWithoutBuild } from '#vectors';
 import { parseReportArgs, USAGE } from '../src/report-cli.ts';
 
 const documented = documentedCommands().filter((command) => command.tool === 'layerbench-report');
 
-function parseProblem(args: readonly string[]): string | undefined {
-  try {
-    parseReportArgs(args);
-    return undefined;
-  } catch (error) {
-    return (error as Error).message;
-  }
-}
-
 describe('documented layerbench-report command lines', () => {
-  it('are found in the READMEs', () => {
+  it('are found in the READMEs and in --help', () => {
     expect(documented.some((command) => command.file === 'apps/ci-report/README.md' && command.where === 'block')).toBe(true);
+    expect(commandsInMarkdown(['```sh', USAGE, '```'].join('\n'), '--help').length).toBeGreaterThanOrEqual(2);
   });
 
   it('are accepted by the argument parser, as are the examples of --help', () => {
     const examples = commandsInMarkdown(['```sh', USAGE, '```'].join('\n'), 'layerbench-report --help');
-    const problems = [...documented, ...examples]
-      .map((command) => ({ command, problem: parseProblem(command.args) }))
-      .filter(({ problem }) => problem !== undefined)
-      .map(({ command, problem }) => `${command.file}:${command.line}: ${command.text}: ${problem}`);
-    expect(problems).toEqual([]);
+    expect(rejectedCommands([...documented, ...examples], parseReportArgs)).toEqual([]);
   });
 
   it('run as written in a fresh clone (npx layerbench-report, not a bare layerbench-report)', () => {
-    const bare = documented.filter((command) => command.where === 'block' && command.form === 'bare').map((command) => `${command.file}:${command.line}: ${command.text}`);
-    expect(bare).toEqual([]);
+    expect(bareCommandsInBlocks(documented)).toEqual([]);
   });
 });
 
@@ -56,17 +42,10 @@ describe('the committed bin (apps/ci-report/bin/layerbench-report.js)', () => {
   });
 
   it('says how to build when dist/ is missing, in one line, exit 2', () => {
-    const copy = mkdtempSync(join(tmpdir(), 'report-bin-'));
-    try {
-      cpSync(bin, join(copy, 'bin', 'layerbench-report.js'));
-      writeFileSync(join(copy, 'package.json'), '{ "type": "module" }\n');
-      const result = spawnSync(process.execPath, [join(copy, 'bin', 'layerbench-report.js'), 'x.json'], { encoding: 'utf8' });
-      expect(result.status).toBe(2);
-      expect(result.stdout).toBe('');
-      expect(result.stderr).toMatch(/^layerbench-report: not built yet .*run `npm run build` at the repository root/);
-      expect(result.stderr.trim().split('\n')).toHaveLength(1);
-    } finally {
-      rmSync(copy, { recursive: true, force: true });
-    }
+    const result = runBinWithoutBuild(bin, ['x.json']);
+    expect(result.status).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(/^layerbench-report: not built yet .*run `npm run build` at the repository root/);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
   });
 });

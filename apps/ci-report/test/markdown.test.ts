@@ -5,20 +5,13 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { formatReportMarkdown, GITHUB_COMMENT_LIMIT, readReportInputs } from '../src/index.ts';
+import { readRunResult } from '@layerbench/bench-runner/results';
+import { formatReportMarkdown, GITHUB_COMMENT_LIMIT, mergeRuns, readReportInputs } from '../src/index.ts';
 import { main } from '../src/report-cli.ts';
+import { capture } from './capture.ts';
 
 const fixture = (name: string) => `test/fixtures/${name}`;
 const all = ['run-shard-1.json', 'run-shard-2.json', 'run-other-machine.json', 'compare.json', 'bisect.json'].map(fixture);
-
-function capture() {
-  const out = { stdout: '', stderr: '' };
-  const io = {
-    stdout: { write: (s: string) => ((out.stdout += s), true) } as unknown as NodeJS.WritableStream,
-    stderr: { write: (s: string) => ((out.stderr += s), true) } as unknown as NodeJS.WritableStream,
-  };
-  return { out, io };
-}
 
 describe('readReportInputs', () => {
   it('merges the shards of one machine and keeps the other machine apart', () => {
@@ -32,9 +25,12 @@ describe('readReportInputs', () => {
   });
 
   it('keeps the first of a case two shards both hold, and says so', () => {
-    const inputs = readReportInputs([fixture('run-shard-1.json'), fixture('run-shard-1.json')]);
-    expect(inputs.runs[0]!.cases).toHaveLength(6);
-    expect(inputs.runs[0]!.duplicates).toHaveLength(6);
+    const one = readRunResult(fixture('run-shard-1.json'));
+    const two = { ...one, options: { ...one.options, shard: '2/2' } };
+    const [run] = mergeRuns([{ file: 'a.json', data: one }, { file: 'b.json', data: two }]);
+    expect(run!.shards).toEqual(['1/2', '2/2']);
+    expect(run!.cases).toHaveLength(6);
+    expect(run!.duplicates).toHaveLength(6);
   });
 });
 

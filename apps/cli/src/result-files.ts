@@ -1,9 +1,8 @@
 // Reading and writing result files for the commands: paths are relative to
 // the command's working directory, and a file that cannot be read or is not a
 // valid result becomes one InputFileError line (exit 2) naming the file.
-import { statSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
-import { ResultFileError, readRunResult } from '@layerbench/bench-runner/results';
+import { resolve } from 'node:path';
+import { checkOutputPath, OutputPathError, ResultFileError, readRunResult } from '@layerbench/bench-runner/results';
 import type { RunResult } from '@layerbench/bench-runner';
 import type { CommandContext } from './commands/types.js';
 
@@ -41,15 +40,16 @@ export function readRunInput(ctx: CommandContext, path: string): RunResult {
   return readInputFile(ctx, path, readRunResult);
 }
 
-/** The absolute path for an output file, after checking that its folder exists (before hours of measuring). */
+/**
+ * The absolute path for an output file, checked before hours of measuring
+ * (bench-runner's checkOutputPath: the folder exists and is writable, the
+ * path is not a folder); a path that cannot be written is one line, exit 2.
+ */
 export function outputPath(ctx: CommandContext, path: string): string {
-  const absolute = resolve(ctx.cwd, path);
-  let isDirectory = false;
   try {
-    isDirectory = statSync(dirname(absolute)).isDirectory();
-  } catch {
-    isDirectory = false;
+    return checkOutputPath(path, ctx.cwd);
+  } catch (error) {
+    if (error instanceof OutputPathError) throw new InputFileError(error.message);
+    throw error;
   }
-  if (!isDirectory) throw new InputFileError(`cannot write ${path}: folder ${dirname(absolute)} does not exist`);
-  return absolute;
 }

@@ -5,12 +5,11 @@
 // apps/cli/dist/main.js`), never as a bare `layerbench` (command not found).
 // And the committed bin npm links: runs the build, or says it is missing.
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { commandsInMarkdown, documentedCommands } from '#vectors';
+import { bareCommandsInBlocks, commandsInMarkdown, documentedCommands, rejectedCommands, runBinWithoutBuild } from '#vectors';
+import type { DocumentedCommand } from '#vectors';
 import { commands, parseInvocation } from '../src/main.js';
 
 const documented = documentedCommands().filter((command) => command.tool === 'layerbench');
@@ -29,10 +28,11 @@ function parseProblem(args: readonly string[]): string | undefined {
  * "`layerbench run --out` files"): a missing positional, or a value missing
  * after the last option, is fine there; a wrong option or value is not.
  */
-function incompleteSynopsis(args: readonly string[], problem: string): boolean {
+function incompleteSynopsis(command: DocumentedCommand, problem: string): boolean {
+  if (command.where !== 'span') return false;
   // A <placeholder> given as a value (`--time <t>`) is a synopsis too.
   if (problem.startsWith('missing argument') || problem.includes("'PLACEHOLDER'")) return true;
-  const last = args[args.length - 1];
+  const last = command.args[command.args.length - 1];
   return last !== undefined && problem.startsWith(`${last} needs a value`);
 }
 
@@ -44,29 +44,18 @@ describe('documented command lines', () => {
   });
 
   it('every one is accepted by the argument parser', () => {
-    const problems = documented
-      .map((command) => ({ command, problem: parseProblem(command.args) }))
-      .filter(({ command, problem }) => problem !== undefined && !(command.where === 'span' && incompleteSynopsis(command.args, problem)))
-      .map(({ command, problem }) => `${command.file}:${command.line}: ${command.text}: ${problem}`);
-    expect(problems).toEqual([]);
+    expect(rejectedCommands(documented, parseInvocation, incompleteSynopsis)).toEqual([]);
   });
 
   it('every command in a code block runs as written in a fresh clone (npx layerbench, not a bare layerbench)', () => {
-    const bare = documented
-      .filter((command) => command.where === 'block' && command.form === 'bare')
-      .map((command) => `${command.file}:${command.line}: ${command.text}`);
-    expect(bare).toEqual([]);
+    expect(bareCommandsInBlocks(documented)).toEqual([]);
   });
 
   it("every example in the commands' --help is accepted by the argument parser", () => {
     // The whole help as shell lines: only those that start a layerbench command count.
     const examples = commands.flatMap((command) => commandsInMarkdown(['```sh', command.usage, '```'].join('\n'), `${command.name} --help`));
     expect(examples.length).toBeGreaterThanOrEqual(commands.length);
-    const problems = examples
-      .map((example) => ({ example, problem: parseProblem(example.args) }))
-      .filter(({ problem }) => problem !== undefined)
-      .map(({ example, problem }) => `${example.file}: ${example.text}: ${problem}`);
-    expect(problems).toEqual([]);
+    expect(rejectedCommands(examples, parseInvocation)).toEqual([]);
   });
 
   it('a wrong option in a documented line would be caught', () => {
@@ -92,17 +81,10 @@ describe('the committed bin (apps/cli/bin/layerbench.js)', () => {
   });
 
   it('says how to build when dist/ is missing, in one line, exit 2', () => {
-    const copy = mkdtempSync(join(tmpdir(), 'cli-bin-'));
-    try {
-      cpSync(bin, join(copy, 'bin', 'layerbench.js'));
-      writeFileSync(join(copy, 'package.json'), '{ "type": "module" }\n');
-      const result = spawnSync(process.execPath, [join(copy, 'bin', 'layerbench.js'), '--help'], { encoding: 'utf8' });
-      expect(result.status).toBe(2);
-      expect(result.stdout).toBe('');
-      expect(result.stderr).toMatch(/^layerbench: the CLI is not built yet .*run `npm run build` at the repository root/);
-      expect(result.stderr.trim().split('\n')).toHaveLength(1);
-    } finally {
-      rmSync(copy, { recursive: true, force: true });
-    }
+    const result = runBinWithoutBuild(bin, ['--help']);
+    expect(result.status).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(/^layerbench: the CLI is not built yet .*run `npm run build` at the repository root/);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
   });
 });

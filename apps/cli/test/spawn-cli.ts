@@ -1,9 +1,21 @@
 // Runs the BUILT layerbench CLI (apps/cli/dist/main.js) as a child process,
-// the way a user does, and collects its exit code and output.
+// the way a user does, and collects its exit code and output; and Capture,
+// the stream that collects output when main() runs in-process.
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
+
+/** A stream for main() in-process: collects what is written; not a terminal unless isTTY is set. */
+export class Capture extends Writable {
+  text = '';
+  isTTY = false;
+  override _write(chunk: Buffer, _encoding: string, done: () => void): void {
+    this.text += chunk.toString();
+    done();
+  }
+}
 
 /** For tests that measure: a shared 2-core machine under load can be several times slower than idle. */
 export const heavyTestTimeout = 240_000;

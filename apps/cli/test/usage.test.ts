@@ -1,22 +1,12 @@
 // The CLI's contract with its user: help, version, and bad input rejected
 // with one line and exit 2 — checked on the built bin and in-process.
 import { readFileSync } from 'node:fs';
-import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { main } from '../src/main.js';
-import { lines, runCli } from './spawn-cli.js';
+import { Capture, lines, runCli } from './spawn-cli.js';
 
 const commandNames = ['run', 'list', 'compare', 'env', 'mem', 'calibrate', 'check', 'bisect', 'find'];
 const packageVersion = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
-
-class Capture extends Writable {
-  text = '';
-  isTTY = false;
-  override _write(chunk: Buffer, _encoding: string, done: () => void): void {
-    this.text += chunk.toString();
-    done();
-  }
-}
 
 describe('help and version', () => {
   it('--help lists every command and exits 0', async () => {

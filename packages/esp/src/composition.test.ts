@@ -17,7 +17,7 @@ describe('default composition', () => {
   it('takes the fastest measured row that runs here, and says why', () => {
     const c = pickComposition(measured, ['table', 'node'], ['unrolled', 'wasm']);
     expect(c).toMatchObject({ aes: 'node', sha1: 'wasm', pipeline: 'split' });
-    expect(c.reason).toBe('fastest composition on this machine: 3 Mb/s seal, 2 Mb/s seal+open of 1400-byte packets (rank 1 of 2, measured 2000-01-01 on test machine)');
+    expect(c.reason).toBe('fastest composition in the measurements shipped with @layerbench/esp (not this run): 3 Mb/s seal, 2 Mb/s seal+open of 1400-byte packets (rank 1 of 2, measured 2000-01-01 on test machine)');
   });
 
   it('skips rows whose layers cannot run here (no silent use of a missing backend)', () => {

@@ -126,7 +126,7 @@ export function pickComposition(measured: typeof MEASURED, aesHere: string[], sh
       sha1: row.sha1,
       pipeline: row.pipeline,
       reason:
-        `fastest composition on this machine: ${row.encryptMbps} Mb/s seal, ${row.encryptDecryptMbps} Mb/s seal+open ` +
+        `fastest composition in the measurements shipped with @layerbench/esp (not this run): ${row.encryptMbps} Mb/s seal, ${row.encryptDecryptMbps} Mb/s seal+open ` +
         `of 1400-byte packets (rank ${rank} of ${measured.rows.length}, measured ${measured.date} on ${measured.machine})`,
     };
   }

@@ -4,7 +4,7 @@
 import { collectEnv } from '@layerbench/bench-runner';
 import { formatJson } from '@layerbench/bench-runner/reporters';
 import type { EnvFingerprint } from '@layerbench/bench-runner';
-import { formatOptionHelp, oneOf, parseArgs, valueOption } from '../args.js';
+import { booleanOption, formatOptionHelp, oneOf, parseArgs, UsageError, valueOption } from '../args.js';
 import { describeLayers } from '../layer-env.js';
 import { loadWorkspaceLayers } from '../layers.js';
 import { styleFor } from '../terminal.js';
@@ -12,6 +12,7 @@ import type { Command, CommandContext } from './types.js';
 
 const options = {
   format: valueOption('name', 'text|json (json: the env fingerprint object)', oneOf(['text', 'json'] as const)),
+  json: booleanOption('the env fingerprint as one JSON object on stdout (same as --format json)'),
 };
 
 const argSpec = { options };
@@ -71,6 +72,8 @@ export function formatEnvText(env: EnvFingerprint): string {
 
 async function printEnv(args: string[], ctx: CommandContext): Promise<number> {
   const { options: chosen } = parseArgs(args, argSpec);
+  if (chosen.json && chosen.format === 'text') throw new UsageError('--json and --format text contradict each other');
+  const json = chosen.json || chosen.format === 'json';
   const report = describeLayers(await loadWorkspaceLayers());
   const env = collectEnv(
     report.capabilities === undefined
@@ -79,6 +82,6 @@ async function printEnv(args: string[], ctx: CommandContext): Promise<number> {
   );
   const style = styleFor(ctx.stderr, ctx.env);
   for (const note of report.missing) ctx.stderr.write(`${style.dim('note:')} ${note}\n`);
-  ctx.stdout.write(chosen.format === 'json' ? formatJson(env).replace(/\n?$/, '\n') : formatEnvText(env) + '\n');
+  ctx.stdout.write(json ? formatJson(env).replace(/\n?$/, '\n') : formatEnvText(env) + '\n');
   return 0;
 }

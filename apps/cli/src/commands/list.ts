@@ -2,7 +2,7 @@
 // measure with the same --filter and --shard (nothing is measured).
 import { booleanOption, formatOptionHelp, oneOf, parseArgs, regexText, shardSpec, valueOption } from '../args.js';
 import { prepareCases, suiteErrorLines } from '../measure.js';
-import { allSuites, suiteByName } from '../suites/index.js';
+import { allSuites, defaultRun, suitesFor } from '../suites/index.js';
 import { styleFor } from '../terminal.js';
 import type { Command, CommandContext } from './types.js';
 
@@ -21,8 +21,10 @@ export const listCommand: Command = {
   usage: [
     'Usage: layerbench list [suite...] [options]',
     '',
-    'Prints one case id per line: every suite when none is given. With --filter and',
-    '--shard it shows exactly what `layerbench run` would measure.',
+    'Prints one case id per line of the given suites, or of the default suites of',
+    `\`layerbench run\` (${defaultRun.suites.join(', ')}) when none is given: with the same`,
+    'suites, --filter and --shard it shows exactly what `layerbench run` would measure.',
+    'Name the suites to list others (`layerbench list --suites` lists them).',
     '',
     'Options:',
     formatOptionHelp(options),
@@ -50,7 +52,7 @@ async function listCases(args: string[], ctx: CommandContext): Promise<number> {
     return 0;
   }
 
-  const suites = parsed.positionals.length === 0 ? allSuites : parsed.positionals.map(suiteByName);
+  const suites = suitesFor(parsed.positionals);
   const { built, selected } = await prepareCases({
     suites,
     selection: {

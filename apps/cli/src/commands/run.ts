@@ -16,7 +16,7 @@ import {
 import type { LayerReport } from '../layer-env.js';
 import { failureLines, measure, suiteErrorLines } from '../measure.js';
 import { outputPath } from '../result-files.js';
-import { allSuites, defaultRun, suiteByName } from '../suites/index.js';
+import { allSuites, defaultRun, suitesFor } from '../suites/index.js';
 import type { SuiteDefinition } from '../suites/index.js';
 import type { DefaultFormat } from '../suites/types.js';
 import { styleFor } from '../terminal.js';
@@ -106,7 +106,7 @@ async function runSuites(args: string[], ctx: CommandContext): Promise<number> {
   const parsed = parseArgs(args, argSpec);
   const chosen = parsed.options;
   const useDefaults = parsed.positionals.length === 0;
-  const suites: SuiteDefinition[] = (useDefaults ? [...defaultRun.suites] : parsed.positionals).map(suiteByName);
+  const suites: SuiteDefinition[] = suitesFor(parsed.positionals);
   const format = chosen.format;
   // json/bmf are one document each; markdown is a document too (its header names the capability word).
   const preamble = format !== 'json' && format !== 'bmf' && format !== 'markdown';

@@ -48,6 +48,15 @@ export const defaultRun = {
   esptestSeconds: 2,
 } as const;
 
+/**
+ * The suites of a `run` or `list` command line: the named ones, or the
+ * default set of `npm run bench` when none is named (so `list` shows exactly
+ * what `run` would measure).
+ */
+export function suitesFor(names: readonly string[]): SuiteDefinition[] {
+  return (names.length === 0 ? defaultRun.suites : names).map(suiteByName);
+}
+
 export function suiteByName(name: string): SuiteDefinition {
   const suite = allSuites.find((candidate) => candidate.name === name);
   if (suite === undefined) {

@@ -14,8 +14,8 @@ const opLabels: Record<string, string> = { encrypt: 'Encrypted', 'encrypt+decryp
 
 export function esptestUnitLine(compat: boolean): string {
   return compat
-    ? '# Mb/s as esptest prints it: packets x bytes / seconds / 250000 (half the payload bit rate)'
-    : '# Mb/s = payload megabits per second: packets x bytes x 8 / seconds / 1e6';
+    ? "# this run's figures, Mb/s as esptest prints it: packets x bytes / seconds / 250000 (half the payload bit rate)"
+    : "# this run's figures, Mb/s = payload megabits per second: packets x bytes x 8 / seconds / 1e6";
 }
 
 export function esptestLine(c: CaseResult, compat: boolean): string {

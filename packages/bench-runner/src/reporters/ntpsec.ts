@@ -1,6 +1,7 @@
 // The NTPsec CMAC timing table of the seed report: a header explaining the
 // columns, one block per section ('# CMAC        KL PL CL  ns/op sec/run', or a
-// sentence such as 'Preload cipher and key.' printed as is), and rows
+// sentence such as 'Preload cipher and key.' printed as is; a section's
+// params.sectionNote is printed as is above its header), and rows
 // '%12s  %2d %2d %2d %6.0f  %6.3f  <hex>' where sec/run is the time of 1e6 ops.
 import type { CaseResult, RunResult } from '../types.js';
 
@@ -39,7 +40,8 @@ export function formatNtpsec(run: RunResult): string {
   }
   const lines = [run.env.cpuModel, '', ntpsecHeader, '', `# Node ${run.env.node}, OpenSSL ${run.env.openssl}`];
   for (const [section, cases] of sections) {
-    lines.push('', ntpsecSectionLine(section));
+    const note = cases[0]?.params.sectionNote;
+    lines.push('', ...(typeof note === 'string' ? [note] : []), ntpsecSectionLine(section));
     for (const c of cases) lines.push(ntpsecRow(c));
   }
   return `${lines.join('\n')}\n`;

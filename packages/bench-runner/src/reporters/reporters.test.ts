@@ -111,7 +111,7 @@ describe('formatEsptest', () => {
   }
   it.each(seed)('compat mode reproduces esptest (%i, %i)', (enc, encdec, lines) => {
     expect(formatEsptest(espRun(enc, encdec), { compat: true })).toBe(
-      '# Mb/s as esptest prints it: packets x bytes / seconds / 250000 (half the payload bit rate)\n' +
+      "# this run's figures, Mb/s as esptest prints it: packets x bytes / seconds / 250000 (half the payload bit rate)\n" +
         'CPU capabilities: 078bffff 7ed8320b 209c01a9 00000000\n' +
         `${lines}\n`,
     );
@@ -120,7 +120,7 @@ describe('formatEsptest', () => {
     const run = espRun(4580535, 2446172);
     run.cases[0]!.fixedTime!.elapsedSeconds = 5.001;
     expect(formatEsptest(run)).toBe(
-      '# Mb/s = payload megabits per second: packets x bytes x 8 / seconds / 1e6\n' +
+      "# this run's figures, Mb/s = payload megabits per second: packets x bytes x 8 / seconds / 1e6\n" +
         'CPU capabilities: 078bffff 7ed8320b 209c01a9 00000000\n' +
         // 4580535 * 1400 * 8 / 5.001 / 1e6 = 10258.35; 2446172 * 1400 * 8 / 5 / 1e6 = 5479.43
         'Encrypted 4580535 packets in 5s (10258 Mb/s)\n' +
@@ -135,7 +135,7 @@ describe('formatEsptest', () => {
     ]);
     run.env = { ...env, capabilities: undefined } as unknown as EnvFingerprint;
     expect(formatEsptest(run)).toBe(
-      '# Mb/s = payload megabits per second: packets x bytes x 8 / seconds / 1e6\n' +
+      "# this run's figures, Mb/s = payload megabits per second: packets x bytes x 8 / seconds / 1e6\n" +
         '# stitched\nEncrypted 1000 packets in 1s (11 Mb/s)\n' +
         '# split\nEncrypted: FAILED Error: no sha1\n',
     );

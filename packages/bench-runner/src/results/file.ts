@@ -2,7 +2,7 @@
 // folder, then rename) so a crash or Ctrl-C never leaves half a file; reads
 // validate against the zod schemas and fail with an error that names the file
 // and what is wrong with it.
-import { mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, mkdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ZodType } from 'zod';
 import { betweenRunCalibrationSchema, calibrationSchema, comparisonSchema, runResultSchema } from './schemas.js';
@@ -45,12 +45,53 @@ export function stringifyResult(data: unknown): string {
 
 let tempCounter = 0;
 
-/** Writes `data` as JSON to `file` atomically, creating the folder if needed. */
-export function writeResultFile(file: string, data: unknown): void {
+/** An output file that cannot be written where it was asked for. */
+export class OutputPathError extends Error {
+  override name = 'OutputPathError';
+  constructor(
+    readonly file: string,
+    detail: string,
+  ) {
+    super(`cannot write ${file}: ${detail}`);
+  }
+}
+
+/**
+ * Checks, before any measuring or rendering, that `file` can be written the
+ * way writeTextFileAtomic writes it (a temp file in the same folder, then a
+ * rename): its folder exists and is writable, and `file` is not a folder.
+ * Returns the absolute path; throws OutputPathError with one line otherwise.
+ */
+export function checkOutputPath(file: string, cwd: string = process.cwd()): string {
+  const absolute = path.resolve(cwd, file);
+  const dir = path.dirname(absolute);
+  let isFolder: boolean;
+  try {
+    isFolder = statSync(dir).isDirectory();
+  } catch {
+    throw new OutputPathError(file, `folder ${dir} does not exist`);
+  }
+  if (!isFolder) throw new OutputPathError(file, `${dir} is not a folder`);
+  try {
+    accessSync(dir, constants.W_OK);
+  } catch {
+    throw new OutputPathError(file, `folder ${dir} is not writable`);
+  }
+  let target;
+  try {
+    target = statSync(absolute);
+  } catch {
+    return absolute; // not there yet: it will be created
+  }
+  if (target.isDirectory()) throw new OutputPathError(file, 'it is a folder; give a file name');
+  return absolute;
+}
+
+/** Writes `text` to `file` atomically (temp file in the same folder, then rename), creating the folder if needed. */
+export function writeTextFileAtomic(file: string, text: string): void {
   const dir = path.dirname(path.resolve(file));
   mkdirSync(dir, { recursive: true });
   const temp = path.join(dir, `.${path.basename(file)}.${process.pid}.${++tempCounter}.tmp`);
-  const text = `${stringifyResult(data)}\n`;
   try {
     writeFileSync(temp, text);
     renameSync(temp, file);
@@ -62,6 +103,11 @@ export function writeResultFile(file: string, data: unknown): void {
     }
     throw error;
   }
+}
+
+/** Writes `data` as JSON to `file` atomically, creating the folder if needed. */
+export function writeResultFile(file: string, data: unknown): void {
+  writeTextFileAtomic(file, `${stringifyResult(data)}\n`);
 }
 
 /**

@@ -48,6 +48,9 @@ export type {
 } from './schemas.js';
 export {
   writeResultFile,
+  writeTextFileAtomic,
+  checkOutputPath,
+  OutputPathError,
   readResultFile,
   readRunResult,
   readComparison,

@@ -1,0 +1,11 @@
+// The streams main() of layerbench-report writes to, collected for a test.
+
+/** stdout and stderr that collect what is written, and the texts. */
+export function capture() {
+  const out = { stdout: '', stderr: '' };
+  const io = {
+    stdout: { write: (s: string) => ((out.stdout += s), true) } as unknown as NodeJS.WritableStream,
+    stderr: { write: (s: string) => ((out.stderr += s), true) } as unknown as NodeJS.WritableStream,
+  };
+  return { out, io };
+}

@@ -1,0 +1,122 @@
+// Shards of one run and two runs to compare are never confused: run files
+// merge only when they are distinct shards (--shard k/n) with the same run
+// identity; two runs of one machine stay two runs (both in the throughput
+// charts); --base and --head name the runs to compare and the report compares
+// them; ambiguous inputs are refused with one line, exit 2. And outputs are
+// checked before anything is read: a folder or a missing folder is exit 2.
+import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { buildCharts, readReportInputs, ReportInputError } from '../src/index.ts';
+import { main } from '../src/report-cli.ts';
+import { capture } from './capture.ts';
+
+const fixture = (name: string) => `test/fixtures/${name}`;
+
+describe('runs: shards merged, separate runs kept apart', () => {
+  it('merges the two shards of one run (same identity, 1/2 and 2/2)', () => {
+    const { runs } = readReportInputs([fixture('run-shard-1.json'), fixture('run-shard-2.json')]);
+    expect(runs.map((r) => [r.machineId, r.shards, r.cases.length])).toEqual([['m-epyc-2', ['1/2', '2/2'], 12]]);
+  });
+
+  it('keeps a base and a head run of the same machine apart, and charts both', () => {
+    const inputs = readReportInputs([fixture('run-base.json'), fixture('run-head.json')]);
+    expect(inputs.runs.map((r) => [r.machineId, r.label, r.cases.length])).toEqual([
+      ['m-epyc-2', 'test/fixtures/run-base.json', 12],
+      ['m-epyc-2', 'test/fixtures/run-head.json', 12],
+    ]);
+    const throughput = buildCharts(inputs).filter((c) => c.id.startsWith('throughput-'));
+    expect(throughput.map((c) => c.title)).toEqual([
+      'SHA-1 throughput of test/fixtures/run-base.json on AMD EPYC 7B13 (node v20.20.2)',
+      'SHA-1 throughput of test/fixtures/run-head.json on AMD EPYC 7B13 (node v20.20.2)',
+    ]);
+    // The head's unrolled line is its own numbers (35% slower), not the base's.
+    const unrolled = (i: number) =>
+      (throughput[i]!.config as { data: { datasets: { label: string; data: number[] }[] } }).data.datasets.find((d) => d.label === 'unrolled')!.data;
+    expect(unrolled(1)[0]! / unrolled(0)[0]!).toBeCloseTo(1 / 1.35, 3);
+  });
+
+  it('says in the Markdown that two runs of one machine can be compared with --base/--head', () => {
+    const { out, io } = capture();
+    expect(main([fixture('run-base.json'), fixture('run-head.json')], io)).toBe(0);
+    expect(out.stdout).toContain('give them as `--base` and `--head`');
+  });
+
+  it('refuses the same shard of one run twice', () => {
+    expect(() => readReportInputs([fixture('run-shard-1.json'), fixture('run-shard-1.json')])).toThrow(ReportInputError);
+    const { out, io } = capture();
+    expect(main([fixture('run-shard-1.json'), fixture('run-shard-1.json')], io)).toBe(2);
+    expect(out.stderr).toMatch(/^layerbench-report: test\/fixtures\/run-shard-1\.json and test\/fixtures\/run-shard-1\.json are both shard 1\/2 of the same run/);
+    expect(out.stderr.trim().split('\n')).toHaveLength(1);
+  });
+});
+
+describe('--base and --head', () => {
+  it('compares the two runs: a comparison with the head slower where it is', () => {
+    const inputs = readReportInputs([], { base: [fixture('run-base.json')], head: [fixture('run-head.json')] });
+    expect(inputs.runs.map((r) => r.label)).toEqual(['base', 'head']);
+    expect(inputs.comparisons).toHaveLength(1);
+    const cmp = inputs.comparisons[0]!;
+    expect(cmp.file).toBe('base (test/fixtures/run-base.json) -> head (test/fixtures/run-head.json)');
+    for (const c of cmp.data.cases) {
+      if (c.id.includes('unrolled')) expect(c.ratio, c.id).toBeCloseTo(1.35, 2);
+      else expect(c.ratio, c.id).toBeCloseTo(1, 6);
+    }
+    expect(cmp.data.fingerprintDiffs.length).toBeGreaterThan(0);
+    expect(buildCharts(inputs).map((c) => c.id)).toEqual(['compare-0', 'throughput-0-0', 'throughput-1-1']);
+  });
+
+  it('takes the shards of one run as --base', () => {
+    const inputs = readReportInputs([], { base: [fixture('run-shard-1.json'), fixture('run-shard-2.json')], head: [fixture('run-head.json')] });
+    expect(inputs.runs[0]).toMatchObject({ label: 'base', shards: ['1/2', '2/2'] });
+    expect(inputs.runs[0]!.cases).toHaveLength(12);
+  });
+
+  it('refuses what is not one run, one side without the other, and a file given twice', () => {
+    const cases: [string[], RegExp][] = [
+      [['--base', fixture('run-base.json'), '--base', fixture('run-head.json'), '--head', fixture('run-shard-1.json')], /--base .*: these are 2 different runs, not the shards of one/],
+      [['--head', fixture('run-head.json')], /--head needs --base too/],
+      [[fixture('run-base.json'), '--base', fixture('run-base.json'), '--head', fixture('run-head.json')], /run-base\.json is given both as a file and with --base/],
+      [['--base', fixture('compare.json'), '--head', fixture('run-head.json')], /--base test\/fixtures\/compare\.json: expected a layerbench\/run file, got layerbench\/compare/],
+    ];
+    for (const [args, message] of cases) {
+      const { out, io } = capture();
+      expect(main(args, io), args.join(' ')).toBe(2);
+      expect(out.stderr).toMatch(message);
+      expect(out.stderr.trim().split('\n')).toHaveLength(1);
+    }
+  });
+
+  it('--fail-on-regression sees the comparison it made', () => {
+    expect(main(['--base', fixture('run-base.json'), '--head', fixture('run-head.json'), '--fail-on-regression'], capture().io)).toBe(1);
+  });
+});
+
+describe('output paths are checked before anything is read or rendered', () => {
+  it('exits 2 with one line for a missing folder or a folder, and writes nothing', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'report-out-'));
+    mkdirSync(join(dir, 'a-folder'));
+    const cases: [string[], RegExp][] = [
+      [['--markdown', join(dir, 'missing', 'r.md')], /^layerbench-report: cannot write .*missing\/r\.md: folder .*missing does not exist$/],
+      [['--html', join(dir, 'a-folder')], /^layerbench-report: cannot write .*a-folder: it is a folder; give a file name$/],
+      // An unreadable input is not even read when the output cannot be written.
+      [['--markdown', join(dir, 'missing', 'r.md'), '--html', join(dir, 'ok.html')], /folder .*missing does not exist/],
+    ];
+    for (const [args, message] of cases) {
+      const { out, io } = capture();
+      expect(main([join(dir, 'no-such-input.json'), ...args], io), args.join(' ')).toBe(2);
+      expect(out.stderr.trim()).toMatch(message);
+      expect(out.stderr.trim().split('\n')).toHaveLength(1);
+    }
+    expect(existsSync(join(dir, 'ok.html'))).toBe(false);
+  });
+
+  it('writes both reports when the paths are good', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'report-out-'));
+    const { io } = capture();
+    expect(main([fixture('compare.json'), '--markdown', join(dir, 'r.md'), '--html', join(dir, 'r.html')], io)).toBe(0);
+    expect(readFileSync(join(dir, 'r.md'), 'utf8')).toMatch(/^## layerbench: /);
+    expect(readFileSync(join(dir, 'r.html'), 'utf8')).toMatch(/^<!doctype html>/);
+  });
+});
