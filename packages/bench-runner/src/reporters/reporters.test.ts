@@ -82,6 +82,21 @@ describe('formatNtpsec', () => {
     ].join('\n');
     expect(formatNtpsec(ntpsecRun())).toBe(expected);
   });
+  it("prints a section's note above its header", () => {
+    const row = (section: string, note?: string) =>
+      okCase(`x-${section}`, 200, { params: { algorithm: 'AES-128', keyBytes: 16, packetBytes: 48, macBytes: 16, section, ...(note ? { sectionNote: note } : {}) }, digest: 'ab' });
+    const run = { ...ntpsecRun(), cases: [row('oneshot/tbl'), row('preload/tbl', 'Preload cipher and key.')] };
+    expect(formatNtpsec(run).split('\n').slice(5)).toEqual([
+      '',
+      '# oneshot/tbl KL PL CL  ns/op sec/run',
+      '     AES-128  16 48 16    200   0.200  ab',
+      '',
+      'Preload cipher and key.',
+      '# preload/tbl KL PL CL  ns/op sec/run',
+      '     AES-128  16 48 16    200   0.200  ab',
+      '',
+    ]);
+  });
   it('pads every seed section name to 12 columns', () => {
     expect(ntpsecSectionLine('PKEY')).toBe('# PKEY        KL PL CL  ns/op sec/run');
     expect(ntpsecSectionLine('EVP_MAC')).toBe('# EVP_MAC     KL PL CL  ns/op sec/run');
