@@ -55,7 +55,7 @@ function headlineLines(inputs: ReportInputs, verdict: Verdict): string[] {
   const sources = [
     inputs.comparisons.length ? `${inputs.comparisons.length} comparison${inputs.comparisons.length === 1 ? '' : 's'}` : '',
     inputs.bisects.length ? `${inputs.bisects.length} bisection${inputs.bisects.length === 1 ? '' : 's'}` : '',
-    inputs.runs.length ? `${inputs.runs.length} machine${inputs.runs.length === 1 ? '' : 's'} (${measured} cases)` : '',
+    inputs.runs.length ? `${inputs.runs.length} run${inputs.runs.length === 1 ? '' : 's'} (${measured} cases)` : '',
   ].filter(Boolean);
   return [
     `## layerbench: ${icon} ${word}`,
