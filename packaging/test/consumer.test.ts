@@ -162,7 +162,16 @@ describe('type declarations, for a consumer without @types/node', () => {
   }
 
   const ts59 = require.resolve('typescript/bin/tsc');
-  const ts50 = require.resolve('typescript-5.0/bin/tsc');
+  // TypeScript 5.0 is installed into a project of its own here, not as a devDependency of this
+  // workspace: npm would hoist it to the root and its `tsc` bin would shadow the monorepo's own.
+  let ts50 = '';
+  beforeAll(() => {
+    const dir = join(work, 'typescript-5.0');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'ts50', private: true }));
+    npm(['install', '--no-audit', '--no-fund', '--prefer-offline', '--ignore-scripts', 'typescript@5.0.4'], dir);
+    ts50 = join(dir, 'node_modules', 'typescript', 'bin', 'tsc');
+  }, 300_000);
 
   it('the pinned TypeScript versions are the ones this test claims', () => {
     expect(JSON.parse(readFileSync(join(dirname(ts59), '..', 'package.json'), 'utf8')).version).toBe('5.9.3');
