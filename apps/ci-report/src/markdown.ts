@@ -3,11 +3,16 @@
 // fingerprint differences, each bisection, and the machines that ran. Kept
 // under GitHub's 65,536-character limit by showing fewer rows, never by
 // cutting a table in half.
-import { formatNs, markdownCell } from '@layerbench/bench-runner/reporters';
+import type { CaseComparison } from '@layerbench/bench-runner';
+import {
+  describeLayerChange,
+  formatBisectMarkdown,
+  formatEffect,
+  formatNs,
+  markdownCell,
+} from '@layerbench/bench-runner/reporters';
 import { confidenceLabel } from '@layerbench/bench-runner/stats';
-import { type CaseComparison } from '@layerbench/bench-runner';
 import type { ReportInputs } from './inputs.js';
-import { describeLayerChange, formatBisectMarkdown, formatEffect } from '@layerbench/bench-runner/reporters';
 
 /** GitHub rejects comments and job summaries longer than this. */
 export const GITHUB_COMMENT_LIMIT = 65_536;
@@ -62,7 +67,7 @@ function headlineLines(inputs: ReportInputs, verdict: Verdict): string[] {
     '',
     `**${verdict.regressedCases} case${verdict.regressedCases === 1 ? '' : 's'} regressed, ${verdict.improvedCases} improved** across ${sources.join(', ') || 'no inputs'}.`,
     '',
-    ...verdict.incomplete.map((i) => `**Incomplete bisection** ${cell(i)}: its numbers cover what was measured; it is not a pass.\n`),
+    ...verdict.incomplete.map((i) => `**Incomplete bisection** ${markdownCell(i)}: its numbers cover what was measured; it is not a pass.\n`),
   ];
 }
 
