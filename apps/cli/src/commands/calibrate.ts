@@ -9,7 +9,7 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   CalibrationInterruptedError,
@@ -46,6 +46,7 @@ const options = {
   alpha: valueOption('p', 'significance level (default: compare\'s)', fraction('a probability')),
   format: valueOption('name', 'text|json', oneOf(['text', 'json'] as const)),
   out: valueOption('file', 'also write the calibration result file here', anyText),
+  'keep-runs': valueOption('dir', "keep each process's run result file here (run-1.json, ...)", anyText),
   quiet: booleanOption('no progress on stderr', 'q'),
   interleaved: booleanOption('calibrate interleaved measurement in one process instead (what bisect uses)'),
   repeats: valueOption('n', 'with --interleaved: comparisons per effect size (default 20)', positiveInteger('repeats')),
@@ -189,7 +190,8 @@ async function betweenRuns(chosen: ReturnType<typeof parseArgs<typeof options>>[
   const say = (message: string) => {
     if (!chosen.quiet) ctx.stderr.write(`calibrate: ${message}\n`);
   };
-  const work = mkdtempSync(join(tmpdir(), 'layerbench-calibrate-'));
+  const keep = chosen['keep-runs'] === undefined ? undefined : outputPath(ctx, join(chosen['keep-runs'], 'run-1.json'));
+  const work = keep === undefined ? mkdtempSync(join(tmpdir(), 'layerbench-calibrate-')) : dirname(keep);
   try {
     const runs: RunResult[] = [];
     for (let k = 1; k <= processes; k++) {
@@ -219,7 +221,7 @@ async function betweenRuns(chosen: ReturnType<typeof parseArgs<typeof options>>[
     ctx.stdout.write((chosen.format === 'json' ? formatJson(calibration) : formatBetweenRunText(calibration, stored)).replace(/\n?$/, '\n'));
     return 0;
   } finally {
-    rmSync(work, { recursive: true, force: true });
+    if (keep === undefined) rmSync(work, { recursive: true, force: true });
   }
 }
 

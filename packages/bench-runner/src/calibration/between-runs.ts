@@ -16,7 +16,7 @@ import type { BetweenRunCalibration, CaseResult, CaseSpread, FigureBasis, RunRes
 import { median, percentile, type RandomSource } from '../stats/stats.js';
 import { checkCompareOptions } from '../stats/verdict.js';
 
-/** Slowdowns injected to find each case's minimum detectable effect. */
+/** Slowdowns whose detection rate is reported. */
 export const defaultDetectionEffects: readonly number[] = [0.02, 0.03, 0.05, 0.1, 0.2, 0.5, 1];
 
 /** Fewest processes: leave-two-out needs at least two left to estimate from. */
@@ -149,43 +149,42 @@ export function calibrateBetweenRuns(runs: readonly RunResult[], options: Betwee
   };
 
   const falseAlarms = { flagged: 0, compared: 0, pairsFlagged: 0, pairs: 0 };
-  const detected = effects.map(() => 0);
-  const detectedCompared = effects.map(() => 0);
-  // Per case, per effect: detected in every pair so far.
-  const alwaysDetected = new Map(ids.map((id) => [id, effects.map(() => true)]));
+  // The smallest injected slowdown each pair would call regressed, per case. Scaling the head's
+  // figures by 1 + e scales every bootstrap draw by exactly 1 + e (same random stream), so the
+  // verdict at e is "regressed" exactly when (1 + e) * lower end > 1 + threshold: one A/A
+  // comparison per pair gives the answer for every e.
+  const smallestDetected = new Map(ids.map((id) => [id, [] as number[]]));
   const idSet = new Set(ids);
+  const only = (r: RunResult): RunResult => ({ ...r, cases: r.cases.filter((c) => idSet.has(c.id)) });
   for (let i = 0; i < runs.length; i++) {
     for (let j = i + 1; j < runs.length; j++) {
       const others = runs.filter((_, k) => k !== i && k !== j);
-      const held = spreadsOf(others, ids);
-      const noise: RunNoise = runNoiseFromCalibration({ ...calibrationShell(others, threshold, alpha), ...held });
-      const only = (r: RunResult): RunResult => ({ ...r, cases: r.cases.filter((c) => idSet.has(c.id)) });
-      const aa = compareResults(only(runs[i]!), only(runs[j]!), { ...compareOptions, noise });
+      const noise: RunNoise = runNoiseFromCalibration({ ...calibrationShell(others, threshold, alpha), ...spreadsOf(others, ids) });
+      const aa = compareResults(only(runs[i]!), only(runs[j]!), { ...compareOptions, noise, geomean: false });
       const flagged = aa.summary.regressed + aa.summary.improved;
       falseAlarms.flagged += flagged;
       falseAlarms.compared += aa.cases.length;
       falseAlarms.pairs++;
       if (aa.summary.regressed > 0) falseAlarms.pairsFlagged++;
-      effects.forEach((effect, e) => {
-        const ab = compareResults(only(runs[i]!), scaledRun(only(runs[j]!), 1 + effect), { ...compareOptions, noise });
-        detected[e]! += ab.summary.regressed;
-        detectedCompared[e]! += ab.cases.length;
-        for (const c of ab.cases) if (c.verdict !== 'regressed') alwaysDetected.get(c.id)![e] = false;
-      });
+      for (const c of aa.cases) {
+        smallestDetected.get(c.id)!.push(c.ratioCi[0] > 0 ? Math.max(0, (1 + threshold) / c.ratioCi[0] - 1) : Infinity);
+      }
       say(`pair ${i + 1}-${j + 1}: ${flagged} of ${aa.cases.length} cases flagged in A/A`);
     }
   }
   for (const id of ids) {
-    const e = alwaysDetected.get(id)!.findIndex((ok, k) => ok && alwaysDetected.get(id)!.slice(k).every(Boolean));
-    full.cases[id]!.minimumDetectableEffect = e < 0 ? null : effects[e]!;
+    const worst = Math.max(...smallestDetected.get(id)!);
+    // Detected in every pair: just above the largest of the pairs' smallest detected slowdowns.
+    full.cases[id]!.minimumDetectableEffect = Number.isFinite(worst) ? Math.round(worst * 1e4) / 1e4 : null;
   }
+  const all = [...smallestDetected.values()].flat();
   return {
     ...calibrationShell(runs, threshold, alpha),
     basis: full.basis,
     pooled: full.pooled,
     cases: full.cases,
     falseAlarms,
-    detection: effects.map((effect, e) => ({ effect, detected: detected[e]!, compared: detectedCompared[e]! })),
+    detection: effects.map((effect) => ({ effect, detected: all.filter((smallest) => effect > smallest).length, compared: all.length })),
   };
 }
 

@@ -152,6 +152,8 @@ export interface CompareResultsOptions extends CompareOptions {
   caseLayers?: (c: CaseResult) => readonly string[] | undefined;
   /** Call a case whose code is byte-identical on both sides (codeUnchanged) unchanged, whatever the timings say. */
   guardUnchangedCode?: boolean;
+  /** Compute the interval of the geometric-mean summary (default true; calibration skips it and gives [ratio, ratio]). */
+  geomean?: boolean;
 }
 
 export function compareResults(base: RunResult, head: RunResult, options: CompareResultsOptions = {}): Comparison {
@@ -223,11 +225,15 @@ export function compareResults(base: RunResult, head: RunResult, options: Compar
   for (const c of cases) summary[c.verdict]++;
   let geomean: Comparison['geomean'] = { ratio: 1, ci: [1, 1] };
   if (cases.length > 0) {
-    // The run-to-run offset of the summary is taken as shared by all cases (the
-    // median case's spread), not averaged away over them.
-    const draws = bootstrapGeomeanRatioDraws(geomeanParts, { iterations, random });
-    addBetweenRunNoise(draws, { sigma: median(sigmas), dof: Math.min(...cases.map((c) => c.betweenRuns!.dof)) }, random);
-    geomean = { ratio: geometricMean(cases.map((c) => c.ratio)), ci: decideRatio(draws, { threshold, alpha }).ratioCi };
+    const ratio = geometricMean(cases.map((c) => c.ratio));
+    geomean = { ratio, ci: [ratio, ratio] };
+    if (options.geomean !== false) {
+      // The run-to-run offset of the summary is taken as shared by all cases (the
+      // median case's spread), not averaged away over them.
+      const draws = bootstrapGeomeanRatioDraws(geomeanParts, { iterations, random });
+      addBetweenRunNoise(draws, { sigma: median(sigmas), dof: Math.min(...cases.map((c) => c.betweenRuns!.dof)) }, random);
+      geomean.ci = decideRatio(draws, { threshold, alpha }).ratioCi;
+    }
   }
   const comparison: Comparison = {
     kind: 'layerbench/compare',

@@ -2,50 +2,7 @@
 // is the one definition and its TypeScript type is inferred from it; reads
 // validate, writes are atomic. The bisect result of `layerbench bisect` is
 // here too (bisect-schema.ts), so its readers depend on the engine only.
-export {
-  caseParamsSchema,
-  dispatchDecisionSchema,
-  layerFingerprintSchema,
-  envFingerprintSchema,
-  caseStatsSchema,
-  caseErrorSchema,
-  caseResultSchema,
-  runResultSchema,
-  verdictSchema,
-  verdictCountsSchema,
-  sampleComparisonSchema,
-  caseComparisonSchema,
-  fingerprintDiffSchema,
-  comparisonSchema,
-  calibrationEffectSchema,
-  calibrationSchema,
-  figureBasisSchema,
-  runNoiseSummarySchema,
-  caseSpreadSchema,
-  betweenRunCalibrationSchema,
-} from './schemas.js';
-export type {
-  ParamValue,
-  CaseParams,
-  DispatchDecision,
-  LayerFingerprint,
-  EnvFingerprint,
-  CaseStats,
-  CaseError,
-  CaseResult,
-  RunResult,
-  Verdict,
-  SampleComparison,
-  CaseComparison,
-  FingerprintDiff,
-  Comparison,
-  CalibrationEffect,
-  Calibration,
-  FigureBasis,
-  RunNoiseSummary,
-  CaseSpread,
-  BetweenRunCalibration,
-} from './schemas.js';
+export * from './schemas.js';
 export {
   writeResultFile,
   writeTextFileAtomic,
