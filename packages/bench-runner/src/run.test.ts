@@ -162,6 +162,9 @@ describe('runCases', () => {
     expect(c.reference!.work).toBe(referenceWorkName);
     expect(c.reference!.sliceMedians).toHaveLength(slices + 1);
     expect(c.relativeSliceMedians).toHaveLength(slices);
+    expect(c.sliceFastest).toHaveLength(slices);
+    expect(c.reference!.sliceFastest).toHaveLength(slices + 1);
+    for (let i = 0; i < slices; i++) expect(c.sliceFastest![i]!).toBeLessThanOrEqual(c.sliceMedians![i]!);
     for (let i = 0; i < slices; i++) {
       const refs = c.reference!.sliceMedians;
       expect(c.relativeSliceMedians![i]).toBeCloseTo(c.sliceMedians![i]! / Math.sqrt(refs[i]! * refs[i + 1]!), 2);

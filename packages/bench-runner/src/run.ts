@@ -133,8 +133,8 @@ const referenceSliceTarget = 0.03;
 /** A warmed timer of the reference workload, shared by every case of a run. */
 export interface ReferenceTimer {
   work: string;
-  /** Median ns per reference call over one short slice. */
-  slice(): Promise<number>;
+  /** One short slice: the median and the fastest batch, ns per reference call. */
+  slice(): Promise<{ median: number; fastest: number }>;
 }
 
 export async function createReferenceTimer(seconds: number): Promise<ReferenceTimer> {
@@ -144,7 +144,10 @@ export async function createReferenceTimer(seconds: number): Promise<ReferenceTi
   const batch = batchSize(timer.nsPerOp, (seconds * 1e9) / 16);
   return {
     work: referenceWorkName,
-    slice: async () => median(await timer.measure(seconds, batch)),
+    slice: async () => {
+      const samples = await timer.measure(seconds, batch);
+      return { median: median(samples), fastest: Math.min(...samples) };
+    },
   };
 }
 
@@ -173,20 +176,31 @@ export async function runCase(
       const samples: number[] = [];
       const sliceMedians: number[] = [];
       const count = reference ? Math.max(slices, Math.ceil(budget / referenceSliceTarget)) : slices;
-      const refs: number[] = [];
+      const sliceFastest: number[] = [];
+      const refs: { median: number; fastest: number }[] = [];
       if (reference) refs.push(await reference.slice());
       for (let s = 0; s < count; s++) {
         const slice = roundSamples(await timer.measure(budget / count, batch));
         sliceMedians.push(median(slice));
-        for (const v of slice) samples.push(v);
+        let fastest = Infinity;
+        for (const v of slice) {
+          samples.push(v);
+          if (v < fastest) fastest = v;
+        }
+        sliceFastest.push(fastest);
         if (reference) refs.push(await reference.slice());
       }
       result.samples = samples;
       result.sliceMedians = sliceMedians;
+      result.sliceFastest = sliceFastest;
       if (reference) {
         // Each slice against the reference slices just before and after it.
-        result.reference = { work: reference.work, sliceMedians: roundSamples(refs) };
-        result.relativeSliceMedians = sliceMedians.map((v, i) => v / Math.sqrt(refs[i]! * refs[i + 1]!));
+        result.reference = {
+          work: reference.work,
+          sliceMedians: roundSamples(refs.map((r) => r.median)),
+          sliceFastest: roundSamples(refs.map((r) => r.fastest)),
+        };
+        result.relativeSliceMedians = sliceMedians.map((v, i) => v / Math.sqrt(refs[i]!.median * refs[i + 1]!.median));
       }
     }
     checkDigest(prepared.instance, result, 'after timing');

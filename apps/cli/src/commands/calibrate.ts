@@ -11,6 +11,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { figureBases } from '@layerbench/bench-runner/compare';
 import {
   CalibrationInterruptedError,
   calibrate,
@@ -126,12 +127,11 @@ export function formatBetweenRunText(calibration: BetweenRunCalibration, stored?
     `  ${calibration.env.cpuModel} x ${calibration.env.cpuCount}, node ${calibration.env.node}, load average ${Math.min(...loads).toFixed(1)}-${Math.max(...loads).toFixed(1)}`,
     `  threshold ${percent(calibration.threshold)}, alpha ${calibration.alpha}`,
     '',
-    `Spread of one case between processes (sd of log figure, median / 90th percentile over cases):`,
-    `  raw ${percent(calibration.pooled.raw.p50, 2)} / ${percent(calibration.pooled.raw.p90, 2)}` +
-      (calibration.pooled.relative
-        ? `; relative to the reference workload ${percent(calibration.pooled.relative.p50, 2)} / ${percent(calibration.pooled.relative.p90, 2)}`
-        : ''),
-    `  compare and check use the ${calibration.basis} figures.`,
+    `Spread of one case between processes (sd of log figure, median / 90th percentile over cases), per figure of a slice:`,
+    ...figureBases
+      .filter((basis) => calibration.pooled[basis] !== undefined)
+      .map((basis) => `  ${basis.padEnd(16)} ${percent(calibration.pooled[basis]!.p50, 2).padStart(7)} / ${percent(calibration.pooled[basis]!.p90, 2)}`),
+    `  compare and check use the ${calibration.basis} figure.`,
     '',
     `False alarms of separate-run A/A comparisons (each pair against the spread of the other processes):`,
     `  ${fa.flagged} of ${fa.compared} case comparisons called regressed or improved (${percent(fa.compared ? fa.flagged / fa.compared : 0, 2)});` +
@@ -151,8 +151,9 @@ export function formatBetweenRunText(calibration: BetweenRunCalibration, stored?
     `Minimum detectable effect at --time ${calibration.timePerCase} (detected in every pair): median ${medianMde === undefined ? 'none of those tested' : percent(medianMde, 0)};` +
       ` <= 3%: ${within(0.03)} cases, <= 5%: ${within(0.05)}, <= 10%: ${within(0.1)}, <= 100%: ${within(1)}, of ${ids.length}`,
   );
-  const widest = [...ids].sort((a, b) => calibration.cases[b]!.sigmaRaw - calibration.cases[a]!.sigmaRaw).slice(0, 5);
-  lines.push(`Most variable cases: ${widest.map((id) => `${id} ${percent(calibration.cases[id]!.sigmaRaw, 1)}`).join(', ')}`);
+  const spread = (id: string) => calibration.cases[id]!.sigma[calibration.basis] ?? 0;
+  const widest = [...ids].sort((a, b) => spread(b) - spread(a)).slice(0, 5);
+  lines.push(`Most variable cases (${calibration.basis}): ${widest.map((id) => `${id} ${percent(spread(id), 1)}`).join(', ')}`);
   if (stored !== undefined) lines.push('', `Stored for compare and check: ${stored}`);
   return lines.join('\n');
 }

@@ -56,10 +56,14 @@ describe('calibrateBetweenRuns', () => {
     expect(cal.kind).toBe('layerbench/between-runs');
     expect(cal.processes).toBe(8);
     expect(cal.timePerCase).toBe(0.3);
-    expect(cal.cases['steady']!.sigmaRaw).toBeLessThan(0.015);
-    expect(cal.cases['jumpy']!.sigmaRaw).toBeGreaterThan(0.04);
-    expect(cal.cases['drifty']!.sigmaRaw).toBeGreaterThan(0.03);
-    expect(cal.cases['drifty']!.sigmaRelative!).toBeLessThan(0.015);
+    expect(cal.cases['steady']!.sigma.median!).toBeLessThan(0.015);
+    expect(cal.cases['jumpy']!.sigma.median!).toBeGreaterThan(0.04);
+    expect(cal.cases['drifty']!.sigma.median!).toBeGreaterThan(0.03);
+    expect(cal.cases['drifty']!.sigma['median-relative']!).toBeLessThan(0.015);
+    // These runs record no fastest batches: those bases are absent, and the relative median moved least.
+    expect(cal.cases['steady']!.sigma.fastest).toBeUndefined();
+    expect(Object.keys(cal.pooled).sort()).toEqual(['median', 'median-relative']);
+    expect(cal.basis).toBe('median-relative');
     expect(cal.load).toHaveLength(8);
   });
 

@@ -9,7 +9,7 @@
 //   1 + effect), per case and overall, and so each case's minimum detectable
 //   effect at this time per case.
 import { compareResults } from '../compare/compare.js';
-import { caseFigure } from '../compare/figures.js';
+import { caseFigure, figureBases } from '../compare/figures.js';
 import type { RunNoise } from '../compare/noise.js';
 import { runNoiseFromCalibration } from '../compare/noise.js';
 import type { BetweenRunCalibration, CaseResult, CaseSpread, FigureBasis, RunResult } from '../results/schemas.js';
@@ -72,30 +72,29 @@ interface Spreads {
 
 function spreadsOf(runs: readonly RunResult[], ids: readonly string[]): Spreads {
   const cases: Record<string, CaseSpread> = {};
-  const raw: number[] = [];
-  const relative: number[] = [];
-  let allRelative = true;
+  const perBasis = new Map<FigureBasis, number[]>(figureBases.map((b) => [b, []]));
+  const complete = new Set<FigureBasis>(figureBases);
   for (const id of ids) {
     const each = runs.map((r) => r.cases.find((c) => c.id === id)!);
-    const sigmaRaw = sigmaOf(each, 'raw')!;
-    const sigmaRelative = sigmaOf(each, 'relative');
-    const spread: CaseSpread = {
-      n: runs.length,
-      medianNs: median(each.map((c) => caseFigure(c, 'raw')!)),
-      sigmaRaw,
-    };
-    raw.push(sigmaRaw);
-    if (sigmaRelative === undefined) allRelative = false;
-    else {
-      spread.sigmaRelative = sigmaRelative;
-      relative.push(sigmaRelative);
+    const sigma: CaseSpread['sigma'] = {};
+    for (const basis of figureBases) {
+      const s = sigmaOf(each, basis);
+      if (s === undefined) complete.delete(basis);
+      else {
+        sigma[basis] = s;
+        perBasis.get(basis)!.push(s);
+      }
     }
-    cases[id] = spread;
+    const medians = each.map((c) => caseFigure(c, 'median')).filter((v): v is number => v !== undefined);
+    cases[id] = { n: runs.length, medianNs: medians.length > 0 ? median(medians) : median(each.map((c) => median(c.samples))), sigma };
   }
-  const pooled: BetweenRunCalibration['pooled'] = { raw: pooledOf(raw) };
-  if (allRelative && relative.length > 0) pooled.relative = pooledOf(relative);
-  // The basis with the smaller typical spread; relative only when every case has it.
-  const basis: FigureBasis = pooled.relative !== undefined && pooled.relative.p50 < pooled.raw.p50 ? 'relative' : 'raw';
+  const pooled: BetweenRunCalibration['pooled'] = {};
+  for (const [basis, sigmas] of perBasis) if (sigmas.length > 0) pooled[basis] = pooledOf(sigmas);
+  // The basis with the smallest typical spread among those every case has (median at worst).
+  let basis: FigureBasis = 'median';
+  for (const candidate of figureBases) {
+    if (complete.has(candidate) && pooled[candidate]!.p50 < (pooled[basis]?.p50 ?? Infinity)) basis = candidate;
+  }
   return { cases, pooled, basis };
 }
 
@@ -108,6 +107,7 @@ export function scaledRun(run: RunResult, factor: number): RunResult {
       const scaled: CaseResult = { ...c, samples: scale(c.samples)! };
       if (c.sliceMedians) scaled.sliceMedians = scale(c.sliceMedians)!;
       if (c.relativeSliceMedians) scaled.relativeSliceMedians = scale(c.relativeSliceMedians)!;
+      if (c.sliceFastest) scaled.sliceFastest = scale(c.sliceFastest)!;
       return scaled;
     }),
   };

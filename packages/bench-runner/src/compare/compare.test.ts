@@ -114,7 +114,7 @@ describe('compareResults', () => {
     const b = caseResult('x', normalSamples(2000, 100, 0.5, 21), { sliceMedians: slices(100) });
     const h = caseResult('x', normalSamples(2000, 101, 0.5, 22), { sliceMedians: slices(101) });
     const bySlices = compareResults(run([b]), run([h]), { noise: fixedRunNoise(0) }).cases[0]!;
-    expect(bySlices.method).toBe('slices');
+    expect(bySlices.method).toBe('median');
     expect(bySlices.pValue).toBeGreaterThan(0.01);
     // The slices' 99% interval reaches past 1 + 2%: too wide to call it unchanged either.
     expect(bySlices.verdict).toBe('inconclusive');
@@ -124,7 +124,7 @@ describe('compareResults', () => {
     expect(pooled.ratioCi[0]).toBeGreaterThan(1);
     const slower = caseResult('x', normalSamples(2000, 110, 0.5, 23), { sliceMedians: slices(110) });
     const regressed = compareResults(run([b]), run([slower]), { noise: fixedRunNoise(0) }).cases[0]!;
-    expect(regressed.method).toBe('slices');
+    expect(regressed.method).toBe('median');
     expect(regressed.verdict).toBe('regressed');
   });
 
@@ -162,7 +162,19 @@ describe('compareResults across separate runs', () => {
     const byId = new Map(cmp.cases.map((c) => [c.id, c]));
     expect(byId.get('a')!.verdict).toBe('inconclusive');
     expect(byId.get('b')!.verdict).toBe('regressed');
-    expect(byId.get('b')!.betweenRuns).toEqual({ sigma: defaultRunNoise().spreadFor('b', 'raw').sigma, dof: 3 });
+    expect(byId.get('b')!.betweenRuns).toEqual({ sigma: defaultRunNoise().spreadFor('b', 'fastest').sigma, dof: 3 });
+    // The default compares the fastest batch of each slice; these results have only medians.
+    expect(byId.get('b')!.method).toBe('median');
+  });
+
+  it('compares the fastest batch of each slice when the basis asks for it, falling back to medians', () => {
+    const withFastest = (id: string, mu: number, fastest: number, seed: number) => sliced(id, mu, seed, { sliceFastest: normalSamples(10, fastest, fastest * 0.002, seed + 3) });
+    // Medians 20% slower (preempted batches), the fastest batches unchanged.
+    const cmp = compareResults(at([withFastest('x', 100, 90, 61)]), at([withFastest('x', 120, 90, 62)]), { noise: fixedRunNoise(0.002, Infinity, 'fastest') });
+    expect(cmp.cases[0]!.method).toBe('fastest');
+    expect(cmp.cases[0]!.verdict).toBe('unchanged');
+    const medians = compareResults(at([withFastest('x', 100, 90, 61)]), at([withFastest('x', 120, 90, 62)]), { noise: fixedRunNoise(0.002, Infinity, 'median') });
+    expect(medians.cases[0]!.verdict).toBe('regressed');
   });
 
   it('the same ratio is regressed for a case whose runs agree and inconclusive for one whose runs scatter', () => {
@@ -170,11 +182,11 @@ describe('compareResults across separate runs', () => {
       createdAt: '2026-12-01T00:00:00Z',
       processes: 8,
       timePerCase: 1,
-      basis: 'raw' as const,
-      pooled: { raw: { p50: 0.01, p90: 0.05 } },
+      basis: 'median' as const,
+      pooled: { median: { p50: 0.01, p90: 0.05 } },
       cases: {
-        steady: { n: 8, medianNs: 100, sigmaRaw: 0.004 },
-        jumpy: { n: 8, medianNs: 100, sigmaRaw: 0.08 },
+        steady: { n: 8, medianNs: 100, sigma: { median: 0.004 } },
+        jumpy: { n: 8, medianNs: 100, sigma: { median: 0.08 } },
       },
     };
     const noise = runNoiseFromCalibration(calibration, 'cal.json');
@@ -197,15 +209,15 @@ describe('compareResults across separate runs', () => {
     // Raw figures 30% slower (a busy machine), relative ones unchanged.
     const base = at([withRelative('x', 100, 0.1, 11)]);
     const head = at([withRelative('x', 130, 0.1, 12)]);
-    const relative = compareResults(base, head, { noise: fixedRunNoise(0.002, Infinity, 'relative') }).cases[0]!;
-    expect(relative.method).toBe('relative');
+    const relative = compareResults(base, head, { noise: fixedRunNoise(0.002, Infinity, 'median-relative') }).cases[0]!;
+    expect(relative.method).toBe('median-relative');
     expect(relative.verdict).toBe('unchanged');
-    const raw = compareResults(base, head, { noise: fixedRunNoise(0.002, Infinity, 'raw') }).cases[0]!;
-    expect(raw.method).toBe('slices');
+    const raw = compareResults(base, head, { noise: fixedRunNoise(0.002, Infinity, 'median') }).cases[0]!;
+    expect(raw.method).toBe('median');
     expect(raw.verdict).toBe('regressed');
-    // Without relative figures on one side it falls back to raw.
-    const mixed = compareResults(base, at([sliced('x', 130, 13)]), { noise: fixedRunNoise(0.002, Infinity, 'relative') }).cases[0]!;
-    expect(mixed.method).toBe('slices');
+    // Without relative figures on one side it falls back to the plain median.
+    const mixed = compareResults(base, at([sliced('x', 130, 13)]), { noise: fixedRunNoise(0.002, Infinity, 'median-relative') }).cases[0]!;
+    expect(mixed.method).toBe('median');
   });
 
   it('withholds regressed/improved between different CPUs, core counts or runtimes unless asked', () => {

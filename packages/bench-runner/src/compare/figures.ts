@@ -1,52 +1,71 @@
 // Which numbers of a case a comparison uses. A case's samples within one
-// timing loop are not independent, so comparisons use per-slice medians (at
-// least minSlices a side); relative figures divide each slice median by the
-// reference workload timed just before and after it (see reference.ts).
+// timing loop are not independent, so comparisons use one figure per slice
+// (at least minSlices a side), on one of four bases: the slice's median or
+// its fastest batch, each as measured or divided by the same statistic of the
+// reference workload timed just before and after the slice (see reference.ts).
+// Which basis moves least between processes on a machine is what a
+// between-run calibration measures; compare uses that one.
 import { median } from '../stats/stats.js';
 import type { CaseResult, FigureBasis } from '../results/schemas.js';
 
-/** Slice medians needed on both sides to compare at slice level. */
+/** Slice figures needed on both sides to compare at slice level. */
 export const minSlices = 5;
 
-export type FigureMethod = 'relative' | 'slices' | 'samples';
+export const figureBases: readonly FigureBasis[] = ['median', 'median-relative', 'fastest', 'fastest-relative'];
 
-function relativeOf(c: CaseResult): number[] | undefined {
-  return c.reference !== undefined && (c.relativeSliceMedians?.length ?? 0) >= minSlices ? c.relativeSliceMedians : undefined;
+export type FigureMethod = FigureBasis | 'samples';
+
+/** The per-slice figures of a case on a basis, or undefined when it did not record them. */
+export function sliceFigures(c: CaseResult, basis: FigureBasis): number[] | undefined {
+  const enough = (values: number[] | undefined) => (values !== undefined && values.length >= minSlices ? values : undefined);
+  const refs = c.reference;
+  switch (basis) {
+    case 'median':
+      return enough(c.sliceMedians);
+    case 'median-relative':
+      return refs === undefined ? undefined : enough(c.relativeSliceMedians);
+    case 'fastest':
+      return enough(c.sliceFastest);
+    case 'fastest-relative': {
+      const fastest = enough(c.sliceFastest);
+      const around = refs?.sliceFastest;
+      if (fastest === undefined || around === undefined || around.length !== fastest.length + 1) return undefined;
+      return fastest.map((v, i) => v / Math.sqrt(around[i]! * around[i + 1]!));
+    }
+  }
 }
 
-function slicesOf(c: CaseResult): number[] | undefined {
-  return (c.sliceMedians?.length ?? 0) >= minSlices ? c.sliceMedians : undefined;
+/** What to use when a basis is missing on one side: the same statistic unnormalised, then the median. */
+function fallbacks(basis: FigureBasis): FigureBasis[] {
+  if (basis === 'fastest-relative') return ['fastest-relative', 'fastest', 'median'];
+  if (basis === 'median-relative') return ['median-relative', 'median'];
+  if (basis === 'fastest') return ['fastest', 'median'];
+  return ['median'];
 }
 
 /**
- * The values to compare for one case measured in two runs: relative figures
- * when `basis` is relative and both have them against the same reference
- * workload, else slice medians when both have enough, else pooled samples.
+ * The values to compare for one case measured in two runs: the figures on
+ * `basis` when both have them (relative ones only against the same reference
+ * workload), else the nearest basis both have, else the pooled samples.
  */
-export function pairFigures(
-  base: CaseResult,
-  head: CaseResult,
-  basis: FigureBasis,
-): { method: FigureMethod; base: number[]; head: number[] } {
-  const rb = relativeOf(base);
-  const rh = relativeOf(head);
-  if (basis === 'relative' && rb && rh && base.reference!.work === head.reference!.work) {
-    return { method: 'relative', base: rb, head: rh };
+export function pairFigures(base: CaseResult, head: CaseResult, basis: FigureBasis): { method: FigureMethod; base: number[]; head: number[] } {
+  for (const candidate of fallbacks(basis)) {
+    if (candidate.endsWith('relative') && base.reference?.work !== head.reference?.work) continue;
+    const b = sliceFigures(base, candidate);
+    const h = sliceFigures(head, candidate);
+    if (b && h) return { method: candidate, base: b, head: h };
   }
-  const sb = slicesOf(base);
-  const sh = slicesOf(head);
-  if (sb && sh) return { method: 'slices', base: sb, head: sh };
   return { method: 'samples', base: base.samples, head: head.samples };
 }
 
-/** One run's figure of a case on a basis (the median of its slice values), or undefined when it has none. */
+/** One run's figure of a case on a basis (the median of its slice figures), or undefined when it has none. */
 export function caseFigure(c: CaseResult, basis: FigureBasis): number | undefined {
   if (c.status !== 'ok') return undefined;
-  const values = basis === 'relative' ? relativeOf(c) : (slicesOf(c) ?? (c.samples.length > 0 ? c.samples : undefined));
+  const values = sliceFigures(c, basis);
   return values === undefined ? undefined : median(values);
 }
 
-/** The method's basis for looking up a spread. */
+/** The basis whose spread a method's comparison takes ('samples': the median's). */
 export function basisOf(method: FigureMethod): FigureBasis {
-  return method === 'relative' ? 'relative' : 'raw';
+  return method === 'samples' ? 'median' : method;
 }

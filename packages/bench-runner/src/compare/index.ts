@@ -11,8 +11,8 @@ export {
   enginePackage,
 } from './compare.js';
 export type { CompareResultsOptions } from './compare.js';
-export { minSlices, pairFigures, caseFigure, basisOf } from './figures.js';
+export { minSlices, figureBases, sliceFigures, pairFigures, caseFigure, basisOf } from './figures.js';
 export type { FigureMethod } from './figures.js';
-export { defaultRunNoise, defaultSpread, fixedRunNoise, runNoiseFromCalibration } from './noise.js';
+export { defaultRunNoise, defaultSpread, defaultBasis, fixedRunNoise, runNoiseFromCalibration } from './noise.js';
 export type { RunNoise, CaseSpreadEstimate } from './noise.js';
 export type { CompareOptions } from '../stats/verdict.js';

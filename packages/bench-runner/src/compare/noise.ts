@@ -37,12 +37,19 @@ export interface RunNoise {
  */
 export const defaultSpread: CaseSpreadEstimate = { sigma: 0.1, dof: 3 };
 
+/**
+ * The figure compared without a calibration: the fastest batch of each slice,
+ * which moved 2-3x less between processes than slice medians on the loaded
+ * development machine (bench-runner README, "Two separate runs").
+ */
+export const defaultBasis: FigureBasis = 'fastest';
+
 export function defaultRunNoise(why = 'no between-run calibration for this machine and runtime'): RunNoise {
   return {
-    basis: 'raw',
+    basis: defaultBasis,
     summary: {
       source: 'default',
-      basis: 'raw',
+      basis: defaultBasis,
       description: `${why}: assuming the conservative default spread between runs (${(defaultSpread.sigma * 100).toFixed(0)}% per process, heavy-tailed), so only changes of about x2 or more can be called; run \`layerbench calibrate\` with the same suites and --time on this machine`,
     },
     spreadFor: () => defaultSpread,
@@ -50,12 +57,12 @@ export function defaultRunNoise(why = 'no between-run calibration for this machi
 }
 
 /** A fixed spread for every case (tests; or a user who knows the machine). */
-export function fixedRunNoise(sigma: number, dof = Infinity, basis: FigureBasis = 'raw'): RunNoise {
+export function fixedRunNoise(sigma: number, dof = Infinity, basis: FigureBasis = 'median'): RunNoise {
   if (!(sigma >= 0 && Number.isFinite(sigma))) throw new RangeError(`sigma must be a finite number >= 0, got ${sigma}`);
   if (!(dof > 0)) throw new RangeError(`dof must be positive, got ${dof}`);
   return {
     basis,
-    summary: { source: 'default', basis, description: `a fixed between-run spread of ${(sigma * 100).toFixed(2)}% per process` },
+    summary: { source: 'default', basis, description: `a fixed between-run spread of ${(sigma * 100).toFixed(2)}% per process; comparing the ${basis} figure of each slice` },
     spreadFor: () => ({ sigma, dof }),
   };
 }
@@ -76,7 +83,7 @@ export function runNoiseFromCalibration(
     createdAt: calibration.createdAt,
     processes: calibration.processes,
     timePerCase: calibration.timePerCase,
-    description: `between-run spread measured by \`layerbench calibrate\` on this machine (${calibration.processes} processes at --time ${calibration.timePerCase}, ${calibration.createdAt}${file ? `, ${file}` : ''}); ${calibration.basis} figures`,
+    description: `between-run spread measured by \`layerbench calibrate\` on this machine (${calibration.processes} processes at --time ${calibration.timePerCase}, ${calibration.createdAt}${file ? `, ${file}` : ''}); comparing the ${calibration.basis} figure of each slice`,
   };
   if (file !== undefined) summary.file = file;
   return {
@@ -84,11 +91,11 @@ export function runNoiseFromCalibration(
     summary,
     spreadFor(id, basis) {
       const c = calibration.cases[id];
-      const relative = basis === 'relative';
-      const own = c === undefined ? undefined : relative ? c.sigmaRelative : c.sigmaRaw;
+      const own = c?.sigma[basis];
       if (own !== undefined && c !== undefined) return { sigma: own, dof: Math.max(1, c.n - 1) };
-      const pooled = relative ? (calibration.pooled.relative ?? calibration.pooled.raw) : calibration.pooled.raw;
-      return { sigma: pooled.p90, dof };
+      // Not measured on this basis: the 90th percentile of the cases that were, or of the largest basis there is.
+      const pooled = calibration.pooled[basis] ?? Object.values(calibration.pooled).sort((a, b) => b!.p90 - a!.p90)[0];
+      return pooled === undefined ? defaultSpread : { sigma: pooled.p90, dof };
     },
   };
 }

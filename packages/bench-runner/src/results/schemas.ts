@@ -136,13 +136,18 @@ export const caseResultSchema = z.looseObject({
    * it; see reference.ts): its median ns per call in the slice before the
    * first, between each two, and after the last.
    */
-  reference: z.looseObject({ work: z.string(), sliceMedians: z.array(finite) }).optional(),
+  reference: z.looseObject({ work: z.string(), sliceMedians: z.array(finite), sliceFastest: z.array(finite).optional() }).optional(),
   /**
    * Each slice median divided by the geometric mean of the reference slices
    * on either side of it: the case relative to the reference, with whatever
    * slowed both (other jobs, frequency) cancelled.
    */
   relativeSliceMedians: z.array(finite).optional(),
+  /**
+   * The fastest batch of each slice, ns per call: what the code costs when
+   * nothing else took the CPU during the batch (other jobs only ever add time).
+   */
+  sliceFastest: z.array(finite).optional(),
   /** For fixed-time loops (esptest): operations completed in `seconds`. */
   fixedTime: z.looseObject({ seconds: finite, ops: count, elapsedSeconds: finite.optional() }).optional(),
 });
@@ -193,8 +198,12 @@ export const sampleComparisonSchema = z.looseObject({
 });
 export type SampleComparison = z.infer<typeof sampleComparisonSchema>;
 
-/** Which figures of a case a comparison uses: raw slice medians, or relative to the reference workload. */
-export const figureBasisSchema = z.enum(['raw', 'relative']);
+/**
+ * Which figure of a case a comparison uses: per slice the median or the
+ * fastest batch, either as measured or divided by the reference workload
+ * timed beside it (the same statistic of the reference).
+ */
+export const figureBasisSchema = z.enum(['median', 'median-relative', 'fastest', 'fastest-relative']);
 export type FigureBasis = z.infer<typeof figureBasisSchema>;
 
 /**
@@ -229,10 +238,10 @@ export const caseComparisonSchema = z.looseObject({
   verdict: verdictSchema,
   digestChanged: z.boolean(),
   /**
-   * What was compared: slice medians (both sides had >= 5), slice medians
-   * relative to the reference workload, or, for older results, the pooled samples.
+   * What was compared: per-slice figures on a basis (both sides had >= 5
+   * slices), or, for results without slices, the pooled samples.
    */
-  method: z.enum(['slices', 'relative', 'samples']).optional(),
+  method: z.enum(['median', 'median-relative', 'fastest', 'fastest-relative', 'samples']).optional(),
   /** The between-run spread assumed for this case: sd of log(figure) between processes, and its degrees of freedom. */
   betweenRuns: z.looseObject({ sigma: finite, dof: z.number().positive() }).optional(),
   /** The verdict the numbers gave when it was not allowed to stand (different environments). */
@@ -337,12 +346,10 @@ export type Calibration = z.infer<typeof calibrationSchema>;
 export const caseSpreadSchema = z.looseObject({
   /** Processes that measured it. */
   n: z.number().int().positive(),
-  /** Median of its raw figure (ns per call) over the processes. */
+  /** Median over the processes of its median figure, ns per call. */
   medianNs: finite,
-  /** Sample sd of log(raw figure) over the processes. */
-  sigmaRaw: finite,
-  /** The same for the figure relative to the reference workload (absent without relative figures). */
-  sigmaRelative: finite.optional(),
+  /** Per basis, the sample sd of log(figure) over the processes (a basis some run lacks is absent). */
+  sigma: z.partialRecord(figureBasisSchema, finite),
   /** Smallest tested slowdown detected in every cross-validation pair (null: none of those tested). */
   minimumDetectableEffect: finite.nullable().optional(),
 });
@@ -370,10 +377,7 @@ export const betweenRunCalibrationSchema = z.looseObject({
   /** The figures with the smaller typical spread on this machine. */
   basis: figureBasisSchema,
   /** Per basis, the median and 90th percentile of the per-case sigmas. */
-  pooled: z.looseObject({
-    raw: z.looseObject({ p50: finite, p90: finite }),
-    relative: z.looseObject({ p50: finite, p90: finite }).optional(),
-  }),
+  pooled: z.partialRecord(figureBasisSchema, z.looseObject({ p50: finite, p90: finite })),
   cases: z.record(z.string(), caseSpreadSchema),
   /**
    * Leave-two-out: each pair of processes compared with the spread estimated
