@@ -59,6 +59,7 @@ const calibration: BetweenRunCalibration = {
   alpha: 0.01,
   basis: 'median',
   pooled: { median: { p50: 0.002, p90: 0.002 } },
+  floor: { quantile: 0, sigma: 0 },
   cases: {
     'sha1/64/unrolled': { n: 8, medianNs: 100, sigma: { median: 0.002 } },
     'sha1/1500/unrolled': { n: 8, medianNs: 1000, sigma: { median: 0.002 } },

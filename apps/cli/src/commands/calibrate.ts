@@ -7,9 +7,9 @@
 // --time. `--interleaved` instead calibrates interleaved measurement in one
 // process (what bisect does).
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { figureBases } from '@layerbench/bench-runner/compare';
 import {
@@ -35,7 +35,7 @@ import {
   regexText,
   valueOption,
 } from '../args.js';
-import { outputPath } from '../result-files.js';
+import { InputFileError, outputPath, readRunInput } from '../result-files.js';
 import { defaultRun, suiteByName } from '../suites/index.js';
 import type { Command, CommandContext } from './types.js';
 
@@ -48,6 +48,7 @@ const options = {
   format: valueOption('name', 'text|json', oneOf(['text', 'json'] as const)),
   out: valueOption('file', 'also write the calibration result file here', anyText),
   'keep-runs': valueOption('dir', "keep each process's run result file here (run-1.json, ...)", anyText),
+  'from-runs': valueOption('dir', 'calibrate from the run result files already in this folder (e.g. an earlier --keep-runs) instead of running', anyText),
   quiet: booleanOption('no progress on stderr', 'q'),
   interleaved: booleanOption('calibrate interleaved measurement in one process instead (what bisect uses)'),
   repeats: valueOption('n', 'with --interleaved: comparisons per effect size (default 20)', positiveInteger('repeats')),
@@ -131,7 +132,8 @@ export function formatBetweenRunText(calibration: BetweenRunCalibration, stored?
     ...figureBases
       .filter((basis) => calibration.pooled[basis] !== undefined)
       .map((basis) => `  ${basis.padEnd(16)} ${percent(calibration.pooled[basis]!.p50, 2).padStart(7)} / ${percent(calibration.pooled[basis]!.p90, 2)}`),
-    `  compare and check use the ${calibration.basis} figure.`,
+    `  compare and check use the ${calibration.basis} figure, and take no case as steadier than ${percent(calibration.floor.sigma, 2)}` +
+      ` (the ${calibration.floor.quantile * 100}th percentile of the cases: the smallest floor that kept cross-validated A/A pairs quiet)`,
     '',
     `False alarms of separate-run A/A comparisons (each pair against the spread of the other processes):`,
     `  ${fa.flagged} of ${fa.compared} case comparisons called regressed or improved (${percent(fa.compared ? fa.flagged / fa.compared : 0, 2)});` +
@@ -180,17 +182,61 @@ function runInFreshProcess(ctx: CommandContext, args: string[]): Promise<{ code:
   });
 }
 
+/** Says what it does, unless --quiet. */
+function sayer(ctx: CommandContext, quiet: boolean): (message: string) => void {
+  return (message) => {
+    if (!quiet) ctx.stderr.write(`calibrate: ${message}\n`);
+  };
+}
+
+/** Computes, stores and prints the calibration of these runs. */
+function finishCalibration(chosen: ReturnType<typeof parseArgs<typeof options>>['options'], runs: RunResult[], out: string | undefined, ctx: CommandContext): number {
+  const say = sayer(ctx, chosen.quiet);
+  say('comparing every pair of processes (cross-validated) ...');
+  const calibration = calibrateBetweenRuns(runs, {
+    ...(chosen.threshold === undefined ? {} : { threshold: chosen.threshold }),
+    ...(chosen.alpha === undefined ? {} : { alpha: chosen.alpha }),
+    onProgress: say,
+  });
+  const stored = saveBetweenRunCalibration(calibration, calibrationDir(ctx.env));
+  if (out !== undefined) writeResultFile(out, calibration);
+  ctx.stdout.write((chosen.format === 'json' ? formatJson(calibration) : formatBetweenRunText(calibration, stored)).replace(/\n?$/, '\n'));
+  return 0;
+}
+
+/** --from-runs: the run files of a folder, validated, in name order. */
+function runsFrom(ctx: CommandContext, dir: string): RunResult[] {
+  const folder = resolve(ctx.cwd, dir);
+  let names: string[];
+  try {
+    names = readdirSync(folder).filter((name) => name.endsWith('.json')).sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
+  } catch {
+    throw new InputFileError(`--from-runs ${dir}: cannot read that folder`);
+  }
+  return names.map((name) => readRunInput(ctx, join(folder, name)));
+}
+
 async function betweenRuns(chosen: ReturnType<typeof parseArgs<typeof options>>['options'], suites: string[], ctx: CommandContext): Promise<number> {
+  const out = chosen.out === undefined ? undefined : outputPath(ctx, chosen.out);
+  if (chosen['from-runs'] !== undefined) {
+    if (suites.length > 0 || chosen.time !== undefined || chosen.processes !== undefined || chosen.filter !== undefined) {
+      throw new UsageError('--from-runs takes the suites, --time and processes from the run files: give none of them');
+    }
+    const runs = runsFrom(ctx, chosen['from-runs']);
+    try {
+      return finishCalibration(chosen, runs, out, ctx);
+    } catch (error) {
+      if (error instanceof RangeError) throw new InputFileError(`--from-runs ${chosen['from-runs']}: ${error.message}`);
+      throw error;
+    }
+  }
   const processes = chosen.processes ?? 8;
   if (processes < 4) throw new UsageError(`--processes ${processes} is too few: leave-two-out cross-validation needs at least 4`);
   const useDefaults = suites.length === 0;
   for (const name of suites) suiteByName(name);
   const names = useDefaults ? [...defaultRun.suites] : suites;
   const time = chosen.time ?? (useDefaults ? defaultRun.timePerCase : 1);
-  const out = chosen.out === undefined ? undefined : outputPath(ctx, chosen.out);
-  const say = (message: string) => {
-    if (!chosen.quiet) ctx.stderr.write(`calibrate: ${message}\n`);
-  };
+  const say = sayer(ctx, chosen.quiet);
   const keep = chosen['keep-runs'] === undefined ? undefined : outputPath(ctx, join(chosen['keep-runs'], 'run-1.json'));
   const work = keep === undefined ? mkdtempSync(join(tmpdir(), 'layerbench-calibrate-')) : dirname(keep);
   try {
@@ -212,15 +258,7 @@ async function betweenRuns(chosen: ReturnType<typeof parseArgs<typeof options>>[
       }
       runs.push(readRunResult(file));
     }
-    say('comparing every pair of processes (cross-validated) ...');
-    const calibration = calibrateBetweenRuns(runs, {
-      ...(chosen.threshold === undefined ? {} : { threshold: chosen.threshold }),
-      ...(chosen.alpha === undefined ? {} : { alpha: chosen.alpha }),
-    });
-    const stored = saveBetweenRunCalibration(calibration, calibrationDir(ctx.env));
-    if (out !== undefined) writeResultFile(out, calibration);
-    ctx.stdout.write((chosen.format === 'json' ? formatJson(calibration) : formatBetweenRunText(calibration, stored)).replace(/\n?$/, '\n'));
-    return 0;
+    return finishCalibration(chosen, runs, out, ctx);
   } finally {
     if (keep === undefined) rmSync(work, { recursive: true, force: true });
   }

@@ -184,6 +184,7 @@ describe('compareResults across separate runs', () => {
       timePerCase: 1,
       basis: 'median' as const,
       pooled: { median: { p50: 0.01, p90: 0.05 } },
+      floor: { quantile: 0, sigma: 0 },
       cases: {
         steady: { n: 8, medianNs: 100, sigma: { median: 0.004 } },
         jumpy: { n: 8, medianNs: 100, sigma: { median: 0.08 } },

@@ -69,11 +69,12 @@ export function fixedRunNoise(sigma: number, dof = Infinity, basis: FigureBasis 
 
 /**
  * The between-run model of a calibration: each case its own measured spread
- * (K processes: K - 1 degrees of freedom); a case the calibration did not
- * measure gets the 90th percentile of the measured ones.
+ * (K processes: K - 1 degrees of freedom), but no less than the calibration's
+ * floor; a case the calibration did not measure gets the 90th percentile of
+ * the measured ones.
  */
 export function runNoiseFromCalibration(
-  calibration: Pick<BetweenRunCalibration, 'cases' | 'pooled' | 'basis' | 'processes' | 'timePerCase' | 'createdAt'>,
+  calibration: Pick<BetweenRunCalibration, 'cases' | 'pooled' | 'basis' | 'processes' | 'timePerCase' | 'createdAt' | 'floor'>,
   file?: string,
 ): RunNoise {
   const dof = Math.max(1, calibration.processes - 1);
@@ -92,7 +93,9 @@ export function runNoiseFromCalibration(
     spreadFor(id, basis) {
       const c = calibration.cases[id];
       const own = c?.sigma[basis];
-      if (own !== undefined && c !== undefined) return { sigma: own, dof: Math.max(1, c.n - 1) };
+      // The floor is measured on the calibration's basis; the spreads of another basis keep their own.
+      const floor = basis === calibration.basis ? calibration.floor.sigma : 0;
+      if (own !== undefined && c !== undefined) return { sigma: Math.max(own, floor), dof: Math.max(1, c.n - 1) };
       // Not measured on this basis: the 90th percentile of the cases that were, or of the largest basis there is.
       const pooled = calibration.pooled[basis] ?? Object.values(calibration.pooled).sort((a, b) => b!.p90 - a!.p90)[0];
       return pooled === undefined ? defaultSpread : { sigma: pooled.p90, dof };

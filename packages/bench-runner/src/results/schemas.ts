@@ -378,6 +378,13 @@ export const betweenRunCalibrationSchema = z.looseObject({
   basis: figureBasisSchema,
   /** Per basis, the median and 90th percentile of the per-case sigmas. */
   pooled: z.partialRecord(figureBasisSchema, z.looseObject({ p50: finite, p90: finite })),
+  /**
+   * No case is taken as steadier between runs than this: the `quantile` of
+   * the cases' spreads on the basis, the smallest candidate that kept the
+   * cross-validated share of A/A pairs with a case called regressed at or
+   * below 5%.
+   */
+  floor: z.looseObject({ quantile: finite, sigma: finite }),
   cases: z.record(z.string(), caseSpreadSchema),
   /**
    * Leave-two-out: each pair of processes compared with the spread estimated
