@@ -51,6 +51,16 @@ export function testLayerShared(shared: LayerShared): void {
       }
     });
 
+    it('implOption reads impl, or its deprecated alias backend, and refuses the two disagreeing', () => {
+      expect(shared.implOption({}, 'f')).toBeUndefined();
+      expect(shared.implOption({ impl: 'ct' }, 'f')).toBe('ct');
+      expect(shared.implOption({ backend: 'ct' }, 'f')).toBe('ct');
+      expect(shared.implOption({ impl: 'ct', backend: 'ct' }, 'f')).toBe('ct');
+      expect(() => shared.implOption({ impl: 'ct', backend: 'node' }, 'createAes')).toThrow(
+        new TypeError("createAes options: impl 'ct' and backend 'node' (its deprecated alias) name different backends; give impl only"),
+      );
+    });
+
     it('the errors carry a stable code and the details a caller needs', () => {
       const unknown = new shared.ImplementationError('no such', { unknown: true, layer: 'aes-core', requested: 'x', available: ['table'], variable: 'LAYERBENCH_AES_BACKEND' });
       expect(unknown).toBeInstanceOf(Error);

@@ -1,7 +1,8 @@
 // What every layer (aes-core, cmac, sha1-dispatch, esp) does the same way at
 // its API boundary: how it checks a byte argument, how it compares a secret
-// tag, and the typed errors it throws for an implementation it cannot run, a
-// LAYERBENCH_* value it cannot use, and an object used after destroy().
+// tag, how it reads the option naming an implementation, and the typed errors
+// it throws for an implementation it cannot run, a LAYERBENCH_* value it
+// cannot use, and an object used after destroy().
 //
 // One source, copied into each layer as src/layer-shared.generated.ts by
 // scripts/copy-layer-shared.mjs (a test in each layer checks its copy is
@@ -48,6 +49,20 @@ export function constantTimeEqual(a: Uint8Array, b: Uint8Array): boolean {
   let diff = 0;
   for (let i = 0; i < n; i++) diff |= a[i]! ^ b[i]!;
   return diff === 0;
+}
+
+/**
+ * The implementation named by a layer's options: `impl`, or `backend`, the
+ * name aes-core and cmac used before 0.2 (still read as a deprecated alias:
+ * a caller, or a layer of another version mixed in by a bisection, must not
+ * silently get the default). Both naming different implementations is a
+ * TypeError; `caller` names the function in its message.
+ */
+export function implOption(options: { readonly impl?: string | undefined; readonly backend?: string | undefined }, caller: string): string | undefined {
+  const { impl, backend } = options;
+  if (backend === undefined || backend === impl) return impl;
+  if (impl === undefined) return backend;
+  throw new TypeError(`${caller} options: impl '${String(impl)}' and backend '${String(backend)}' (its deprecated alias) name different backends; give impl only`);
 }
 
 /** The `code` of each error class below; stable across versions. */

@@ -5,7 +5,7 @@ import { ctBackend } from './backends/ct.js';
 import { nodeBackend } from './backends/node.js';
 import { tableBackend } from './backends/table.js';
 import { checkKey } from './input-checks.js';
-import { ImplementationError } from './layer-shared.generated.js';
+import { ImplementationError, implOption } from './layer-shared.generated.js';
 import type { AesBackend, AesBackendStatus, BlockCipher, CreateAesOptions, DispatchDecision } from './types.js';
 
 export type * from './types.js';
@@ -39,17 +39,6 @@ function requester(name: string, viaEnv: boolean): string {
   return viaEnv ? `${AES_BACKEND_ENV}=${name}` : `createAes({ impl: '${name}' })`;
 }
 
-/**
- * The backend name in createAes options: `impl`, or `backend`, its name
- * before 0.2 (kept so that callers written for older versions, and layers of
- * another version mixed in by a bisection, still get the backend they name).
- */
-function implOption(options: CreateAesOptions): string | undefined {
-  const { impl, backend } = options;
-  if (backend === undefined || backend === impl) return impl;
-  if (impl === undefined) return backend;
-  throw new TypeError(`createAes options: impl '${String(impl)}' and backend '${String(backend)}' (its deprecated alias) name different backends; give impl only`);
-}
 
 function findBackend(name: string, viaEnv: boolean): AesBackend {
   const backend = BACKENDS.find((b) => b.info.name === name);
@@ -88,7 +77,7 @@ function chooseDefault(): DefaultChoice {
  * default one (`LAYERBENCH_AES_BACKEND`, else the fastest available).
  */
 export function createAes(key: Uint8Array, options?: CreateAesOptions): BlockCipher {
-  const name = options === undefined ? undefined : implOption(options);
+  const name = options === undefined ? undefined : implOption(options, 'createAes');
   const backend = name !== undefined ? findBackend(name, false) : chooseDefault().backend;
   checkKey(key);
   return backend.expandKey(key);

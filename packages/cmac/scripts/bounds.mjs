@@ -18,7 +18,7 @@ const { CMAC } = await import(requirePeer.resolve('@stablelib/cmac'));
 
 const key = new Uint8Array(16).map((_, i) => (i * i + 0x23) & 255);
 const packet = new Uint8Array(48).map((_, i) => (i * i + 0x31) & 255);
-const tableOptions = { backend: 'table' };
+const tableOptions = { impl: 'table' };
 const bare = createAes(key, tableOptions);
 const ctx = new Cmac(createAes(key, tableOptions));
 const stablelib = new CMAC(new AES(key, true));

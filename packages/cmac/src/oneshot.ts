@@ -8,7 +8,7 @@ import type { BlockCipher, BlockCipherFactory, DispatchDecision } from '@layerbe
 import { Cmac, chainingFor, chainWholeMessage, deriveK1, hasCbcMacWords, takeTag, wipeWords } from './cmac.js';
 import type { CmacOptions } from './cmac.js';
 import { checkAesKey, checkBytes, tagLengthOption } from './errors.js';
-import { ImplementationError } from './layer-shared.generated.js';
+import { ImplementationError, implOption } from './layer-shared.generated.js';
 
 export interface CmacKeyOptions extends CmacOptions {
   /** aes-core backend name (e.g. 'table', 'ct', 'bitsliced', 'node'); default: aes-core's choice. */
@@ -23,17 +23,9 @@ export interface CmacKeyOptions extends CmacOptions {
   aes?: BlockCipherFactory;
 }
 
-/** The backend named by `impl` or its deprecated alias `backend`. */
-function implOption(options: CmacKeyOptions): string | undefined {
-  const { impl, backend } = options;
-  if (backend === undefined || backend === impl) return impl;
-  if (impl === undefined) return backend;
-  throw new TypeError(`CMAC options: impl '${String(impl)}' and backend '${String(backend)}' (its deprecated alias) name different backends; give impl only`);
-}
-
 function keyCipher(key: Uint8Array, options: CmacKeyOptions): BlockCipher {
   checkAesKey(key);
-  const impl = implOption(options);
+  const impl = implOption(options, 'CMAC');
   if (options.aes !== undefined) {
     if (impl !== undefined) {
       throw new TypeError('CMAC options: give either `aes` (a cipher factory) or `impl`, not both');
