@@ -63,9 +63,9 @@ describe('describeDispatch', () => {
     const { describeDispatch } = await import('./index.js');
     expect(describeDispatch()).toEqual([{
       layer: 'cmac',
-      decision: 'chaining path (aes-core default cipher)',
+      decision: 'chaining path',
       impl: 'cbcMacWords',
-      reason: "aes-core's table cipher has cbcMacWords: a message whose last block is complete is one cipher call",
+      reason: "aes-core's default cipher (table) has cbcMacWords: a message whose last block is complete is one cipher call",
     }]);
   });
 });

@@ -87,11 +87,11 @@ export function describeDispatch(): DispatchDecision[] {
     const name = cipher.backend.name;
     return [{
       layer: 'cmac',
-      decision: 'chaining path (aes-core default cipher)',
+      decision: 'chaining path',
       impl: words ? 'cbcMacWords' : 'block calls',
       reason: words
-        ? `aes-core's ${name} cipher has cbcMacWords: a message whose last block is complete is one cipher call`
-        : `aes-core's ${name} cipher has no cbcMacWords (aes-core before 0.2): encryptBlock per block, cbcEncrypt for runs of 256 bytes or more`,
+        ? `aes-core's default cipher (${name}) has cbcMacWords: a message whose last block is complete is one cipher call`
+        : `aes-core's default cipher (${name}) has no cbcMacWords (aes-core before 0.2): encryptBlock per block, cbcEncrypt for runs of 256 bytes or more`,
     }];
   } finally {
     cipher.destroy();
