@@ -18,7 +18,7 @@ import { dirname, join } from 'node:path';
 const here = dirname(fileURLToPath(import.meta.url));
 const dist = join(here, '..', 'dist');
 const { CompositionWorker } = await import(join(dist, 'bisect', 'worker', 'client.js'));
-const { percentile, median } = await import('@layerbench/bench-runner');
+const { percentile, median } = await import('@layerbench/bench-runner/stats');
 
 const { values } = parseArgs({
   options: {

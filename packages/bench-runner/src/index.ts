@@ -5,11 +5,12 @@
 // the seeds' formats, units).
 //
 // Contract with `layerbench bisect`: its workers load bench-runner of any
-// version as a layer and call this root entry's `runCases` (one case, one
-// slice, per visit); it stays here with a compatible signature.
+// version as a layer and call this root entry's `openCase` (one case kept
+// warm for many short visits) or, from engines before it, `runCases`; both
+// stay here with compatible signatures.
 export type * from './types.js';
-export { runCases, runCase, measureOverhead, consecutiveMedians, defaultSlices, DigestMismatchError } from './run.js';
-export type { RunCasesOptions } from './run.js';
+export { runCases, openCase, runCase, measureOverhead, consecutiveMedians, defaultSlices, DigestMismatchError } from './run.js';
+export type { RunCasesOptions, OpenCase } from './run.js';
 export { runInterleaved, defaultRounds } from './interleaved.js';
 export type { InterleavedOptions } from './interleaved.js';
 export { collectEnv, layerFingerprint, machineId, contentHash } from './env.js';

@@ -6,7 +6,7 @@ import os from 'node:os';
 import { collectEnv } from './env.js';
 import { Progress } from './progress.js';
 import { computeStats, median } from './stats/stats.js';
-import { batchSize, createCaseTimer, isThenable, sampleTargetNs } from './timing.js';
+import { batchSize, createCaseTimer, isThenable, sampleTargetNs, type CaseTimer } from './timing.js';
 import { referenceCase, referenceWorkName } from './reference.js';
 import type { BenchCase, CaseError, CaseInstance, CaseResult, RunOptions, RunResult } from './types.js';
 
@@ -212,6 +212,57 @@ export async function runCase(
     if (teardownError && result.status === 'ok') failCase(result, teardownError);
   }
   return result;
+}
+
+/**
+ * One case kept set up, its loop compiled, warmed and settled once, for many
+ * short measurements in one process (`layerbench bisect`'s visits: a few
+ * tens of milliseconds each, taking turns with other cases). runCases would
+ * set the case up and settle a fresh loop on every call, which costs more
+ * than such a visit measures. Fixed-time cases are timed like the others.
+ */
+export interface OpenCase {
+  /**
+   * Samples of `seconds` more timing (after waiting for any compile queued
+   * meanwhile), with the digest checked after; never throws: a failure is on
+   * the result (status 'failed'), and every later measure() fails the same way.
+   */
+  measure(seconds: number): Promise<CaseResult>;
+  /** Settles the loop again: after other cases ran in this process, V8 may have dropped code this one runs. */
+  rewarm(): void;
+  /** Tears the case down; the error of its teardown, if any. */
+  close(): CaseError | undefined;
+}
+
+export async function openCase(benchCase: BenchCase, warmSeconds = 0.05): Promise<OpenCase> {
+  const opened = emptyCaseResult(benchCase);
+  let prepared: PreparedCase | undefined;
+  let timer: CaseTimer | undefined;
+  try {
+    prepared = await prepareCase(benchCase, opened);
+    timer = await createCaseTimer(prepared.instance, prepared.async, warmSeconds);
+  } catch (error) {
+    failCase(opened, error);
+  }
+  return {
+    async measure(seconds) {
+      checkTimePerCase(seconds);
+      const result: CaseResult = { ...opened, params: { ...opened.params }, samples: [] };
+      if (result.status !== 'ok' || !prepared || !timer) return result;
+      try {
+        result.samples = roundSamples(await timer.measure(seconds, batchSize(timer.nsPerOp, sampleTargetNs(seconds))));
+        checkDigest(prepared.instance, result, 'after timing');
+      } catch (error) {
+        failCase(result, error);
+        failCase(opened, error);
+      }
+      return result;
+    },
+    rewarm() {
+      if (opened.status === 'ok') timer?.rewarm();
+    },
+    close: () => safeTeardown(prepared?.instance),
+  };
 }
 
 /** The empty-case timing overhead (ns/op) measured through the same path as real cases. */

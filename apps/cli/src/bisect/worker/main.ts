@@ -34,7 +34,7 @@ const cases = new Map<string, BenchCase>();
 
 type RunCases = (
   cases: BenchCase[],
-  options: { timePerCase: number; quiet: boolean; overhead: boolean; slices: number },
+  options: { timePerCase: number; quiet: boolean; overhead: boolean; reference: boolean; slices: number },
 ) => Promise<{ cases: CaseResult[] }>;
 
 /** Which folder each layer came from so far, and what breaks the one-copy rule. */
@@ -80,9 +80,7 @@ async function init(message: Extract<ParentMessage, { type: 'init' }>): Promise<
     }
     // A fresh process runs a case's code cold and tiers it up over its first calls: done here, unmeasured,
     // while the other workers start too, rather than in a discarded round of visits.
-    if (message.warmupSeconds !== undefined) {
-      for (const id of cases.keys()) await runVisit(id, message.warmupSeconds);
-    }
+    if (message.warmupSeconds !== undefined) await warmAll(message.warmupSeconds);
     send({
       type: 'ready',
       cases: kept.map((c) => ({
@@ -98,6 +96,41 @@ async function init(message: Extract<ParentMessage, { type: 'init' }>): Promise<
   }
 }
 
+interface OpenCase {
+  measure(seconds: number): Promise<CaseResult>;
+  rewarm(): void;
+  close(): unknown;
+}
+type OpenCaseFn = (benchCase: BenchCase, warmSeconds?: number) => Promise<OpenCase>;
+
+/** The cases kept warm by the variant's engine (engines with openCase). */
+const opened = new Map<string, OpenCase>();
+
+/**
+ * Sets every case up and settles its loop once (engines with openCase), then
+ * settles each again now that all have run: code shared by several cases may
+ * have been re-optimised for the later ones (bench-runner's interleaved runs
+ * do the same). Engines without openCase get one unmeasured visit per case.
+ */
+async function warmAll(seconds: number): Promise<void> {
+  const openCase = loaded?.benchRunner['openCase'] as OpenCaseFn | undefined;
+  if (typeof openCase !== 'function') {
+    for (const id of cases.keys()) await runVisit(id, seconds);
+    return;
+  }
+  for (const [id, c] of cases) opened.set(id, await openCase(c, seconds));
+  for (const handle of opened.values()) handle.rewarm();
+}
+
+function measurementOf(r: CaseResult): Measurement {
+  const result: Measurement = { id: r.id, status: r.status, samples: r.samples };
+  if (r.digest !== undefined) result.digest = r.digest;
+  if (r.digestOk !== undefined) result.digestOk = r.digestOk;
+  if (r.implementation !== undefined) result.implementation = r.implementation;
+  if (r.error !== undefined) result.error = r.error;
+  return result;
+}
+
 /** One visit: the variant's own engine measures the case for `seconds`. Never throws. */
 async function runVisit(id: string, seconds: number): Promise<Measurement> {
   const benchCase = cases.get(id);
@@ -105,18 +138,19 @@ async function runVisit(id: string, seconds: number): Promise<Measurement> {
     return { id, status: 'failed', samples: [], error: { name: 'Error', message: `no case '${id}' in this mix` } };
   }
   try {
+    const openCase = loaded.benchRunner['openCase'] as OpenCaseFn | undefined;
+    if (typeof openCase === 'function') {
+      let handle = opened.get(id);
+      if (!handle) opened.set(id, (handle = await openCase(benchCase)));
+      return measurementOf(await handle.measure(seconds));
+    }
+    // An engine from before openCase: one runCases call per visit (no overhead or reference
+    // timing: bisection compares variants; one slice: a visit contributes one value).
     const runCases = loaded.benchRunner['runCases'] as RunCases;
-    // No empty-case overhead run per visit: bisection compares variants, the overhead cancels.
-    // One slice: a visit contributes one value (a percentile of its samples), more slices would only add set-up.
-    const run = await runCases([benchCase], { timePerCase: seconds, quiet: true, overhead: false, slices: 1 });
+    const run = await runCases([benchCase], { timePerCase: seconds, quiet: true, overhead: false, reference: false, slices: 1 });
     const r = run.cases[0];
     if (!r) throw new Error('runCases returned no result');
-    const result: Measurement = { id: r.id, status: r.status, samples: r.samples };
-    if (r.digest !== undefined) result.digest = r.digest;
-    if (r.digestOk !== undefined) result.digestOk = r.digestOk;
-    if (r.implementation !== undefined) result.implementation = r.implementation;
-    if (r.error !== undefined) result.error = r.error;
-    return result;
+    return measurementOf(r);
   } catch (err) {
     return { id, status: 'failed', samples: [], error: errorOf(err) };
   }
@@ -164,6 +198,7 @@ process.on('message', (message: ParentMessage) => {
       case 'env':
         return describe(message.seq);
       case 'exit':
+        for (const handle of opened.values()) handle.close();
         process.disconnect?.();
         return;
     }
