@@ -78,27 +78,33 @@ describe('bisect scenarios: one real change, one harmless change in another laye
       breakSha1Capabilities(repo);
       harmlessExport(repo, 'esp');
     });
-    const { run, result } = await bisect(`git:${history.base}`, `git:${bad}`, ['--suite', 'esptest', '--suite', 'sha1', '--filter', '^(esptest/encrypt|sha1/1500/dispatch)$']);
+    // esp's default composition node+wasm/split becomes node+unrolled/split (about 8% slower per packet);
+    // the pre-keyed HMAC of 1400 B loses its wasm block function (about 25%).
+    const { run, result } = await bisect(`git:${history.base}`, `git:${bad}`, [
+      '--suite', 'esptest', '--suite', 'hmac', '--filter', '^(esptest/encrypt\\+decrypt|hmac/1400/prekeyed/dispatch)$', '--time', '1.2',
+    ]);
     expect(result.layers).toEqual(['sha1-dispatch', 'esp']);
     expect(result.complete).toBe(true);
     // One copy per layer: the esp taken from either side ran the variant's sha1-dispatch.
     for (const v of result.variants) {
       expect(v.env?.oneCopyProblem, v.id).toBeUndefined();
-      const sha1 = v.env?.loadedLayers.filter((l) => l.layer === 'sha1-dispatch') ?? [];
-      expect(sha1, v.id).toHaveLength(1);
+      expect(v.env?.loadedLayers.filter((l) => l.layer === 'sha1-dispatch'), v.id).toHaveLength(1);
     }
-    const impl = (id: string) => result.cases.find((c) => c.id === 'esptest/encrypt')!.implementations?.[id];
+    const esptest = result.cases.find((c) => c.id === 'esptest/encrypt+decrypt')!;
+    const impl = (id: string) => esptest.implementations?.[id];
+    expect(impl('good')).not.toBe(impl('bad'));
     // esp's composition follows sha1-dispatch, whichever side esp came from.
     expect(impl('good+esp')).toBe(impl('good'));
     expect(impl('bad-esp')).toBe(impl('bad'));
     expect(impl('good+sha1-dispatch')).toBe(impl('bad'));
-    for (const c of result.cases) {
-      expect(c.total?.verdict, c.id).toBe('regressed');
-      expect(c.attributed, c.id).toEqual(['sha1-dispatch']);
-      expect(c.oneWay, c.id).not.toContain('esp');
-    }
-    const caps = result.changes.find((ch) => ch.kind === 'capabilities');
-    expect(caps?.causedBy).toEqual(['sha1-dispatch']);
+    expect(result.changes.find((ch) => ch.kind === 'dispatch' && ch.what === 'esp: default composition')?.causedBy).toEqual(['sha1-dispatch']);
+    expect(result.changes.find((ch) => ch.kind === 'capabilities')?.causedBy).toEqual(['sha1-dispatch']);
+    const hmac = result.cases.find((c) => c.id === 'hmac/1400/prekeyed/dispatch')!;
+    expect(hmac.total?.verdict, run.stdout).toBe('regressed');
+    expect(hmac.attributed).toEqual(['sha1-dispatch']);
+    expect(esptest.total?.verdict, run.stdout).toBe('regressed');
+    expect(esptest.attributed).toEqual(['sha1-dispatch']);
+    for (const c of result.cases) expect(c.oneWay, c.id).not.toContain('esp');
     expect(run.code).toBe(1);
   });
 
