@@ -218,6 +218,7 @@ describe('check (git bisect run)', { timeout: heavyTestTimeout }, () => {
         const scaledCase = { ...c, samples, stats: computeStats(samples, c.bytesPerOp) };
         if (c.sliceMedians !== undefined) scaledCase.sliceMedians = c.sliceMedians.map((slice) => slice * factor);
         if (c.relativeSliceMedians !== undefined) scaledCase.relativeSliceMedians = c.relativeSliceMedians.map((slice) => slice * factor);
+        if (c.sliceFastest !== undefined) scaledCase.sliceFastest = c.sliceFastest.map((slice) => slice * factor);
         return scaledCase;
       }),
     });
