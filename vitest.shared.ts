@@ -8,7 +8,10 @@ const root = fileURLToPath(new URL('.', import.meta.url));
 const layer = (name: string) => `${root}packages/${name}/src/index.ts`;
 // Exact names only, so that a subpath entry (`@layerbench/bench-runner/stats`)
 // maps to its own folder's index.ts instead of `.../src/index.ts/stats`.
-const exact = (name: string, replacement: string) => ({ find: new RegExp(`^${name.replace(/[/.]/g, '\\$&')}$`), replacement });
+const exact = (name: string, replacement: string) => ({
+  find: new RegExp(`^${name.replace(/[/.]/g, '\\$&')}$`),
+  replacement,
+});
 
 export const sharedConfig = defineConfig({
   resolve: {

@@ -1,14 +1,16 @@
 #!/usr/bin/env node
-// `npm test`: turbo runs build, test, lint and typecheck in every package,
+// `npm test`: Biome checks formatting and lint over the whole tree (`biome ci`),
+// then turbo runs build, test, lint and typecheck in every package,
 // continuing past a failing package so that every package reports; this
 // script passes turbo's output through unchanged and ends it with one total
 // line over all packages' vitest summaries ("Tests  2 failed | 133 passed"),
 // after repeating the lines of tests skipped for a missing program.
-// Exit code: turbo's.
+// Exit code: turbo's, or 1 when Biome found problems.
 import { spawn } from 'node:child_process';
 import { realpathSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI colour codes begin with ESC (0x1b)
 const ansi = /\x1b\[[0-9;?]*[A-Za-z]/g;
 
 /** Collects, line by line, what the closing lines of `npm test` need from turbo's output. */
@@ -48,11 +50,30 @@ export class TestSummary {
   }
 }
 
-function runTurbo(args) {
-  const summary = new TestSummary();
-  const turbo = spawn('turbo', ['run', 'build', 'test', 'lint', 'typecheck', '--continue=dependencies-successful', ...args], {
-    stdio: ['inherit', 'pipe', 'pipe'],
+/** `biome ci .`, output passed through; resolves to whether it passed. */
+function runBiome() {
+  return new Promise((resolve) => {
+    const biome = spawn('biome', ['ci', '--colors=off', '.'], { stdio: 'inherit' });
+    biome.on('error', (error) => {
+      process.stderr.write(`npm test: cannot start biome: ${error.message}\n`);
+      resolve(false);
+    });
+    biome.on('close', (code) => resolve(code === 0));
   });
+}
+
+async function runTurbo(args) {
+  const summary = new TestSummary();
+  process.stdout.write('npm test: biome ci (format and lint, biome.jsonc)\n');
+  const biomeOk = await runBiome();
+  if (!biomeOk) summary.failedTasks.push('biome ci (run `npm run check` to fix what it can)');
+  const turbo = spawn(
+    'turbo',
+    ['run', 'build', 'test', 'lint', 'typecheck', '--continue=dependencies-successful', ...args],
+    {
+      stdio: ['inherit', 'pipe', 'pipe'],
+    },
+  );
   const forward = (stream, sink) => {
     let pending = '';
     stream.on('data', (chunk) => {
@@ -72,8 +93,9 @@ function runTurbo(args) {
   });
   turbo.on('close', (code, signal) => {
     process.stdout.write(`\n${summary.closingLines().join('\n')}\n`);
-    process.exitCode = code ?? (signal ? 1 : 0);
+    process.exitCode = code || (signal ? 1 : 0) || (biomeOk ? 0 : 1);
   });
 }
 
-if (process.argv[1] && pathToFileURL(realpathSync(process.argv[1])).href === import.meta.url) runTurbo(process.argv.slice(2));
+if (process.argv[1] && pathToFileURL(realpathSync(process.argv[1])).href === import.meta.url)
+  runTurbo(process.argv.slice(2));

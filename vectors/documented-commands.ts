@@ -37,7 +37,8 @@ export function documentationFiles(root = repoRoot): string[] {
     for (const name of readdirSync(dir).sort()) {
       const pkg = join(dir, name);
       if (!existsSync(join(pkg, 'package.json'))) continue;
-      for (const file of readdirSync(pkg).sort()) if (file.endsWith('.md') && file !== 'CHANGELOG.md') files.push(join(pkg, file));
+      for (const file of readdirSync(pkg).sort())
+        if (file.endsWith('.md') && file !== 'CHANGELOG.md') files.push(join(pkg, file));
     }
   }
   files.push(join(root, 'vectors', 'README.md'));
@@ -118,7 +119,8 @@ function commandOf(words: string[]): Pick<DocumentedCommand, 'tool' | 'form' | '
   while (rest.length > 0 && /^[A-Za-z_][A-Za-z0-9_]*=/.test(rest[0]!)) rest = rest.slice(1);
   if (rest[0] === 'git' && rest[1] === 'bisect' && rest[2] === 'run') return commandOf(rest.slice(3));
   for (const entry of ENTRY_POINTS) {
-    if (entry.words.every((w, i) => rest[i] === w)) return { tool: entry.tool, form: entry.form, args: rest.slice(entry.words.length) };
+    if (entry.words.every((w, i) => rest[i] === w))
+      return { tool: entry.tool, form: entry.form, args: rest.slice(entry.words.length) };
   }
   return undefined;
 }
@@ -206,7 +208,9 @@ export function commandsInMarkdown(text: string, file: string): DocumentedComman
 
 /** Every documented command line of the repository's documentation. */
 export function documentedCommands(root = repoRoot): DocumentedCommand[] {
-  return documentationFiles(root).flatMap((file) => commandsInMarkdown(readFileSync(file, 'utf8'), relative(root, file)));
+  return documentationFiles(root).flatMap((file) =>
+    commandsInMarkdown(readFileSync(file, 'utf8'), relative(root, file)),
+  );
 }
 
 /**

@@ -70,7 +70,9 @@ export function seededBytes(seed: number): (n: number) => Uint8Array {
   return (n: number) => {
     const out = new Uint8Array(n);
     for (let i = 0; i < n; i++) {
-      a ^= a << 13; a ^= a >>> 17; a ^= a << 5;
+      a ^= a << 13;
+      a ^= a >>> 17;
+      a ^= a << 5;
       b = (b + 0x6d2b79f5) | 0;
       out[i] = (a ^ b) & 0xff;
     }

@@ -38,7 +38,7 @@ function isExecutableFile(path: string): boolean {
 
 /** The first executable `name` in the PATH of `env`. */
 export function findOnPath(name: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
-  for (const dir of (env['PATH'] ?? '').split(delimiter)) {
+  for (const dir of (env.PATH ?? '').split(delimiter)) {
     if (dir === '') continue;
     const candidate = join(dir, name);
     if (isExecutableFile(candidate)) return candidate;
@@ -59,15 +59,20 @@ export function debianProgram(
   const path = override ? (isExecutableFile(override) ? override : undefined) : findOnPath(need.name, env);
   const where = override ? `${need.pathVariable}=${override} is not an executable file` : `${need.name} is not on PATH`;
   const install = `apt-get install ${need.debianPackage ?? need.name}`;
-  const inCi = env['CI'] === 'true';
+  const inCi = env.CI === 'true';
   const skip = path === undefined && !inCi;
-  if (skip) warn(`SKIPPED (missing program): ${need.what}: ${where}; to run it: ${install} (or set ${need.pathVariable}); under CI=true this fails`);
+  if (skip)
+    warn(
+      `SKIPPED (missing program): ${need.what}: ${where}; to run it: ${install} (or set ${need.pathVariable}); under CI=true this fails`,
+    );
   return {
     path,
     skip,
     require() {
       if (path === undefined) {
-        throw new Error(`${need.name} is required${inCi ? ' under CI=true' : ''} for ${need.what}: ${where} (${install}, or set ${need.pathVariable})`);
+        throw new Error(
+          `${need.name} is required${inCi ? ' under CI=true' : ''} for ${need.what}: ${where} (${install}, or set ${need.pathVariable})`,
+        );
       }
       return path;
     },
@@ -76,10 +81,20 @@ export function debianProgram(
 
 /** chromium, for the HTML report's check in a real browser. */
 export function chromiumProgram(env: NodeJS.ProcessEnv = process.env): Program {
-  return debianProgram({ name: 'chromium', pathVariable: 'CHROMIUM_PATH', what: 'the HTML report checked in Chromium (apps/ci-report)' }, env);
+  return debianProgram(
+    { name: 'chromium', pathVariable: 'CHROMIUM_PATH', what: 'the HTML report checked in Chromium (apps/ci-report)' },
+    env,
+  );
 }
 
 /** tshark, Wireshark's ESP dissector as an independent peer of the esp layer. */
 export function tsharkProgram(env: NodeJS.ProcessEnv = process.env): Program {
-  return debianProgram({ name: 'tshark', pathVariable: 'TSHARK_PATH', what: "ESP packets decrypted and authenticated by tshark (packages/esp)" }, env);
+  return debianProgram(
+    {
+      name: 'tshark',
+      pathVariable: 'TSHARK_PATH',
+      what: 'ESP packets decrypted and authenticated by tshark (packages/esp)',
+    },
+    env,
+  );
 }

@@ -14,7 +14,16 @@
 //   output block follows it, the output must be exactly that. The READMEs are
 //   the test's source of truth.
 import { execFileSync, type ExecFileSyncOptions } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -35,15 +44,21 @@ function childEnv(): NodeJS.ProcessEnv {
     // LAYERBENCH_* would force the layers' dispatchers: the examples print what a user with none set sees.
     if (!/^(npm_|LAYERBENCH_)/i.test(key) && key !== 'NODE_OPTIONS') env[key] = value;
   }
-  env['npm_config_update_notifier'] = 'false';
-  env['npm_config_fund'] = 'false';
-  env['npm_config_audit'] = 'false';
+  env.npm_config_update_notifier = 'false';
+  env.npm_config_fund = 'false';
+  env.npm_config_audit = 'false';
   return env;
 }
 
 function run(file: string, args: string[], options: ExecFileSyncOptions): string {
   try {
-    return execFileSync(file, args, { encoding: 'utf8', stdio: 'pipe', env: childEnv(), maxBuffer: 1 << 26, ...options }) as string;
+    return execFileSync(file, args, {
+      encoding: 'utf8',
+      stdio: 'pipe',
+      env: childEnv(),
+      maxBuffer: 1 << 26,
+      ...options,
+    }) as string;
   } catch (error) {
     const e = error as { stdout?: string; stderr?: string; message: string };
     throw new Error(`${file} ${args.join(' ')} failed:\n${e.stdout ?? ''}\n${e.stderr ?? ''}\n${e.message}`);
@@ -72,13 +87,18 @@ beforeAll(() => {
   const packs = join(work, 'tarballs');
   mkdirSync(packs);
   for (const dir of PACKAGES) {
-    const [packed] = JSON.parse(npm(['pack', '--json', '--pack-destination', packs], join(repo, 'packages', dir))) as { filename: string }[];
+    const [packed] = JSON.parse(npm(['pack', '--json', '--pack-destination', packs], join(repo, 'packages', dir))) as {
+      filename: string;
+    }[];
     tarballs.set(dir, join(packs, packed!.filename));
   }
   consumer = join(work, 'consumer');
   mkdirSync(consumer);
   const dependencies = Object.fromEntries(PACKAGES.map((dir) => [fullName(dir), `file:${tarballs.get(dir)}`]));
-  writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module', dependencies }, null, 2));
+  writeFileSync(
+    join(consumer, 'package.json'),
+    JSON.stringify({ name: 'consumer', private: true, type: 'module', dependencies }, null, 2),
+  );
   npm(['install', '--no-audit', '--no-fund', '--prefer-offline', '--ignore-scripts'], consumer);
 }, 300_000);
 
@@ -89,7 +109,7 @@ afterAll(() => {
 describe('each tarball', () => {
   const license = readFileSync(join(repo, 'LICENSE'), 'utf8');
 
-  it.each(PACKAGES)('%s: LICENSE (the repository\'s MIT text), README, no tests, nothing unused', (dir) => {
+  it.each(PACKAGES)("%s: LICENSE (the repository's MIT text), README, no tests, nothing unused", (dir) => {
     const root = installed(dir);
     expect(readFileSync(join(root, 'LICENSE'), 'utf8')).toBe(license);
     expect(existsSync(join(root, 'README.md'))).toBe(true);
@@ -98,38 +118,54 @@ describe('each tarball', () => {
     expect(files.some((file) => file.startsWith('dist/'))).toBe(true);
   });
 
-  it.each(PACKAGES)('%s: every source map points to files in the tarball, and every shipped source has its output', (dir) => {
-    const root = installed(dir);
-    const files = filesUnder(root);
-    const maps = files.filter((file) => file.endsWith('.map'));
-    expect(maps.length).toBeGreaterThan(0);
-    const mapped = new Set<string>();
-    for (const map of maps) {
-      const { sources, sourceRoot } = JSON.parse(readFileSync(map, 'utf8')) as { sources: string[]; sourceRoot?: string };
-      for (const source of sources) {
-        const target = resolve(dirname(map), sourceRoot ?? '', source);
-        expect(existsSync(target), `${relative(root, map)} -> ${source}`).toBe(true);
-        mapped.add(target);
+  it.each(PACKAGES)(
+    '%s: every source map points to files in the tarball, and every shipped source has its output',
+    (dir) => {
+      const root = installed(dir);
+      const files = filesUnder(root);
+      const maps = files.filter((file) => file.endsWith('.map'));
+      expect(maps.length).toBeGreaterThan(0);
+      const mapped = new Set<string>();
+      for (const map of maps) {
+        const { sources, sourceRoot } = JSON.parse(readFileSync(map, 'utf8')) as {
+          sources: string[];
+          sourceRoot?: string;
+        };
+        for (const source of sources) {
+          const target = resolve(dirname(map), sourceRoot ?? '', source);
+          expect(existsSync(target), `${relative(root, map)} -> ${source}`).toBe(true);
+          mapped.add(target);
+        }
       }
-    }
-    // The other way round: no source file that no map points to (a stale or stray file).
-    const sources = files.filter((file) => file.startsWith(join(root, 'src')) && file.endsWith('.ts') && !file.endsWith('.d.ts'));
-    expect(sources.filter((file) => !mapped.has(file)).map((file) => relative(root, file))).toEqual([]);
-  });
+      // The other way round: no source file that no map points to (a stale or stray file).
+      const sources = files.filter(
+        (file) => file.startsWith(join(root, 'src')) && file.endsWith('.ts') && !file.endsWith('.d.ts'),
+      );
+      expect(sources.filter((file) => !mapped.has(file)).map((file) => relative(root, file))).toEqual([]);
+    },
+  );
 
-  it.each(PACKAGES)('%s: package.json has repository, homepage and bugs; @layerbench dependencies are ranges', (dir) => {
-    const pkg = JSON.parse(readFileSync(join(installed(dir), 'package.json'), 'utf8')) as Record<string, unknown>;
-    expect(pkg['license']).toBe('MIT');
-    expect(pkg['repository']).toMatchObject({ type: 'git', url: 'git+https://github.com/layerbench/layerbench.git', directory: `packages/${dir}` });
-    expect(pkg['homepage']).toBe(`https://github.com/layerbench/layerbench/tree/main/packages/${dir}#readme`);
-    expect(pkg['bugs']).toEqual({ url: 'https://github.com/layerbench/layerbench/issues' });
-    for (const [name, range] of Object.entries((pkg['dependencies'] ?? {}) as Record<string, string>)) {
-      if (name.startsWith('@layerbench/')) expect(range, name).toMatch(/^\^\d+\.\d+\.\d+$/);
-    }
-  });
+  it.each(PACKAGES)(
+    '%s: package.json has repository, homepage and bugs; @layerbench dependencies are ranges',
+    (dir) => {
+      const pkg = JSON.parse(readFileSync(join(installed(dir), 'package.json'), 'utf8')) as Record<string, unknown>;
+      expect(pkg.license).toBe('MIT');
+      expect(pkg.repository).toMatchObject({
+        type: 'git',
+        url: 'git+https://github.com/layerbench/layerbench.git',
+        directory: `packages/${dir}`,
+      });
+      expect(pkg.homepage).toBe(`https://github.com/layerbench/layerbench/tree/main/packages/${dir}#readme`);
+      expect(pkg.bugs).toEqual({ url: 'https://github.com/layerbench/layerbench/issues' });
+      for (const [name, range] of Object.entries((pkg.dependencies ?? {}) as Record<string, string>)) {
+        if (name.startsWith('@layerbench/')) expect(range, name).toMatch(/^\^\d+\.\d+\.\d+$/);
+      }
+    },
+  );
 
   it('npm keeps one copy of each layer: cmac and esp use the aes-core the consumer installed', () => {
-    for (const dir of PACKAGES) expect(existsSync(join(installed(dir), 'node_modules', '@layerbench')), dir).toBe(false);
+    for (const dir of PACKAGES)
+      expect(existsSync(join(installed(dir), 'node_modules', '@layerbench')), dir).toBe(false);
   });
 });
 
@@ -140,7 +176,9 @@ describe('type declarations, for a consumer without @types/node', () => {
   function entries(dirs: readonly PackageDir[]): string[] {
     const out: string[] = [];
     for (const dir of dirs) {
-      const pkg = JSON.parse(readFileSync(join(installed(dir), 'package.json'), 'utf8')) as { exports: Record<string, unknown> };
+      const pkg = JSON.parse(readFileSync(join(installed(dir), 'package.json'), 'utf8')) as {
+        exports: Record<string, unknown>;
+      };
       for (const key of Object.keys(pkg.exports)) {
         if (key !== './package.json') out.push(key === '.' ? fullName(dir) : `${fullName(dir)}/${key.slice(2)}`);
       }
@@ -154,8 +192,14 @@ describe('type declarations, for a consumer without @types/node', () => {
     const imports = entries(dirs).map((entry, i) => `import * as m${i} from '${entry}';\nexport { m${i} };`);
     writeFileSync(join(dir, 'entries.ts'), `${imports.join('\n')}\n`);
     const compilerOptions = {
-      module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', strict: true, noEmit: true,
-      types: [], skipLibCheck: false, ...(lib === undefined ? {} : { lib }),
+      module: 'nodenext',
+      moduleResolution: 'nodenext',
+      target: 'es2022',
+      strict: true,
+      noEmit: true,
+      types: [],
+      skipLibCheck: false,
+      ...(lib === undefined ? {} : { lib }),
     };
     writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: ['entries.ts'] }, null, 2));
     run(process.execPath, [tsc, '-p', join(dir, 'tsconfig.json')], { cwd: consumer });
@@ -178,25 +222,46 @@ describe('type declarations, for a consumer without @types/node', () => {
     expect(JSON.parse(readFileSync(join(dirname(ts50), '..', 'package.json'), 'utf8')).version).toBe('5.0.4');
   });
 
-  it('all five with TypeScript 5.9, nodenext, strict, its default lib', () => check(ts59, '5.9-all', PACKAGES, undefined), 120_000);
+  it(
+    'all five with TypeScript 5.9, nodenext, strict, its default lib',
+    () => check(ts59, '5.9-all', PACKAGES, undefined),
+    120_000,
+  );
   // bench-runner's dependency zod needs the URL global (DOM or @types/node) and TypeScript 5.4+ (NoInfer): the layers need neither.
-  it('the four layers with TypeScript 5.9 and lib es2022 only (no DOM either)', () => check(ts59, '5.9-layers-es2022', LAYERS, ['es2022']), 120_000);
-  it('the four layers with TypeScript 5.0 (the oldest their READMEs name), lib es2022 only', () => check(ts50, '5.0-layers-es2022', LAYERS, ['es2022']), 120_000);
+  it(
+    'the four layers with TypeScript 5.9 and lib es2022 only (no DOM either)',
+    () => check(ts59, '5.9-layers-es2022', LAYERS, ['es2022']),
+    120_000,
+  );
+  it(
+    'the four layers with TypeScript 5.0 (the oldest their READMEs name), lib es2022 only',
+    () => check(ts50, '5.0-layers-es2022', LAYERS, ['es2022']),
+    120_000,
+  );
 });
 
 describe('README examples, as a user would run them', () => {
   const readmes = PACKAGES.map((dir) => [dir, readFileSync(join(repo, 'packages', dir, 'README.md'), 'utf8')] as const);
 
-  it.each(readmes)('%s README: links work outside the monorepo (absolute), and its npm install line names every package its examples import', (dir, text) => {
-    expect(relativeLinks(text)).toEqual([]);
-    const blocks = runnableBlocks(text);
-    expect(blocks.length, 'runnable examples').toBeGreaterThan(0);
-    const imported = new Set(blocks.flatMap((block) => [...block.code.matchAll(/from '(@layerbench\/[a-z0-9-]+)/g)].map((m) => m[1]!)));
-    expect(imported.has(fullName(dir)), 'the examples import the package itself').toBe(true);
-    const installs = installCommands(text);
-    expect(installs.length, 'an `npm install` command').toBeGreaterThan(0);
-    for (const name of imported) expect(installs.some((line) => line.split(/\s+/).includes(name)), name).toBe(true);
-  });
+  it.each(readmes)(
+    '%s README: links work outside the monorepo (absolute), and its npm install line names every package its examples import',
+    (dir, text) => {
+      expect(relativeLinks(text)).toEqual([]);
+      const blocks = runnableBlocks(text);
+      expect(blocks.length, 'runnable examples').toBeGreaterThan(0);
+      const imported = new Set(
+        blocks.flatMap((block) => [...block.code.matchAll(/from '(@layerbench\/[a-z0-9-]+)/g)].map((m) => m[1]!)),
+      );
+      expect(imported.has(fullName(dir)), 'the examples import the package itself').toBe(true);
+      const installs = installCommands(text);
+      expect(installs.length, 'an `npm install` command').toBeGreaterThan(0);
+      for (const name of imported)
+        expect(
+          installs.some((line) => line.split(/\s+/).includes(name)),
+          name,
+        ).toBe(true);
+    },
+  );
 
   it('every runnable block type-checks (TypeScript 5.9, strict, nodenext) and runs as written, printing its output block', () => {
     const dir = join(consumer, 'examples');
@@ -206,13 +271,24 @@ describe('README examples, as a user would run them', () => {
       runnableBlocks(text).forEach((block, i) => {
         const file = `${pkg}-${i + 1}`;
         writeFileSync(join(dir, `${file}.ts`), block.code);
-        examples.push({ file, label: `packages/${pkg}/README.md, runnable block ${i + 1} (line ${block.line})`, output: block.output });
+        examples.push({
+          file,
+          label: `packages/${pkg}/README.md, runnable block ${i + 1} (line ${block.line})`,
+          output: block.output,
+        });
       });
     }
     const compilerOptions = {
-      module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', strict: true, outDir: 'out', rootDir: '.',
+      module: 'nodenext',
+      moduleResolution: 'nodenext',
+      target: 'es2022',
+      strict: true,
+      outDir: 'out',
+      rootDir: '.',
       // The examples use console and node:crypto, as a Node user's code does.
-      types: ['node'], typeRoots: [join(repo, 'node_modules', '@types')], skipLibCheck: false,
+      types: ['node'],
+      typeRoots: [join(repo, 'node_modules', '@types')],
+      skipLibCheck: false,
     };
     writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions, include: ['*.ts'] }, null, 2));
     run(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', join(dir, 'tsconfig.json')], { cwd: consumer });

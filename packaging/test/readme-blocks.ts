@@ -21,7 +21,12 @@ interface Fence {
 }
 
 function fences(text: string): Fence[] {
-  return [...text.matchAll(FENCE)].map((m) => ({ info: m[1]!.trim(), body: m[2]!, start: m.index!, end: m.index! + m[0].length }));
+  return [...text.matchAll(FENCE)].map((m) => ({
+    info: m[1]!.trim(),
+    body: m[2]!,
+    start: m.index!,
+    end: m.index! + m[0].length,
+  }));
 }
 
 export function runnableBlocks(text: string): RunnableBlock[] {
@@ -49,5 +54,7 @@ export function installCommands(text: string): string[] {
 /** Markdown link targets that are neither absolute URLs nor anchors in the same page (they break on npmjs.com). */
 export function relativeLinks(text: string): string[] {
   const outsideCode = text.replace(FENCE, '');
-  return [...outsideCode.matchAll(/\]\(([^)\s]+)\)/g)].map((m) => m[1]!).filter((target) => !/^(https?:|mailto:|#)/.test(target));
+  return [...outsideCode.matchAll(/\]\(([^)\s]+)\)/g)]
+    .map((m) => m[1]!)
+    .filter((target) => !/^(https?:|mailto:|#)/.test(target));
 }

@@ -42,8 +42,18 @@ export const VERDICT_COLOURS: Record<string, { colour: string; meaning: string }
 
 // Twelve distinguishable colours: a suite shows up to a dozen implementations side by side.
 const PALETTE = [
-  '#0d6efd', '#dc3545', '#198754', '#fd7e14', '#6f42c1', '#20c997',
-  '#6c757d', '#d63384', '#0dcaf0', '#8c564b', '#bcbd22', '#000000',
+  '#0d6efd',
+  '#dc3545',
+  '#198754',
+  '#fd7e14',
+  '#6f42c1',
+  '#20c997',
+  '#6c757d',
+  '#d63384',
+  '#0dcaf0',
+  '#8c564b',
+  '#bcbd22',
+  '#000000',
 ];
 
 interface RatioRow {
@@ -142,7 +152,8 @@ export function wrapCaseLabel(label: string, maxChars: number): string | string[
   const cut = (text: string) => (text.length <= maxChars ? text : `${text.slice(0, Math.max(1, maxChars - 1))}…`);
   let split = -1;
   for (let i = 0; i < label.length; i++) {
-    if (label[i] === '/' && (split === -1 || Math.abs(i - label.length / 2) < Math.abs(split - label.length / 2))) split = i;
+    if (label[i] === '/' && (split === -1 || Math.abs(i - label.length / 2) < Math.abs(split - label.length / 2)))
+      split = i;
   }
   if (split === -1) return cut(label);
   return [cut(label.slice(0, split + 1)), cut(label.slice(split + 1))];
@@ -155,8 +166,10 @@ function ratioChart(id: string, title: string, rows: RatioRow[], alpha: number, 
   const hi = Math.max(1, ...rows.map((r) => r.ci[1]));
   const min = +(lo / 1.05).toPrecision(3);
   const max = +(hi * 1.05).toPrecision(3);
-  const colour = (verdict: string) => (VERDICT_COLOURS[verdict] ?? VERDICT_COLOURS['failed']!).colour;
-  const present = Object.keys(VERDICT_COLOURS).filter((verdict) => rows.some((r) => (VERDICT_COLOURS[r.verdict] ? r.verdict : 'failed') === verdict));
+  const colour = (verdict: string) => (VERDICT_COLOURS[verdict] ?? VERDICT_COLOURS.failed!).colour;
+  const present = Object.keys(VERDICT_COLOURS).filter((verdict) =>
+    rows.some((r) => (VERDICT_COLOURS[r.verdict] ? r.verdict : 'failed') === verdict),
+  );
   const interval = `${confidenceLabel(alpha)} CI`;
   return {
     id,
@@ -208,7 +221,10 @@ function ratioChart(id: string, title: string, rows: RatioRow[], alpha: number, 
             min,
             max,
             ticks: { autoSkip: false, maxRotation: 0 },
-            title: { display: true, text: [`${sides}, log scale (> 1 is slower)`, `bar: ${interval}, colour: verdict`] },
+            title: {
+              display: true,
+              text: [`${sides}, log scale (> 1 is slower)`, `bar: ${interval}, colour: verdict`],
+            },
           },
           y: { ticks: { autoSkip: false } },
         },
@@ -251,7 +267,7 @@ function attributionChart(id: string, title: string, inputs: ReportInputs['bisec
         animation: false,
         maintainAspectRatio: false,
         scales: {
-          x: { stacked: true, title: { display: true, text: 'change of bad vs good, % (each layer\'s share)' } },
+          x: { stacked: true, title: { display: true, text: "change of bad vs good, % (each layer's share)" } },
           y: { stacked: true, ticks: { autoSkip: false } },
         },
       },
@@ -298,8 +314,11 @@ function throughputCharts(inputs: ReportInputs): ChartSpec[] {
           options: {
             animation: false,
             maintainAspectRatio: false,
-            scales: { y: { title: { display: true, text: 'MB/s (1e6 bytes/s)' }, beginAtZero: true }, x: { title: { display: true, text: 'message size' } } },
-              },
+            scales: {
+              y: { title: { display: true, text: 'MB/s (1e6 bytes/s)' }, beginAtZero: true },
+              x: { title: { display: true, text: 'message size' } },
+            },
+          },
         },
       });
     }
@@ -312,14 +331,33 @@ export function buildCharts(inputs: ReportInputs): ChartSpec[] {
   const charts: ChartSpec[] = [];
   for (const [i, { file, data }] of inputs.comparisons.entries()) {
     const rows = data.cases.map((c) => ({ label: c.id, ratio: c.ratio, ci: c.ratioCi, verdict: c.verdict }));
-    if (rows.length) charts.push(ratioChart(`compare-${i}`, `Per-case ratio with ${confidenceLabel(data.alpha)} CI: ${file}`, rows, data.alpha, 'head / base'));
+    if (rows.length)
+      charts.push(
+        ratioChart(
+          `compare-${i}`,
+          `Per-case ratio with ${confidenceLabel(data.alpha)} CI: ${file}`,
+          rows,
+          data.alpha,
+          'head / base',
+        ),
+      );
   }
   for (const [i, { file, data }] of inputs.bisects.entries()) {
     const rows = data.cases
       .filter((c) => c.total)
       .map((c) => ({ label: c.id, ratio: c.total!.ratio, ci: c.total!.ci, verdict: c.total!.verdict }));
-    if (rows.length) charts.push(ratioChart(`bisect-ratio-${i}`, `Bisection bad/good with ${confidenceLabel(data.options.alpha)} CI: ${file}`, rows, data.options.alpha, 'bad / good'));
-    if (rows.length && data.layers.length) charts.push(attributionChart(`bisect-layers-${i}`, `Layer attribution per case: ${file}`, data));
+    if (rows.length)
+      charts.push(
+        ratioChart(
+          `bisect-ratio-${i}`,
+          `Bisection bad/good with ${confidenceLabel(data.options.alpha)} CI: ${file}`,
+          rows,
+          data.options.alpha,
+          'bad / good',
+        ),
+      );
+    if (rows.length && data.layers.length)
+      charts.push(attributionChart(`bisect-layers-${i}`, `Layer attribution per case: ${file}`, data));
   }
   charts.push(...throughputCharts(inputs));
   return charts;

@@ -28,7 +28,10 @@ function escapeHtml(text: string): string {
 
 /** JSON safe inside a <script> element (no `</script>`, no `<!--`). */
 function scriptJson(value: unknown): string {
-  return JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  return JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
 }
 
 /**
@@ -143,17 +146,31 @@ function drawScript(): string {
 export function formatReportHtml(inputs: ReportInputs, title = 'layerbench report'): string {
   const verdict = overallVerdict(inputs);
   const charts = buildCharts(inputs);
-  const attributed = [...verdict.attributed].sort((a, b) => b[1] - a[1]).map(([layer, n]) => {
-    const why = [...new Set(inputs.bisects.filter((b) => b.data.summary.attributed[layer]).map((b) => describeLayerChange(b.data, layer)))];
-    return `<li><strong>${escapeHtml(layer)}</strong> explains ${n} case${n === 1 ? '' : 's'}: ${escapeHtml(why.join('; '))}</li>`;
-  });
-  const unfinished = verdict.incomplete.length ? `; incomplete bisection (${verdict.incomplete.join('; ')}): not a pass` : '';
+  const attributed = [...verdict.attributed]
+    .sort((a, b) => b[1] - a[1])
+    .map(([layer, n]) => {
+      const why = [
+        ...new Set(
+          inputs.bisects.filter((b) => b.data.summary.attributed[layer]).map((b) => describeLayerChange(b.data, layer)),
+        ),
+      ];
+      return `<li><strong>${escapeHtml(layer)}</strong> explains ${n} case${n === 1 ? '' : 's'}: ${escapeHtml(why.join('; '))}</li>`;
+    });
+  const unfinished = verdict.incomplete.length
+    ? `; incomplete bisection (${verdict.incomplete.join('; ')}): not a pass`
+    : '';
   const headline = verdict.regressed
     ? `Regression: ${verdict.regressedCases} case${verdict.regressedCases === 1 ? '' : 's'} slower, ${verdict.improvedCases} faster${unfinished}`
     : verdict.incomplete.length
       ? `Incomplete: no regression in what was measured, ${verdict.improvedCases} case${verdict.improvedCases === 1 ? '' : 's'} faster${unfinished}`
       : `No regression: ${verdict.improvedCases} case${verdict.improvedCases === 1 ? '' : 's'} faster`;
-  const chartSpecs = charts.map(({ id, config, ratioTicks, legend, wrapCategoryLabels }) => ({ id, config, ratioTicks, legend, wrapCategoryLabels }));
+  const chartSpecs = charts.map(({ id, config, ratioTicks, legend, wrapCategoryLabels }) => ({
+    id,
+    config,
+    ratioTicks,
+    legend,
+    wrapCategoryLabels,
+  }));
   return `<!doctype html>
 <html lang="en">
 <head>

@@ -5,5 +5,12 @@ export type { ReportInputs, ReportInputOptions, MachineRun, NamedInput } from '.
 export { formatReportMarkdown, overallVerdict, GITHUB_COMMENT_LIMIT } from './markdown.js';
 export type { Verdict } from './markdown.js';
 export { formatReportHtml, chartJsSource, renderMarkdown } from './html.js';
-export { buildCharts, chooseLogTicks, formatRatioTick, ratioTickCandidates, wrapCaseLabel, VERDICT_COLOURS } from './charts.js';
+export {
+  buildCharts,
+  chooseLogTicks,
+  formatRatioTick,
+  ratioTickCandidates,
+  wrapCaseLabel,
+  VERDICT_COLOURS,
+} from './charts.js';
 export type { ChartSpec, LegendItem } from './charts.js';

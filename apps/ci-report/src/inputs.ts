@@ -203,16 +203,22 @@ export function readReportInputs(files: readonly string[], options: ReportInputO
   const base = options.base ?? [];
   const head = options.head ?? [];
   if ((base.length === 0) !== (head.length === 0)) {
-    throw new ReportInputError(`${base.length === 0 ? '--head' : '--base'} needs ${base.length === 0 ? '--base' : '--head'} too: they name the two runs to compare`);
+    throw new ReportInputError(
+      `${base.length === 0 ? '--head' : '--base'} needs ${base.length === 0 ? '--base' : '--head'} too: they name the two runs to compare`,
+    );
   }
   if (base.length === 0) return { runs: grouped, comparisons, bisects };
 
-  const runFile = (flag: string) => (file: string): NamedInput<RunResult> => {
-    if (files.includes(file)) throw new ReportInputError(`${file} is given both as a file and with ${flag}: give it once`);
-    const one = readOne(file);
-    if (one.kind !== 'layerbench/run') throw new ReportInputError(`${flag} ${file}: expected a layerbench/run file, got ${one.kind}`);
-    return { file, data: one.data as RunResult };
-  };
+  const runFile =
+    (flag: string) =>
+    (file: string): NamedInput<RunResult> => {
+      if (files.includes(file))
+        throw new ReportInputError(`${file} is given both as a file and with ${flag}: give it once`);
+      const one = readOne(file);
+      if (one.kind !== 'layerbench/run')
+        throw new ReportInputError(`${flag} ${file}: expected a layerbench/run file, got ${one.kind}`);
+      return { file, data: one.data as RunResult };
+    };
   const baseRun = explicitRun('--base', base.map(runFile('--base')));
   const headRun = explicitRun('--head', head.map(runFile('--head')));
   const both = baseRun.files.find((f) => headRun.files.includes(f));
@@ -220,7 +226,13 @@ export function readReportInputs(files: readonly string[], options: ReportInputO
   const comparison = compareResults(baseRun.merged, headRun.merged);
   return {
     runs: [baseRun, headRun, ...grouped],
-    comparisons: [{ file: `${baseRun.label} (${shortLabel(baseRun.files)}) -> ${headRun.label} (${shortLabel(headRun.files)})`, data: comparison }, ...comparisons],
+    comparisons: [
+      {
+        file: `${baseRun.label} (${shortLabel(baseRun.files)}) -> ${headRun.label} (${shortLabel(headRun.files)})`,
+        data: comparison,
+      },
+      ...comparisons,
+    ],
     bisects,
   };
 }

@@ -42,7 +42,8 @@ export function overallVerdict(inputs: ReportInputs): Verdict {
     if (!data.complete) incomplete.push(`${file}: ${data.incomplete?.reason ?? 'not every case was measured'}`);
     regressedCases += data.summary.regressed;
     improvedCases += data.summary.improved;
-    for (const [layer, n] of Object.entries(data.summary.attributed)) attributed.set(layer, (attributed.get(layer) ?? 0) + n);
+    for (const [layer, n] of Object.entries(data.summary.attributed))
+      attributed.set(layer, (attributed.get(layer) ?? 0) + n);
   }
   return { regressed: regressedCases > 0, regressedCases, improvedCases, attributed, incomplete };
 }
@@ -58,7 +59,9 @@ function headlineLines(inputs: ReportInputs, verdict: Verdict): string[] {
         : 'no regression';
   const measured = inputs.runs.reduce((n, r) => n + r.cases.length, 0);
   const sources = [
-    inputs.comparisons.length ? `${inputs.comparisons.length} comparison${inputs.comparisons.length === 1 ? '' : 's'}` : '',
+    inputs.comparisons.length
+      ? `${inputs.comparisons.length} comparison${inputs.comparisons.length === 1 ? '' : 's'}`
+      : '',
     inputs.bisects.length ? `${inputs.bisects.length} bisection${inputs.bisects.length === 1 ? '' : 's'}` : '',
     inputs.runs.length ? `${inputs.runs.length} run${inputs.runs.length === 1 ? '' : 's'} (${measured} cases)` : '',
   ].filter(Boolean);
@@ -67,7 +70,9 @@ function headlineLines(inputs: ReportInputs, verdict: Verdict): string[] {
     '',
     `**${verdict.regressedCases} case${verdict.regressedCases === 1 ? '' : 's'} regressed, ${verdict.improvedCases} improved** across ${sources.join(', ') || 'no inputs'}.`,
     '',
-    ...verdict.incomplete.map((i) => `**Incomplete bisection** ${markdownCell(i)}: its numbers cover what was measured; it is not a pass.\n`),
+    ...verdict.incomplete.map(
+      (i) => `**Incomplete bisection** ${markdownCell(i)}: its numbers cover what was measured; it is not a pass.\n`,
+    ),
   ];
 }
 
@@ -75,8 +80,14 @@ function attributedLines(inputs: ReportInputs, verdict: Verdict): string[] {
   if (verdict.attributed.size === 0) return [];
   const out = ['### Attributed layers', ''];
   for (const [layer, n] of [...verdict.attributed].sort((a, b) => b[1] - a[1])) {
-    const changes = [...new Set(inputs.bisects.filter((b) => b.data.summary.attributed[layer]).map((b) => describeLayerChange(b.data, layer)))];
-    out.push(`- **${markdownCell(layer)}** explains ${n} case${n === 1 ? '' : 's'}: ${changes.map(markdownCell).join('; ')}`);
+    const changes = [
+      ...new Set(
+        inputs.bisects.filter((b) => b.data.summary.attributed[layer]).map((b) => describeLayerChange(b.data, layer)),
+      ),
+    ];
+    out.push(
+      `- **${markdownCell(layer)}** explains ${n} case${n === 1 ? '' : 's'}: ${changes.map(markdownCell).join('; ')}`,
+    );
   }
   out.push('');
   return out;
@@ -85,7 +96,8 @@ function attributedLines(inputs: ReportInputs, verdict: Verdict): string[] {
 function changedCaseLines(inputs: ReportInputs, maxRows: number): string[] {
   const rows: { file: string; c: CaseComparison }[] = [];
   for (const { file, data } of inputs.comparisons) {
-    for (const c of data.cases) if (c.verdict === 'regressed' || c.verdict === 'improved' || c.digestChanged) rows.push({ file, c });
+    for (const c of data.cases)
+      if (c.verdict === 'regressed' || c.verdict === 'improved' || c.digestChanged) rows.push({ file, c });
   }
   if (rows.length === 0) return [];
   rows.sort((a, b) => Math.abs(Math.log(b.c.ratio)) - Math.abs(Math.log(a.c.ratio)));
@@ -96,7 +108,11 @@ function changedCaseLines(inputs: ReportInputs, maxRows: number): string[] {
   out.push(`| case |${many ? ' comparison |' : ''} base | head | head/base [${level} CI] | verdict | implementation |`);
   out.push(`|---|${many ? '---|' : ''}---|---|---|---|---|`);
   for (const { file, c } of rows.slice(0, maxRows)) {
-    const verdict = c.digestChanged ? `${c.verdict}, **output changed**` : c.verdict === 'regressed' ? '**regressed**' : c.verdict;
+    const verdict = c.digestChanged
+      ? `${c.verdict}, **output changed**`
+      : c.verdict === 'regressed'
+        ? '**regressed**'
+        : c.verdict;
     const impl = c.baseImpl !== c.headImpl ? `${c.baseImpl ?? '?'} -> ${c.headImpl ?? '?'}` : (c.headImpl ?? '');
     out.push(
       `| \`${markdownCell(c.id)}\` |${many ? ` ${markdownCell(file)} |` : ''} ${formatNs(c.baseMedian)} | ${formatNs(c.headMedian)} | ${formatEffect({ ratio: c.ratio, ci: c.ratioCi, pValue: c.pValue, verdict: c.verdict })} | ${verdict} | ${markdownCell(impl)} |`,
@@ -110,7 +126,9 @@ function changedCaseLines(inputs: ReportInputs, maxRows: number): string[] {
 
 function fingerprintLines(inputs: ReportInputs): string[] {
   const diffs = inputs.comparisons.flatMap(({ data }) => data.fingerprintDiffs);
-  const machines = new Set(inputs.runs.map((r) => `${r.env.cpuModel} x${r.env.cpuCount}, node ${r.env.node}, OpenSSL ${r.env.openssl}`));
+  const machines = new Set(
+    inputs.runs.map((r) => `${r.env.cpuModel} x${r.env.cpuCount}, node ${r.env.node}, OpenSSL ${r.env.openssl}`),
+  );
   if (diffs.length === 0 && machines.size < 2) return [];
   const out = ['### Fingerprint differences', ''];
   if (diffs.length) {
@@ -120,17 +138,25 @@ function fingerprintLines(inputs: ReportInputs): string[] {
       const key = `${d.kind}|${d.what}|${d.base}|${d.head}`;
       if (seen.has(key)) continue;
       seen.add(key);
-      out.push(`| ${markdownCell(d.kind)} | ${markdownCell(d.what)} | ${markdownCell(d.base)} | ${markdownCell(d.head)} |`);
+      out.push(
+        `| ${markdownCell(d.kind)} | ${markdownCell(d.what)} | ${markdownCell(d.base)} | ${markdownCell(d.head)} |`,
+      );
     }
     out.push('');
   }
-  if (machines.size > 1) out.push(`Runs come from ${machines.size} different machines; compare their numbers with care.`, '');
+  if (machines.size > 1)
+    out.push(`Runs come from ${machines.size} different machines; compare their numbers with care.`, '');
   return out;
 }
 
 function runLines(inputs: ReportInputs): string[] {
   if (inputs.runs.length === 0) return [];
-  const out = ['### Runs', '', '| run | machine | CPU | node / OpenSSL | capabilities | shards | suites | cases | failed |', '|---|---|---|---|---|---|---|---|---|'];
+  const out = [
+    '### Runs',
+    '',
+    '| run | machine | CPU | node / OpenSSL | capabilities | shards | suites | cases | failed |',
+    '|---|---|---|---|---|---|---|---|---|',
+  ];
   for (const r of inputs.runs) {
     const failed = r.cases.filter((c) => c.status === 'failed' || c.digestOk === false).length;
     out.push(
@@ -138,11 +164,18 @@ function runLines(inputs: ReportInputs): string[] {
     );
   }
   const dup = inputs.runs.flatMap((r) => r.duplicates);
-  if (dup.length) out.push('', `${dup.length} case${dup.length === 1 ? ' was' : 's were'} in more than one shard of a run; the first was kept.`);
+  if (dup.length)
+    out.push(
+      '',
+      `${dup.length} case${dup.length === 1 ? ' was' : 's were'} in more than one shard of a run; the first was kept.`,
+    );
   const unnamed = inputs.runs.filter((r) => r.role === undefined);
   const sameMachine = unnamed.filter((r) => unnamed.some((other) => other !== r && other.machineId === r.machineId));
   if (sameMachine.length) {
-    out.push('', `${sameMachine.length} runs of one machine are separate runs, not shards of one: to compare two of them, give them as \`--base\` and \`--head\`.`);
+    out.push(
+      '',
+      `${sameMachine.length} runs of one machine are separate runs, not shards of one: to compare two of them, give them as \`--base\` and \`--head\`.`,
+    );
   }
   out.push('');
   return out;
@@ -157,7 +190,10 @@ function render(inputs: ReportInputs, maxRows: number): string {
     ...fingerprintLines(inputs),
   ];
   for (const { file, data } of inputs.bisects) {
-    parts.push(`<details${data.summary.regressed ? ' open' : ''}><summary>Bisection ${markdownCell(file)}</summary>`, '');
+    parts.push(
+      `<details${data.summary.regressed ? ' open' : ''}><summary>Bisection ${markdownCell(file)}</summary>`,
+      '',
+    );
     parts.push(formatBisectMarkdown(data, { level: 4, maxCases: maxRows }), '</details>', '');
   }
   parts.push(...runLines(inputs));
@@ -175,7 +211,8 @@ export function formatReportMarkdown(inputs: ReportInputs, limit = GITHUB_COMMEN
   }
   const text = render(inputs, 5);
   if (text.length <= limit) return text;
-  const note = '\n\n_The report was cut here to stay within GitHub\'s size limit; the full results are in the uploaded result files._\n';
+  const note =
+    "\n\n_The report was cut here to stay within GitHub's size limit; the full results are in the uploaded result files._\n";
   const cut = text.lastIndexOf('\n', limit - note.length);
   return text.slice(0, cut) + note;
 }

@@ -84,7 +84,7 @@ export function main(argv: readonly string[], io: Io = { stdout: process.stdout,
     io.stderr.write(`layerbench-report: ${message}\n`);
     return 2;
   };
-  let args;
+  let args: ReturnType<typeof parseReportArgs>;
   try {
     args = parseReportArgs(argv);
   } catch (err) {
@@ -92,12 +92,12 @@ export function main(argv: readonly string[], io: Io = { stdout: process.stdout,
     return fail(`${err.message} (see layerbench-report --help)`);
   }
   if (args.help) {
-    io.stdout.write(USAGE + '\n');
+    io.stdout.write(`${USAGE}\n`);
     return 0;
   }
   let markdownPath: string | undefined;
   let htmlPath: string | undefined;
-  let inputs;
+  let inputs: ReturnType<typeof readReportInputs>;
   try {
     // Where the report goes is checked before any input is read or rendered.
     markdownPath = args.markdown === undefined ? undefined : checkOutputPath(args.markdown);
@@ -108,9 +108,9 @@ export function main(argv: readonly string[], io: Io = { stdout: process.stdout,
     throw err;
   }
   const markdown = formatReportMarkdown(inputs);
-  if (markdownPath !== undefined) writeTextFileAtomic(markdownPath, markdown + '\n');
+  if (markdownPath !== undefined) writeTextFileAtomic(markdownPath, `${markdown}\n`);
   if (htmlPath !== undefined) writeTextFileAtomic(htmlPath, formatReportHtml(inputs, args.title));
-  if (markdownPath === undefined && htmlPath === undefined) io.stdout.write(markdown + '\n');
+  if (markdownPath === undefined && htmlPath === undefined) io.stdout.write(`${markdown}\n`);
   const verdict = overallVerdict(inputs);
   return args.failOnRegression && (verdict.regressed || verdict.incomplete.length > 0) ? 1 : 0;
 }

@@ -4,8 +4,18 @@
 export function capture() {
   const out = { stdout: '', stderr: '' };
   const io = {
-    stdout: { write: (s: string) => ((out.stdout += s), true) } as unknown as NodeJS.WritableStream,
-    stderr: { write: (s: string) => ((out.stderr += s), true) } as unknown as NodeJS.WritableStream,
+    stdout: {
+      write: (s: string) => {
+        out.stdout += s;
+        return true;
+      },
+    } as unknown as NodeJS.WritableStream,
+    stderr: {
+      write: (s: string) => {
+        out.stderr += s;
+        return true;
+      },
+    } as unknown as NodeJS.WritableStream,
   };
   return { out, io };
 }

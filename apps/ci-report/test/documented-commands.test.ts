@@ -7,14 +7,22 @@ import { spawnSync } from 'node:child_process';
 import { statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { bareCommandsInBlocks, commandsInMarkdown, documentedCommands, rejectedCommands, runBinWithoutBuild } from '#vectors';
+import {
+  bareCommandsInBlocks,
+  commandsInMarkdown,
+  documentedCommands,
+  rejectedCommands,
+  runBinWithoutBuild,
+} from '#vectors';
 import { parseReportArgs, USAGE } from '../src/report-cli.ts';
 
 const documented = documentedCommands().filter((command) => command.tool === 'layerbench-report');
 
 describe('documented layerbench-report command lines', () => {
   it('are found in the READMEs and in --help', () => {
-    expect(documented.some((command) => command.file === 'apps/ci-report/README.md' && command.where === 'block')).toBe(true);
+    expect(documented.some((command) => command.file === 'apps/ci-report/README.md' && command.where === 'block')).toBe(
+      true,
+    );
     expect(commandsInMarkdown(['```sh', USAGE, '```'].join('\n'), '--help').length).toBeGreaterThanOrEqual(2);
   });
 

@@ -18,7 +18,9 @@ import { buildCharts, formatReportHtml, readReportInputs } from '../src/index.ts
 
 const chromiumBinary = chromiumProgram();
 const fixture = (name: string) => `test/fixtures/${name}`;
-const files = ['run-shard-1.json', 'run-shard-2.json', 'run-other-machine.json', 'compare.json', 'bisect.json'].map(fixture);
+const files = ['run-shard-1.json', 'run-shard-2.json', 'run-other-machine.json', 'compare.json', 'bisect.json'].map(
+  fixture,
+);
 const widths = [
   { name: 'desktop', viewport: { width: 1200, height: 900 } },
   { name: 'phone', viewport: { width: 390, height: 844 } },
@@ -65,7 +67,8 @@ function inspectCharts(): DrawnChart[] {
         ctx.restore();
         const height = lines.length * item.font.lineHeight;
         const [x, y] = item.options.translation;
-        const left = item.options.textAlign === 'center' ? x - width / 2 : item.options.textAlign === 'right' ? x - width : x;
+        const left =
+          item.options.textAlign === 'center' ? x - width / 2 : item.options.textAlign === 'right' ? x - width : x;
         const firstLine = y + item.textOffset;
         const top = item.options.textBaseline === 'middle' ? firstLine - item.font.lineHeight / 2 : firstLine;
         return { label: lines.join(' '), left, right: left + width, top, bottom: top + height };
@@ -75,7 +78,8 @@ function inspectCharts(): DrawnChart[] {
         for (let j = i + 1; j < boxes.length; j++) {
           const a = boxes[i]!;
           const b = boxes[j]!;
-          if (a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5) overlaps.push(`'${a.label}' / '${b.label}'`);
+          if (a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5)
+            overlaps.push(`'${a.label}' / '${b.label}'`);
         }
       }
       return { id: scale.id, labels: boxes.map((box) => box.label), overlaps };
@@ -100,7 +104,16 @@ describe.skipIf(chromiumBinary.skip)('HTML report in Chromium', () => {
   beforeAll(async () => {
     browser = await chromium.launch({
       executablePath: chromiumBinary.require(),
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
     const dir = mkdtempSync(join(tmpdir(), 'report-html-'));
     file = join(dir, 'report.html');
@@ -129,57 +142,76 @@ describe.skipIf(chromiumBinary.skip)('HTML report in Chromium', () => {
   }
 
   it('has the charts of the fixtures: ratio + CI for the comparison and the bisection, the attribution, throughput per run', () => {
-    expect(expected.map((c) => c.id)).toEqual(['compare-0', 'bisect-ratio-0', 'bisect-layers-0', 'throughput-0-0', 'throughput-1-1']);
+    expect(expected.map((c) => c.id)).toEqual([
+      'compare-0',
+      'bisect-ratio-0',
+      'bisect-layers-0',
+      'throughput-0-0',
+      'throughput-1-1',
+    ]);
   });
 
-  it.each(widths)('at $name width: every chart drawn and legible, Details rendered, no network, no console error', async ({ name, viewport }) => {
-    const { page, problems } = await open(viewport);
-    const drawn = await page.evaluate(inspectCharts);
-    expect(drawn.map((d) => d.id).sort()).toEqual(expected.map((c) => c.id).sort());
-    for (const d of drawn) {
-      expect(d.datasets, d.id).toBeGreaterThan(0);
-      // Axes, labels and bars cover far more than a blank canvas's 0 painted pixels.
-      expect(d.painted / d.size, d.id).toBeGreaterThan(0.01);
-      for (const axis of d.axes) {
-        expect(axis.labels.length, `${d.id} ${axis.id}: tick labels`).toBeGreaterThan(1);
-        expect(axis.overlaps, `${d.id} ${axis.id}: overlapping tick labels`).toEqual([]);
+  it.each(widths)(
+    'at $name width: every chart drawn and legible, Details rendered, no network, no console error',
+    async ({ name, viewport }) => {
+      const { page, problems } = await open(viewport);
+      const drawn = await page.evaluate(inspectCharts);
+      expect(drawn.map((d) => d.id).sort()).toEqual(expected.map((c) => c.id).sort());
+      for (const d of drawn) {
+        expect(d.datasets, d.id).toBeGreaterThan(0);
+        // Axes, labels and bars cover far more than a blank canvas's 0 painted pixels.
+        expect(d.painted / d.size, d.id).toBeGreaterThan(0.01);
+        for (const axis of d.axes) {
+          expect(axis.labels.length, `${d.id} ${axis.id}: tick labels`).toBeGreaterThan(1);
+          expect(axis.overlaps, `${d.id} ${axis.id}: overlapping tick labels`).toEqual([]);
+        }
+        expect(d.legend.length, `${d.id}: legend`).toBeGreaterThan(0);
       }
-      expect(d.legend.length, `${d.id}: legend`).toBeGreaterThan(0);
-    }
-    // The verdict colours are in the legend of each ratio chart.
-    const compare = drawn.find((d) => d.id === 'compare-0')!;
-    expect(compare.legend).toEqual(expect.arrayContaining(['regressed (slower)', 'improved (faster)', 'unchanged', 'ratio']));
-    expect(drawn.find((d) => d.id === 'bisect-ratio-0')!.legend).toEqual(expect.arrayContaining(['regressed (slower)', 'unchanged']));
-    if (name === 'desktop') {
-      // The compare fixture's intervals reach below x0.93: the log axis labels values below 1 too.
-      const ticks = compare.axes.find((a) => a.id === 'x')!.labels.map((l) => Number(l.replace('×', '')));
-      expect(ticks.some((t) => t < 1), `ticks ${ticks.join(' ')}`).toBe(true);
-      expect(ticks).toContain(1);
-    }
+      // The verdict colours are in the legend of each ratio chart.
+      const compare = drawn.find((d) => d.id === 'compare-0')!;
+      expect(compare.legend).toEqual(
+        expect.arrayContaining(['regressed (slower)', 'improved (faster)', 'unchanged', 'ratio']),
+      );
+      expect(drawn.find((d) => d.id === 'bisect-ratio-0')!.legend).toEqual(
+        expect.arrayContaining(['regressed (slower)', 'unchanged']),
+      );
+      if (name === 'desktop') {
+        // The compare fixture's intervals reach below x0.93: the log axis labels values below 1 too.
+        const ticks = compare.axes.find((a) => a.id === 'x')!.labels.map((l) => Number(l.replace('×', '')));
+        expect(
+          ticks.some((t) => t < 1),
+          `ticks ${ticks.join(' ')}`,
+        ).toBe(true);
+        expect(ticks).toContain(1);
+      }
 
-    const details = await page.evaluate(() => {
-      const section = document.querySelector('.details')!;
-      return {
-        tables: section.querySelectorAll('table').length,
-        headings: [...section.querySelectorAll('h2, h3, h4, h5')].map((h) => h.textContent),
-        pre: section.querySelectorAll('pre').length,
-        text: section.textContent ?? '',
-        summaries: section.querySelectorAll('details > summary').length,
-      };
-    });
-    expect(details.tables).toBeGreaterThanOrEqual(4);
-    expect(details.headings).toEqual(expect.arrayContaining(['Regressed and improved cases', 'Runs']));
-    expect(details.pre).toBe(0);
-    expect(details.summaries).toBe(1);
-    expect(details.text).not.toMatch(/\|---|^#+ |:red_circle:/m);
+      const details = await page.evaluate(() => {
+        const section = document.querySelector('.details')!;
+        return {
+          tables: section.querySelectorAll('table').length,
+          headings: [...section.querySelectorAll('h2, h3, h4, h5')].map((h) => h.textContent),
+          pre: section.querySelectorAll('pre').length,
+          text: section.textContent ?? '',
+          summaries: section.querySelectorAll('details > summary').length,
+        };
+      });
+      expect(details.tables).toBeGreaterThanOrEqual(4);
+      expect(details.headings).toEqual(expect.arrayContaining(['Regressed and improved cases', 'Runs']));
+      expect(details.pre).toBe(0);
+      expect(details.summaries).toBe(1);
+      expect(details.text).not.toMatch(/\|---|^#+ |:red_circle:/m);
 
-    const overflow = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, viewport: window.innerWidth }));
-    expect(overflow.scroll, 'the page scrolls sideways').toBeLessThanOrEqual(overflow.viewport);
-    expect(problems).toEqual([]);
+      const overflow = await page.evaluate(() => ({
+        scroll: document.documentElement.scrollWidth,
+        viewport: window.innerWidth,
+      }));
+      expect(overflow.scroll, 'the page scrolls sideways').toBeLessThanOrEqual(overflow.viewport);
+      expect(problems).toEqual([]);
 
-    const artifacts = join(process.cwd(), 'test-artifacts');
-    mkdirSync(artifacts, { recursive: true });
-    await page.screenshot({ path: join(artifacts, `report-${name}.png`), fullPage: true });
-    await page.close();
-  });
+      const artifacts = join(process.cwd(), 'test-artifacts');
+      mkdirSync(artifacts, { recursive: true });
+      await page.screenshot({ path: join(artifacts, `report-${name}.png`), fullPage: true });
+      await page.close();
+    },
+  );
 });

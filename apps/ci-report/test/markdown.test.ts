@@ -11,7 +11,9 @@ import { main } from '../src/report-cli.ts';
 import { capture } from './capture.ts';
 
 const fixture = (name: string) => `test/fixtures/${name}`;
-const all = ['run-shard-1.json', 'run-shard-2.json', 'run-other-machine.json', 'compare.json', 'bisect.json'].map(fixture);
+const all = ['run-shard-1.json', 'run-shard-2.json', 'run-other-machine.json', 'compare.json', 'bisect.json'].map(
+  fixture,
+);
 
 describe('readReportInputs', () => {
   it('merges the shards of one machine and keeps the other machine apart', () => {
@@ -27,7 +29,10 @@ describe('readReportInputs', () => {
   it('keeps the first of a case two shards both hold, and says so', () => {
     const one = readRunResult(fixture('run-shard-1.json'));
     const two = { ...one, options: { ...one.options, shard: '2/2' } };
-    const [run] = mergeRuns([{ file: 'a.json', data: one }, { file: 'b.json', data: two }]);
+    const [run] = mergeRuns([
+      { file: 'a.json', data: one },
+      { file: 'b.json', data: two },
+    ]);
     expect(run!.shards).toEqual(['1/2', '2/2']);
     expect(run!.cases).toHaveLength(6);
     expect(run!.duplicates).toHaveLength(6);
@@ -44,7 +49,10 @@ describe('formatReportMarkdown', () => {
     const inputs = readReportInputs([fixture('compare.json')]);
     const cmp = inputs.comparisons[0]!.data;
     const base = cmp.cases[0]!;
-    cmp.cases = Array.from({ length: 3000 }, (_, i) => ({ ...base, id: `sha1/dispatch/size=${i}/with/a/long/case/name/to/fill/the/table` }));
+    cmp.cases = Array.from({ length: 3000 }, (_, i) => ({
+      ...base,
+      id: `sha1/dispatch/size=${i}/with/a/long/case/name/to/fill/the/table`,
+    }));
     const text = formatReportMarkdown(inputs);
     expect(text.length).toBeLessThan(GITHUB_COMMENT_LIMIT);
     expect(text).toMatch(/_\d+ more changed cases are in the result files\._/);
@@ -90,18 +98,24 @@ describe('layerbench-report', () => {
 
   it('never shows an incomplete bisection as green, and fails the gate on it', () => {
     // The bisection of the fixture, interrupted after one of five rounds with nothing regressed yet.
-    const data = JSON.parse(readFileSync(fixture('bisect.json'), 'utf8')) as Record<string, unknown> & { summary: Record<string, unknown> };
-    data['complete'] = false;
-    data['incomplete'] = { reason: 'interrupted after 1 of 5 rounds', interrupted: true, roundsDone: 1, roundsPlanned: 5 };
+    const data = JSON.parse(readFileSync(fixture('bisect.json'), 'utf8')) as Record<string, unknown> & {
+      summary: Record<string, unknown>;
+    };
+    data.complete = false;
+    data.incomplete = { reason: 'interrupted after 1 of 5 rounds', interrupted: true, roundsDone: 1, roundsPlanned: 5 };
     data.summary = { ...data.summary, regressed: 0, unchanged: 1, notMeasured: 3, attributed: {} };
-    data['cases'] = (data['cases'] as { status: string; total?: unknown }[]).map((c, i) => (i === 0 ? c : { ...c, status: 'not-measured', total: undefined }));
+    data.cases = (data.cases as { status: string; total?: unknown }[]).map((c, i) =>
+      i === 0 ? c : { ...c, status: 'not-measured', total: undefined },
+    );
     const file = join(mkdtempSync(join(tmpdir(), 'layerbench-report-')), 'bisect-partial.json');
     writeFileSync(file, JSON.stringify(data));
     const { out, io } = capture();
     expect(main([file], io)).toBe(0);
     expect(out.stdout).toMatch(/^## layerbench: :warning: incomplete: no regression in what was measured/);
     expect(out.stdout).toContain('**Incomplete bisection** ');
-    expect(out.stdout).toContain('interrupted after 1 of 5 rounds: its numbers cover what was measured; it is not a pass.');
+    expect(out.stdout).toContain(
+      'interrupted after 1 of 5 rounds: its numbers cover what was measured; it is not a pass.',
+    );
     expect(out.stdout).toMatch(/#### :warning: layerbench bisect: Incomplete \(interrupted after 1 of 5 rounds\)/);
     expect(out.stdout).toMatch(/\| not measured \|/);
     expect(main([file, '--fail-on-regression'], capture().io)).toBe(1);

@@ -40,7 +40,9 @@ describe('debianProgram', () => {
     const missing = debianProgram(need, { PATH: nodeOnly, CI: 'true' }, (line) => warnings.push(line));
     expect(missing.skip).toBe(false);
     expect(warnings).toEqual([]);
-    expect(() => missing.require()).toThrow(/^tshark is required under CI=true for the probe: tshark is not on PATH \(apt-get install tshark, or set TSHARK_PATH\)$/);
+    expect(() => missing.require()).toThrow(
+      /^tshark is required under CI=true for the probe: tshark is not on PATH \(apt-get install tshark, or set TSHARK_PATH\)$/,
+    );
   });
 
   it('an override that does not exist is missing too, and says so', () => {
@@ -51,7 +53,9 @@ describe('debianProgram', () => {
 
   it('chromium and tshark are looked up the same way', () => {
     const quiet = { PATH: nodeOnly, CI: 'true' };
-    expect(() => chromiumProgram(quiet).require()).toThrow(/^chromium is required under CI=true .*apt-get install chromium/);
+    expect(() => chromiumProgram(quiet).require()).toThrow(
+      /^chromium is required under CI=true .*apt-get install chromium/,
+    );
     expect(() => tsharkProgram(quiet).require()).toThrow(/^tshark is required under CI=true .*apt-get install tshark/);
   });
 });
@@ -60,7 +64,8 @@ describe("this package's Chromium test on a machine without chromium (PATH holds
   const vitest = join(createRequire(import.meta.url).resolve('vitest/package.json'), '..', 'vitest.mjs');
   const run = (extra: NodeJS.ProcessEnv) => {
     const env: NodeJS.ProcessEnv = {};
-    for (const [key, value] of Object.entries(process.env)) if (!key.startsWith('VITEST') && key !== 'CHROMIUM_PATH' && key !== 'CI') env[key] = value;
+    for (const [key, value] of Object.entries(process.env))
+      if (!key.startsWith('VITEST') && key !== 'CHROMIUM_PATH' && key !== 'CI') env[key] = value;
     const result = spawnSync(process.execPath, [vitest, 'run', 'test/html.test.ts'], {
       env: { ...env, PATH: nodeOnly, NO_COLOR: '1', ...extra },
       encoding: 'utf8',
@@ -72,19 +77,27 @@ describe("this package's Chromium test on a machine without chromium (PATH holds
   // A whole vitest run in a child: slow on a loaded 2-core machine.
   const childRunTimeout = 240_000;
 
-  it('is skipped with one loud line, and the run passes', () => {
-    const { code, output } = run({});
-    expect(output.match(/SKIPPED \(missing program\).*$/gm)).toEqual([
-      'SKIPPED (missing program): the HTML report checked in Chromium (apps/ci-report): chromium is not on PATH; to run it: apt-get install chromium (or set CHROMIUM_PATH); under CI=true this fails',
-    ]);
-    expect(output).toMatch(/Tests\s+\d+ skipped/);
-    expect(code).toBe(0);
-  }, childRunTimeout);
+  it(
+    'is skipped with one loud line, and the run passes',
+    () => {
+      const { code, output } = run({});
+      expect(output.match(/SKIPPED \(missing program\).*$/gm)).toEqual([
+        'SKIPPED (missing program): the HTML report checked in Chromium (apps/ci-report): chromium is not on PATH; to run it: apt-get install chromium (or set CHROMIUM_PATH); under CI=true this fails',
+      ]);
+      expect(output).toMatch(/Tests\s+\d+ skipped/);
+      expect(code).toBe(0);
+    },
+    childRunTimeout,
+  );
 
-  it('fails under CI=true, naming chromium', () => {
-    const { code, output } = run({ CI: 'true' });
-    expect(output).not.toMatch(/SKIPPED/);
-    expect(output).toMatch(/chromium is required under CI=true/);
-    expect(code).not.toBe(0);
-  }, childRunTimeout);
+  it(
+    'fails under CI=true, naming chromium',
+    () => {
+      const { code, output } = run({ CI: 'true' });
+      expect(output).not.toMatch(/SKIPPED/);
+      expect(output).toMatch(/chromium is required under CI=true/);
+      expect(code).not.toBe(0);
+    },
+    childRunTimeout,
+  );
 });

@@ -33,7 +33,9 @@ describe('runs: shards merged, separate runs kept apart', () => {
     ]);
     // The head's unrolled line is its own numbers (35% slower), not the base's.
     const unrolled = (i: number) =>
-      (throughput[i]!.config as { data: { datasets: { label: string; data: number[] }[] } }).data.datasets.find((d) => d.label === 'unrolled')!.data;
+      (throughput[i]!.config as { data: { datasets: { label: string; data: number[] }[] } }).data.datasets.find(
+        (d) => d.label === 'unrolled',
+      )!.data;
     expect(unrolled(1)[0]! / unrolled(0)[0]!).toBeCloseTo(1 / 1.35, 3);
   });
 
@@ -44,10 +46,14 @@ describe('runs: shards merged, separate runs kept apart', () => {
   });
 
   it('refuses the same shard of one run twice', () => {
-    expect(() => readReportInputs([fixture('run-shard-1.json'), fixture('run-shard-1.json')])).toThrow(ReportInputError);
+    expect(() => readReportInputs([fixture('run-shard-1.json'), fixture('run-shard-1.json')])).toThrow(
+      ReportInputError,
+    );
     const { out, io } = capture();
     expect(main([fixture('run-shard-1.json'), fixture('run-shard-1.json')], io)).toBe(2);
-    expect(out.stderr).toMatch(/^layerbench-report: test\/fixtures\/run-shard-1\.json and test\/fixtures\/run-shard-1\.json are both shard 1\/2 of the same run/);
+    expect(out.stderr).toMatch(
+      /^layerbench-report: test\/fixtures\/run-shard-1\.json and test\/fixtures\/run-shard-1\.json are both shard 1\/2 of the same run/,
+    );
     expect(out.stderr.trim().split('\n')).toHaveLength(1);
   });
 });
@@ -68,17 +74,29 @@ describe('--base and --head', () => {
   });
 
   it('takes the shards of one run as --base', () => {
-    const inputs = readReportInputs([], { base: [fixture('run-shard-1.json'), fixture('run-shard-2.json')], head: [fixture('run-head.json')] });
+    const inputs = readReportInputs([], {
+      base: [fixture('run-shard-1.json'), fixture('run-shard-2.json')],
+      head: [fixture('run-head.json')],
+    });
     expect(inputs.runs[0]).toMatchObject({ label: 'base', shards: ['1/2', '2/2'] });
     expect(inputs.runs[0]!.cases).toHaveLength(12);
   });
 
   it('refuses what is not one run, one side without the other, and a file given twice', () => {
     const cases: [string[], RegExp][] = [
-      [['--base', fixture('run-base.json'), '--base', fixture('run-head.json'), '--head', fixture('run-shard-1.json')], /--base .*: these are 2 different runs, not the shards of one/],
+      [
+        ['--base', fixture('run-base.json'), '--base', fixture('run-head.json'), '--head', fixture('run-shard-1.json')],
+        /--base .*: these are 2 different runs, not the shards of one/,
+      ],
       [['--head', fixture('run-head.json')], /--head needs --base too/],
-      [[fixture('run-base.json'), '--base', fixture('run-base.json'), '--head', fixture('run-head.json')], /run-base\.json is given both as a file and with --base/],
-      [['--base', fixture('compare.json'), '--head', fixture('run-head.json')], /--base test\/fixtures\/compare\.json: expected a layerbench\/run file, got layerbench\/compare/],
+      [
+        [fixture('run-base.json'), '--base', fixture('run-base.json'), '--head', fixture('run-head.json')],
+        /run-base\.json is given both as a file and with --base/,
+      ],
+      [
+        ['--base', fixture('compare.json'), '--head', fixture('run-head.json')],
+        /--base test\/fixtures\/compare\.json: expected a layerbench\/run file, got layerbench\/compare/,
+      ],
     ];
     for (const [args, message] of cases) {
       const { out, io } = capture();
@@ -88,9 +106,11 @@ describe('--base and --head', () => {
     }
   });
 
-  it('the comparison it made is in the report (its verdicts are the engine\'s: without a calibrated spread, separate runs are inconclusive)', () => {
+  it("the comparison it made is in the report (its verdicts are the engine's: without a calibrated spread, separate runs are inconclusive)", () => {
     const { out, io } = capture();
-    expect(main(['--base', fixture('run-base.json'), '--head', fixture('run-head.json'), '--fail-on-regression'], io)).toBe(0);
+    expect(
+      main(['--base', fixture('run-base.json'), '--head', fixture('run-head.json'), '--fail-on-regression'], io),
+    ).toBe(0);
     expect(out.stdout).toMatch(/across 1 comparison, 2 runs \(24 cases\)/);
   });
 });
@@ -100,8 +120,14 @@ describe('output paths are checked before anything is read or rendered', () => {
     const dir = mkdtempSync(join(tmpdir(), 'report-out-'));
     mkdirSync(join(dir, 'a-folder'));
     const cases: [string[], RegExp][] = [
-      [['--markdown', join(dir, 'missing', 'r.md')], /^layerbench-report: cannot write .*missing\/r\.md: folder .*missing does not exist$/],
-      [['--html', join(dir, 'a-folder')], /^layerbench-report: cannot write .*a-folder: it is a folder; give a file name$/],
+      [
+        ['--markdown', join(dir, 'missing', 'r.md')],
+        /^layerbench-report: cannot write .*missing\/r\.md: folder .*missing does not exist$/,
+      ],
+      [
+        ['--html', join(dir, 'a-folder')],
+        /^layerbench-report: cannot write .*a-folder: it is a folder; give a file name$/,
+      ],
       // An unreadable input is not even read when the output cannot be written.
       [['--markdown', join(dir, 'missing', 'r.md'), '--html', join(dir, 'ok.html')], /folder .*missing does not exist/],
     ];

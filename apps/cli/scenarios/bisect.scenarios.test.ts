@@ -41,11 +41,30 @@ interface Bisected {
 /** `layerbench bisect --deps link --good git:<good> --bad git:<bad> ...` in the clone, with its result file. */
 async function bisect(good: string, bad: string, args: string[]): Promise<Bisected> {
   const out = join(history.dir, `bisect-${++runs}.json`);
-  const run = await runCli(['bisect', '--repo', history.repo, '--deps', 'link', '--good', good, '--bad', bad, ...args, '--out', out, '--quiet'], {
-    cwd: history.repo,
-  });
+  const run = await runCli(
+    [
+      'bisect',
+      '--repo',
+      history.repo,
+      '--deps',
+      'link',
+      '--good',
+      good,
+      '--bad',
+      bad,
+      ...args,
+      '--out',
+      out,
+      '--quiet',
+    ],
+    {
+      cwd: history.repo,
+    },
+  );
   // What the suite measured goes to the test log: the scenario report quotes it.
-  process.stdout.write(`\n$ layerbench bisect --good ${good} --bad ${bad} ${args.join(' ')}  -> exit ${run.code}\n${run.stdout}\n${run.stderr}`);
+  process.stdout.write(
+    `\n$ layerbench bisect --good ${good} --bad ${bad} ${args.join(' ')}  -> exit ${run.code}\n${run.stdout}\n${run.stderr}`,
+  );
   return { run, result: readBisectResult(out) };
 }
 
@@ -58,12 +77,21 @@ function attributions(result: BisectResult) {
 }
 
 describe('bisect scenarios: one real change, one harmless change in another layer', () => {
-  it('a lower layer slower (aes-core +~15%) seen through cmac, with a harmless cmac change: aes-core and only aes-core', { timeout: SCENARIO_TIMEOUT }, async () => {
+  it('a lower layer slower (aes-core +~15%) seen through cmac, with a harmless cmac change: aes-core and only aes-core', {
+    timeout: SCENARIO_TIMEOUT,
+  }, async () => {
     const bad = history.commit('aes-core slower under CMAC; cmac: a harmless export', (repo) => {
       slowAesTableMac(repo);
       harmlessExport(repo, 'cmac');
     });
-    const { run, result } = await bisect(`git:${history.base}`, `git:${bad}`, ['--suite', 'cmac', '--filter', '^cmac/aes-128/pl=48/preloaded/table$', '--time', '1.2']);
+    const { run, result } = await bisect(`git:${history.base}`, `git:${bad}`, [
+      '--suite',
+      'cmac',
+      '--filter',
+      '^cmac/aes-128/pl=48/preloaded/table$',
+      '--time',
+      '1.2',
+    ]);
     expect(result.layers).toEqual(['aes-core', 'cmac']);
     expect(result.complete).toBe(true);
     const c = result.cases[0]!;
@@ -73,22 +101,37 @@ describe('bisect scenarios: one real change, one harmless change in another laye
     expect(run.code).toBe(1);
   });
 
-  it("a capability bug in sha1-dispatch changes esp's composition, with a harmless esp change: sha1-dispatch, never esp", { timeout: SCENARIO_TIMEOUT }, async () => {
-    const bad = history.commit('sha1-dispatch: capability detection loses wasm and nodeCrypto; esp: a harmless export', (repo) => {
-      breakSha1Capabilities(repo);
-      harmlessExport(repo, 'esp');
-    });
+  it("a capability bug in sha1-dispatch changes esp's composition, with a harmless esp change: sha1-dispatch, never esp", {
+    timeout: SCENARIO_TIMEOUT,
+  }, async () => {
+    const bad = history.commit(
+      'sha1-dispatch: capability detection loses wasm and nodeCrypto; esp: a harmless export',
+      (repo) => {
+        breakSha1Capabilities(repo);
+        harmlessExport(repo, 'esp');
+      },
+    );
     // esp's default composition node+wasm/split becomes node+unrolled/split (about 8% slower per packet);
     // the pre-keyed HMAC of 1400 B loses its wasm block function (about 25%).
     const { run, result } = await bisect(`git:${history.base}`, `git:${bad}`, [
-      '--suite', 'esptest', '--suite', 'hmac', '--filter', '^(esptest/encrypt\\+decrypt|hmac/1400/prekeyed/dispatch)$', '--time', '1.2',
+      '--suite',
+      'esptest',
+      '--suite',
+      'hmac',
+      '--filter',
+      '^(esptest/encrypt\\+decrypt|hmac/1400/prekeyed/dispatch)$',
+      '--time',
+      '1.2',
     ]);
     expect(result.layers).toEqual(['sha1-dispatch', 'esp']);
     expect(result.complete).toBe(true);
     // One copy per layer: the esp taken from either side ran the variant's sha1-dispatch.
     for (const v of result.variants) {
       expect(v.env?.oneCopyProblem, v.id).toBeUndefined();
-      expect(v.env?.loadedLayers.filter((l) => l.layer === 'sha1-dispatch'), v.id).toHaveLength(1);
+      expect(
+        v.env?.loadedLayers.filter((l) => l.layer === 'sha1-dispatch'),
+        v.id,
+      ).toHaveLength(1);
     }
     const esptest = result.cases.find((c) => c.id === 'esptest/encrypt+decrypt')!;
     const impl = (id: string) => esptest.implementations?.[id];
@@ -97,7 +140,9 @@ describe('bisect scenarios: one real change, one harmless change in another laye
     expect(impl('good+esp')).toBe(impl('good'));
     expect(impl('bad-esp')).toBe(impl('bad'));
     expect(impl('good+sha1-dispatch')).toBe(impl('bad'));
-    expect(result.changes.find((ch) => ch.kind === 'dispatch' && ch.what === 'esp: default composition')?.causedBy).toEqual(['sha1-dispatch']);
+    expect(
+      result.changes.find((ch) => ch.kind === 'dispatch' && ch.what === 'esp: default composition')?.causedBy,
+    ).toEqual(['sha1-dispatch']);
     expect(result.changes.find((ch) => ch.kind === 'capabilities')?.causedBy).toEqual(['sha1-dispatch']);
     const hmac = result.cases.find((c) => c.id === 'hmac/1400/prekeyed/dispatch')!;
     expect(hmac.total?.verdict, run.stdout).toBe('regressed');
@@ -108,12 +153,21 @@ describe('bisect scenarios: one real change, one harmless change in another laye
     expect(run.code).toBe(1);
   });
 
-  it('a dispatcher forced onto its slow path (the SHA-1 seed), with a harmless aes-core change: sha1-dispatch', { timeout: SCENARIO_TIMEOUT }, async () => {
+  it('a dispatcher forced onto its slow path (the SHA-1 seed), with a harmless aes-core change: sha1-dispatch', {
+    timeout: SCENARIO_TIMEOUT,
+  }, async () => {
     const bad = history.commit('sha1-dispatch: fall back to generic; aes-core: a harmless export', (repo) => {
       forceGenericSha1(repo);
       harmlessExport(repo, 'aes-core');
     });
-    const { run, result } = await bisect(`git:${history.base}`, `git:${bad}`, ['--suite', 'sha1', '--suite', 'cmac', '--filter', '^(sha1/(64|1500)/dispatch|cmac/aes-128/pl=48/preloaded/table)$']);
+    const { run, result } = await bisect(`git:${history.base}`, `git:${bad}`, [
+      '--suite',
+      'sha1',
+      '--suite',
+      'cmac',
+      '--filter',
+      '^(sha1/(64|1500)/dispatch|cmac/aes-128/pl=48/preloaded/table)$',
+    ]);
     expect(result.layers).toEqual(['aes-core', 'sha1-dispatch']);
     for (const id of ['sha1/64/dispatch', 'sha1/1500/dispatch']) {
       const c = result.cases.find((x) => x.id === id)!;
@@ -127,9 +181,16 @@ describe('bisect scenarios: one real change, one harmless change in another laye
     expect(run.code).toBe(1);
   });
 
-  it('the runtime changed (Node 16.20.2, OpenSSL 1.1.1, against the current Node), with a harmless cmac change: runtime', { timeout: SCENARIO_TIMEOUT }, async () => {
+  it('the runtime changed (Node 16.20.2, OpenSSL 1.1.1, against the current Node), with a harmless cmac change: runtime', {
+    timeout: SCENARIO_TIMEOUT,
+  }, async () => {
     const bad = history.commit('cmac: a harmless export (runtime scenario)', (repo) => harmlessExport(repo, 'cmac'));
-    const { run, result } = await bisect(`git:${history.base},node@16.20.2`, `git:${bad}`, ['--suite', 'cmac', '--filter', '^cmac/aes-128/pl=48/native/node:crypto$']);
+    const { run, result } = await bisect(`git:${history.base},node@16.20.2`, `git:${bad}`, [
+      '--suite',
+      'cmac',
+      '--filter',
+      '^cmac/aes-128/pl=48/native/node:crypto$',
+    ]);
     expect(result.layers).toEqual(['cmac', 'runtime']);
     const byId = new Map(result.variants.map((v) => [v.id, v]));
     expect(byId.get('good')!.env!.node).toBe('v16.20.2');
@@ -145,13 +206,22 @@ describe('bisect scenarios: one real change, one harmless change in another laye
     expect(run.code).toBe(1);
   });
 
-  it('two layers each slower (aes-core and cmac), with a harmless esp change: both attributed, the parts add up', { timeout: SCENARIO_TIMEOUT }, async () => {
+  it('two layers each slower (aes-core and cmac), with a harmless esp change: both attributed, the parts add up', {
+    timeout: SCENARIO_TIMEOUT,
+  }, async () => {
     const bad = history.commit('aes-core and cmac both slower under CMAC; esp: a harmless export', (repo) => {
       slowAesTableMac(repo);
       slowCmacMac(repo);
       harmlessExport(repo, 'esp');
     });
-    const { run, result } = await bisect(`git:${history.base}`, `git:${bad}`, ['--suite', 'cmac', '--filter', '^cmac/aes-128/pl=48/preloaded/table$', '--time', '1.2']);
+    const { run, result } = await bisect(`git:${history.base}`, `git:${bad}`, [
+      '--suite',
+      'cmac',
+      '--filter',
+      '^cmac/aes-128/pl=48/preloaded/table$',
+      '--time',
+      '1.2',
+    ]);
     expect(result.layers).toEqual(['aes-core', 'cmac', 'esp']);
     const c = result.cases[0]!;
     expect(c.total?.verdict, run.stdout).toBe('regressed');
@@ -160,13 +230,22 @@ describe('bisect scenarios: one real change, one harmless change in another laye
     expect(run.code).toBe(1);
   });
 
-  it('nothing but harmless changes (aes-core, cmac, sha1-dispatch): exit 0, nothing attributed', { timeout: SCENARIO_TIMEOUT }, async () => {
+  it('nothing but harmless changes (aes-core, cmac, sha1-dispatch): exit 0, nothing attributed', {
+    timeout: SCENARIO_TIMEOUT,
+  }, async () => {
     const bad = history.commit('harmless exports in aes-core, cmac and sha1-dispatch', (repo) => {
       harmlessExport(repo, 'aes-core');
       harmlessExport(repo, 'cmac');
       harmlessExport(repo, 'sha1-dispatch');
     });
-    const { run, result } = await bisect(`git:${history.base}`, `git:${bad}`, ['--suite', 'cmac', '--suite', 'sha1', '--filter', '^(cmac/aes-128/pl=48/preloaded/table|sha1/1500/dispatch)$']);
+    const { run, result } = await bisect(`git:${history.base}`, `git:${bad}`, [
+      '--suite',
+      'cmac',
+      '--suite',
+      'sha1',
+      '--filter',
+      '^(cmac/aes-128/pl=48/preloaded/table|sha1/1500/dispatch)$',
+    ]);
     expect(result.layers).toEqual(['aes-core', 'cmac', 'sha1-dispatch']);
     expect(result.complete).toBe(true);
     expect(attributions(result).attributed).toEqual(Object.fromEntries(result.cases.map((c) => [c.id, []])));
@@ -174,14 +253,31 @@ describe('bisect scenarios: one real change, one harmless change in another laye
     expect(run.code).toBe(0);
   });
 
-  it('an interrupted bisect: exit 3, marked incomplete in the table and the file, unmeasured cases "not measured"', { timeout: SCENARIO_TIMEOUT }, async () => {
+  it('an interrupted bisect: exit 3, marked incomplete in the table and the file, unmeasured cases "not measured"', {
+    timeout: SCENARIO_TIMEOUT,
+  }, async () => {
     const bad = history.commit('harmless exports in aes-core and cmac (interrupted scenario)', (repo) => {
       harmlessExport(repo, 'aes-core');
       harmlessExport(repo, 'cmac');
     });
     const out = join(history.dir, 'bisect-interrupted.json');
-    const args = ['bisect', '--repo', history.repo, '--deps', 'link', '--good', `git:${history.base}`, '--bad', `git:${bad}`,
-      '--suite', 'cmac', '--filter', '^cmac/aes-128/pl=48/(preloaded|oneshot)/', '--out', out];
+    const args = [
+      'bisect',
+      '--repo',
+      history.repo,
+      '--deps',
+      'link',
+      '--good',
+      `git:${history.base}`,
+      '--bad',
+      `git:${bad}`,
+      '--suite',
+      'cmac',
+      '--filter',
+      '^cmac/aes-128/pl=48/(preloaded|oneshot)/',
+      '--out',
+      out,
+    ];
     const child = spawn(process.execPath, [cliMain, ...args], { cwd: history.repo, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
@@ -214,7 +310,8 @@ describe('find scenario', () => {
   it('skips the commit that does not build and names the regression', { timeout: SCENARIO_TIMEOUT }, async () => {
     const commits: Record<string, string> = {};
     let tip = history.base;
-    const step = (name: string, edits: (repo: string) => void) => (tip = commits[name] = history.commit(name, edits, tip));
+    const step = (name: string, edits: (repo: string) => void) =>
+      (tip = commits[name] = history.commit(name, edits, tip));
     const esp = 'packages/esp/src/index.ts';
     let espText = '';
     step('neutral one', (repo) => {
@@ -226,15 +323,39 @@ describe('find scenario', () => {
     step('the regression', (repo) => forceGenericSha1(repo));
     step('neutral three', (repo) => harmlessExport(repo, 'cmac'));
     const run = await runCli(
-      ['find', '--repo', history.repo, '--deps', 'link', '--good', history.base, '--bad', tip, '--suite', 'sha1', '--filter', '^sha1/1500/dispatch$', '--quiet'],
+      [
+        'find',
+        '--repo',
+        history.repo,
+        '--deps',
+        'link',
+        '--good',
+        history.base,
+        '--bad',
+        tip,
+        '--suite',
+        'sha1',
+        '--filter',
+        '^sha1/1500/dispatch$',
+        '--quiet',
+      ],
       { cwd: history.repo },
     );
-    process.stdout.write(`\n$ layerbench find --good ${history.base} --bad ${tip} --suite sha1 --filter '^sha1/1500/dispatch$'  -> exit ${run.code}\n${run.stdout}\n`);
+    process.stdout.write(
+      `\n$ layerbench find --good ${history.base} --bad ${tip} --suite sha1 --filter '^sha1/1500/dispatch$'  -> exit ${run.code}\n${run.stdout}\n`,
+    );
     expect(run.code, run.stderr + run.stdout).toBe(0);
     const short = (name: string) => commits[name]!.slice(0, 10);
     expect(run.stdout).toMatch(new RegExp(`skip ${short('does not build')}  \\(2/5\\) does not build`));
-    expect(run.stdout).toMatch(new RegExp(`first commit where sha1/1500/dispatch changed \\(regressed, x[\\d.]+ overall\\): ${short('the regression')} the regression`));
-    const path = run.stdout.split('\n').filter((l) => /^ {2}(bad|good|skip) /.test(l)).map((l) => l.trim().split(/\s+/).slice(0, 2).join(' '));
+    expect(run.stdout).toMatch(
+      new RegExp(
+        `first commit where sha1/1500/dispatch changed \\(regressed, x[\\d.]+ overall\\): ${short('the regression')} the regression`,
+      ),
+    );
+    const path = run.stdout
+      .split('\n')
+      .filter((l) => /^ {2}(bad|good|skip) /.test(l))
+      .map((l) => l.trim().split(/\s+/).slice(0, 2).join(' '));
     expect(path[0]).toBe(`bad ${short('neutral three')}`);
     expect(path).toContain(`bad ${short('the regression')}`);
     expect(path).not.toContain(`bad ${short('neutral two (fixes the build)')}`);

@@ -27,7 +27,11 @@ export function cloneHistory(prefix: string): History {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   const repo = join(dir, 'repo');
   const gitIn = (cwd: string, args: string[]) => {
-    const r = spawnSync('git', ['-c', 'user.name=layerbench scenario', '-c', 'user.email=scenario@layerbench.invalid', ...args], { cwd, encoding: 'utf8' });
+    const r = spawnSync(
+      'git',
+      ['-c', 'user.name=layerbench scenario', '-c', 'user.email=scenario@layerbench.invalid', ...args],
+      { cwd, encoding: 'utf8' },
+    );
     if (r.status !== 0) throw new Error(`git ${args.join(' ')}: ${r.stderr}`);
     return r.stdout.trim();
   };
@@ -55,7 +59,10 @@ function edit(repo: string, path: string, anchor: string, replacement: string): 
   const file = join(repo, path);
   const text = readFileSync(file, 'utf8');
   const count = text.split(anchor).length - 1;
-  if (count !== 1) throw new Error(`${path}: the scenario edit expects exactly one \`${anchor}\`, found ${count}; update apps/cli/scenarios/history.ts`);
+  if (count !== 1)
+    throw new Error(
+      `${path}: the scenario edit expects exactly one \`${anchor}\`, found ${count}; update apps/cli/scenarios/history.ts`,
+    );
   writeFileSync(file, text.replace(anchor, replacement));
 }
 
@@ -91,14 +98,24 @@ export function breakSha1Capabilities(repo: string): void {
  */
 export function slowAesTableMac(repo: string, iterations = AES_EXTRA_ITERATIONS): void {
   const path = 'packages/aes-core/src/backends/table.ts';
-  edit(repo, path, '    cbcMacBytes(this.ek, state, data, offset, blocks, mask);\n', '    cbcMacBytes(this.ek, state, data, offset, blocks, mask);\n    scenarioAesWork();\n');
+  edit(
+    repo,
+    path,
+    '    cbcMacBytes(this.ek, state, data, offset, blocks, mask);\n',
+    '    cbcMacBytes(this.ek, state, data, offset, blocks, mask);\n    scenarioAesWork();\n',
+  );
   appendFileSync(join(repo, path), extraWork('scenarioAesWork', iterations));
 }
 
 /** cmac's mac() does extra work per message: about 15% of a preloaded 48-byte CMAC here. */
 export function slowCmacMac(repo: string, iterations = CMAC_EXTRA_ITERATIONS): void {
   const path = 'packages/cmac/src/cmac.ts';
-  edit(repo, path, '  mac(msg: Uint8Array): Uint8Array {\n', '  mac(msg: Uint8Array): Uint8Array {\n    scenarioCmacWork();\n');
+  edit(
+    repo,
+    path,
+    '  mac(msg: Uint8Array): Uint8Array {\n',
+    '  mac(msg: Uint8Array): Uint8Array {\n    scenarioCmacWork();\n',
+  );
   appendFileSync(join(repo, path), extraWork('scenarioCmacWork', iterations));
 }
 
@@ -109,5 +126,8 @@ export const CMAC_EXTRA_ITERATIONS = 40;
 /** A harmless change: one new export in the layer's entry module (its runnable code differs, so bisect swaps it). */
 export function harmlessExport(repo: string, layer: 'aes-core' | 'cmac' | 'sha1-dispatch' | 'esp'): void {
   const name = `scenarioHarmless${layer.replace(/(^|-)(\w)/g, (_, _d, c: string) => c.toUpperCase())}`;
-  appendFileSync(join(repo, 'packages', layer, 'src/index.ts'), `\n/** Scenario test: a harmless new export. */\nexport const ${name} = '${layer}';\n`);
+  appendFileSync(
+    join(repo, 'packages', layer, 'src/index.ts'),
+    `\n/** Scenario test: a harmless new export. */\nexport const ${name} = '${layer}';\n`,
+  );
 }

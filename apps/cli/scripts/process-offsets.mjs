@@ -26,7 +26,10 @@ const { values } = parseArgs({
     rounds: { type: 'string', default: '8' },
     visit: { type: 'string', default: '0.1' },
     suite: { type: 'string', multiple: true, default: ['sha1', 'cmac'] },
-    filter: { type: 'string', default: '^(sha1/(64|1500)/(dispatch|unrolled)|cmac/aes-128/pl=48/(preloaded|oneshot)/(table|ct))$' },
+    filter: {
+      type: 'string',
+      default: '^(sha1/(64|1500)/(dispatch|unrolled)|cmac/aes-128/pl=48/(preloaded|oneshot)/(table|ct))$',
+    },
     node: { type: 'string', default: process.execPath },
     percentile: { type: 'string', default: '10' },
   },
@@ -43,7 +46,15 @@ const { execFileSync } = await import('node:child_process');
 const nodeVersion = execFileSync(values.node, ['-p', 'process.version'], { encoding: 'utf8' }).trim();
 const workers = [];
 for (let p = 0; p < P; p++) {
-  workers.push(await CompositionWorker.start({ nodePath: values.node, nodeVersion: nodeVersion, dirs, suites: values.suite, filter: values.filter }));
+  workers.push(
+    await CompositionWorker.start({
+      nodePath: values.node,
+      nodeVersion: nodeVersion,
+      dirs,
+      suites: values.suite,
+      filter: values.filter,
+    }),
+  );
 }
 const cases = workers[0].cases.map((c) => c.id);
 const shuffle = (xs) => {
@@ -70,7 +81,9 @@ const sd = (xs) => {
   const m = xs.reduce((a, b) => a + b, 0) / xs.length;
   return Math.sqrt(xs.reduce((a, b) => a + (b - m) ** 2, 0) / (xs.length - 1));
 };
-console.log(`# ${P} processes, ${R} rounds, ${visit} s visits, p${pct}, node ${values.node}, ${((Date.now() - started) / 1000).toFixed(0)} s`);
+console.log(
+  `# ${P} processes, ${R} rounds, ${visit} s visits, p${pct}, node ${values.node}, ${((Date.now() - started) / 1000).toFixed(0)} s`,
+);
 for (const c of cases) {
   const per = values_.get(c);
   const meds = per.map((v) => median(v));

@@ -89,7 +89,10 @@ export function repeatedOption<T>(valueName: string, description: string, parse:
  * collect every occurrence; a value option given twice keeps the last one;
  * a bare `--` ends option parsing.
  */
-export function parseArgs<O extends Record<string, OptionSpec>>(args: readonly string[], spec: ArgSpec<O>): ParsedArgs<O> {
+export function parseArgs<O extends Record<string, OptionSpec>>(
+  args: readonly string[],
+  spec: ArgSpec<O>,
+): ParsedArgs<O> {
   const byShort = new Map<string, string>();
   const values: Record<string, unknown> = {};
   for (const [name, option] of Object.entries(spec.options)) {
@@ -120,7 +123,7 @@ export function parseArgs<O extends Record<string, OptionSpec>>(args: readonly s
       if (long === undefined) throw new UsageError(`unknown option '${arg}'`);
       name = long;
     }
-    const option = Object.prototype.hasOwnProperty.call(spec.options, name) ? spec.options[name] : undefined;
+    const option = Object.keys(spec.options).includes(name) ? spec.options[name] : undefined;
     if (option === undefined) throw new UsageError(`unknown option '--${name}'`);
     const flag = `--${name}`;
     if (option.kind === 'boolean') {

@@ -3,11 +3,7 @@
 // explicit --calibration file, or the conservative default — and a line that
 // says which), and which layers each case's code consists of, for the
 // unchanged-code guard of `check`.
-import {
-  defaultRunNoise,
-  runNoiseFromCalibration,
-  type RunNoise,
-} from '@layerbench/bench-runner/compare';
+import { defaultRunNoise, runNoiseFromCalibration, type RunNoise } from '@layerbench/bench-runner/compare';
 import { calibrationDir, findBetweenRunCalibration } from '@layerbench/bench-runner/calibration';
 import { readBetweenRunCalibration } from '@layerbench/bench-runner/results';
 import type { CaseResult, RunResult } from '@layerbench/bench-runner';
@@ -25,7 +21,12 @@ export interface ChosenNoise {
  * file given, else the stored one of this machine and runtime (nearest
  * --time), else the conservative default.
  */
-export function chooseNoise(ctx: CommandContext, base: RunResult, head: RunResult, calibrationFile?: string): ChosenNoise {
+export function chooseNoise(
+  ctx: CommandContext,
+  base: RunResult,
+  head: RunResult,
+  calibrationFile?: string,
+): ChosenNoise {
   if (calibrationFile !== undefined) {
     const calibration = readInputFile(ctx, calibrationFile, readBetweenRunCalibration);
     const noise = runNoiseFromCalibration(calibration, calibrationFile);

@@ -5,7 +5,16 @@ export { main, commands, cliVersion } from './main.js';
 export type { Command, CommandContext } from './commands/types.js';
 export { UsageError, parseArgs } from './args.js';
 export type { ArgSpec, ParsedArgs, ShardSpec } from './args.js';
-export { allSuites, layerSuites, peersSuite, defaultRun, suiteByName, buildCases, buildMemCases, selectCases } from './suites/index.js';
+export {
+  allSuites,
+  layerSuites,
+  peersSuite,
+  defaultRun,
+  suiteByName,
+  buildCases,
+  buildMemCases,
+  selectCases,
+} from './suites/index.js';
 export type { Selection, SuiteDefinition, SuiteOptions } from './suites/index.js';
 export { loadWorkspaceLayers } from './layers.js';
 export type { Layers } from './layers.js';

@@ -61,7 +61,10 @@ export function workspaceLayerFingerprints(): LayerFingerprint[] {
  * Asks each layer for its reports. `fingerprints` defaults to the workspace
  * packages; a caller that composed layers from elsewhere passes its own.
  */
-export function describeLayers(layers: Layers, fingerprints: LayerFingerprint[] = workspaceLayerFingerprints()): LayerReport {
+export function describeLayers(
+  layers: Layers,
+  fingerprints: LayerFingerprint[] = workspaceLayerFingerprints(),
+): LayerReport {
   const missing: string[] = [];
   const dispatch: DispatchDecision[] = [];
   let capabilities: string | undefined;
@@ -70,7 +73,8 @@ export function describeLayers(layers: Layers, fingerprints: LayerFingerprint[] 
   if (capabilityWord === undefined) missing.push('sha1-dispatch does not export capabilityWord()');
   else {
     const word = capabilityWord();
-    if (typeof word !== 'string') throw new TypeError(`sha1-dispatch capabilityWord() must return a string, got ${typeof word}`);
+    if (typeof word !== 'string')
+      throw new TypeError(`sha1-dispatch capabilityWord() must return a string, got ${typeof word}`);
     capabilities = word;
   }
 
@@ -85,11 +89,20 @@ export function describeLayers(layers: Layers, fingerprints: LayerFingerprint[] 
     const decisions = Array.isArray(reported) ? reported : [reported];
     for (const decision of decisions) {
       if (!isDispatchDecision(decision)) {
-        throw new TypeError(`${name} describeDispatch() must return { layer, decision, impl, reason } objects, got ${JSON.stringify(decision)}`);
+        throw new TypeError(
+          `${name} describeDispatch() must return { layer, decision, impl, reason } objects, got ${JSON.stringify(decision)}`,
+        );
       }
-      dispatch.push({ layer: decision.layer, decision: decision.decision, impl: decision.impl, reason: decision.reason });
+      dispatch.push({
+        layer: decision.layer,
+        decision: decision.decision,
+        impl: decision.impl,
+        reason: decision.reason,
+      });
     }
   }
 
-  return capabilities === undefined ? { dispatch, layers: fingerprints, missing } : { capabilities, dispatch, layers: fingerprints, missing };
+  return capabilities === undefined
+    ? { dispatch, layers: fingerprints, missing }
+    : { capabilities, dispatch, layers: fingerprints, missing };
 }

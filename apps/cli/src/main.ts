@@ -93,7 +93,8 @@ export function resolveInvocation(argv: readonly string[]): Invocation {
     if (command === undefined) throw new UsageError(`unknown command '${name}'`);
     return command;
   };
-  if (first === 'help') return args[0] === undefined ? { kind: 'global-help' } : { kind: 'command-help', command: named(args[0]) };
+  if (first === 'help')
+    return args[0] === undefined ? { kind: 'global-help' } : { kind: 'command-help', command: named(args[0]) };
   if (first.startsWith('-')) throw new UsageError(`unknown option '${first}'`);
   const command = named(first);
   return asksForHelp(args) ? { kind: 'command-help', command } : { kind: 'command', command, args };
@@ -128,16 +129,16 @@ export async function main(argv: readonly string[], context: Partial<CommandCont
   }
   switch (invocation.kind) {
     case 'missing-command':
-      ctx.stderr.write(globalHelp() + '\n');
+      ctx.stderr.write(`${globalHelp()}\n`);
       return 2;
     case 'global-help':
-      ctx.stdout.write(globalHelp() + '\n');
+      ctx.stdout.write(`${globalHelp()}\n`);
       return 0;
     case 'version':
-      ctx.stdout.write(cliVersion() + '\n');
+      ctx.stdout.write(`${cliVersion()}\n`);
       return 0;
     case 'command-help':
-      ctx.stdout.write(invocation.command.usage + '\n');
+      ctx.stdout.write(`${invocation.command.usage}\n`);
       return 0;
   }
   const { command, args } = invocation;
@@ -164,7 +165,12 @@ export async function main(argv: readonly string[], context: Partial<CommandCont
 function isOverrideError(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   const { code, variable } = error as { code?: unknown; variable?: unknown };
-  return typeof code === 'string' && code.startsWith('ERR_LAYERBENCH_') && typeof variable === 'string' && variable.startsWith('LAYERBENCH_');
+  return (
+    typeof code === 'string' &&
+    code.startsWith('ERR_LAYERBENCH_') &&
+    typeof variable === 'string' &&
+    variable.startsWith('LAYERBENCH_')
+  );
 }
 
 /**

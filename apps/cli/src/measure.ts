@@ -69,7 +69,9 @@ export async function measure(request: MeasureRequest, ctx: CommandContext, laye
   const filter = request.selection.filter;
   if (request.filterMustMatch && filter !== undefined && selectCases(prepared.built.cases, { filter }).length === 0) {
     const names = request.suites.map((suite) => suite.name).join(', ');
-    throw new UsageError(`--filter '${filter}' matches no case of ${names} (see layerbench list ${request.suites.map((s) => s.name).join(' ')})`);
+    throw new UsageError(
+      `--filter '${filter}' matches no case of ${names} (see layerbench list ${request.suites.map((s) => s.name).join(' ')})`,
+    );
   }
   const report = describeLayers(prepared.layers);
   request.onStart?.({ report, cases: prepared.selected });
@@ -80,11 +82,11 @@ export async function measure(request: MeasureRequest, ctx: CommandContext, laye
   const out = request.out;
   const keep = (partial: RunResult): void => {
     if (out === undefined) return;
-    writes = writes.then(
-      () => writeResultFile(out, partial),
-    ).catch((error: unknown) => {
-      writeError ??= error;
-    });
+    writes = writes
+      .then(() => writeResultFile(out, partial))
+      .catch((error: unknown) => {
+        writeError ??= error;
+      });
   };
 
   const progress = progressStream(ctx, request.quiet);
@@ -121,9 +123,13 @@ export function failureLines(run: RunResult): string[] {
   const lines: string[] = [];
   for (const result of run.cases) {
     if (result.status === 'failed') {
-      lines.push(`FAILED ${result.id}: ${result.error ? `${result.error.name}: ${result.error.message}` : 'no error recorded'}`);
+      lines.push(
+        `FAILED ${result.id}: ${result.error ? `${result.error.name}: ${result.error.message}` : 'no error recorded'}`,
+      );
     } else if (result.digestOk === false) {
-      lines.push(`WRONG OUTPUT ${result.id}: digest ${result.digest ?? '?'} but expected ${result.expectedDigest ?? '?'}`);
+      lines.push(
+        `WRONG OUTPUT ${result.id}: digest ${result.digest ?? '?'} but expected ${result.expectedDigest ?? '?'}`,
+      );
     }
   }
   return lines;

@@ -74,14 +74,17 @@ describe('attributeCase', () => {
   });
 
   it('does not attribute a layer that reproduces the change one way only, and says so (issue 12: cmac x1.062 in, x1.007 out)', () => {
-    const compare = table({
-      'good>bad': 1.2,
-      'good>control': 1,
-      'good>good+aes-core': 1.2,
-      'bad-aes-core>bad': 1.2,
-      'good>good+cmac': 1.062,
-      'bad-cmac>bad': 1.007,
-    }, 0.01);
+    const compare = table(
+      {
+        'good>bad': 1.2,
+        'good>control': 1,
+        'good>good+aes-core': 1.2,
+        'bad-aes-core>bad': 1.2,
+        'good>good+cmac': 1.062,
+        'bad-cmac>bad': 1.007,
+      },
+      0.01,
+    );
     const a = attributeCase(['aes-core', 'cmac'], compare, {}, 0.03)!;
     expect(a.attributed).toEqual(['aes-core']);
     expect(a.oneWay).toEqual(['cmac']);
@@ -122,7 +125,9 @@ describe('attributeCase', () => {
     expect(a.total.verdict).toBe('regressed');
     expect(a.attributed).toEqual([]);
     expect(a.oneWay).toEqual(['cmac', 'aes-core']);
-    expect(a.notes).toContain('the parts do not add up: one layer at a time they give x1.000, the whole change is x3.000');
+    expect(a.notes).toContain(
+      'the parts do not add up: one layer at a time they give x1.000, the whole change is x3.000',
+    );
   });
 
   it('attributes nothing when nothing changed, and reports a swap that cannot run', () => {
@@ -159,19 +164,34 @@ describe('attribution on synthetic processes (process model + attribution)', () 
       });
     }
     const model = processModel(values, { threshold: 0.03, alpha: 0.01 });
-    const effectOf = (c: ReturnType<typeof model.compare>): Effect | undefined => c && { ratio: c.ratio, ci: c.ratioCi, pValue: c.pValue, verdict: c.verdict };
+    const effectOf = (c: ReturnType<typeof model.compare>): Effect | undefined =>
+      c && { ratio: c.ratio, ci: c.ratioCi, pValue: c.pValue, verdict: c.verdict };
     const comparisons: CaseComparisons = {
       compare: (b, h) => effectOf(model.compare(b, h)),
       overControl: (b, h) => {
         const w: Record<string, number> = {};
-        for (const [v, x] of [[h, 1], [b, -1], ['control', -1], ['good', 1]] as const) w[v] = (w[v] ?? 0) + x;
+        for (const [v, x] of [
+          [h, 1],
+          [b, -1],
+          ['control', -1],
+          ['good', 1],
+        ] as const)
+          w[v] = (w[v] ?? 0) + x;
         return effectOf(model.contrast(w, 0));
       },
     };
     return comparisons;
   };
 
-  const scenario = { good: 1, bad: 1.2, control: 1, 'good+aes-core': 1.2, 'bad-aes-core': 1, 'good+cmac': 1, 'bad-cmac': 1.2 };
+  const scenario = {
+    good: 1,
+    bad: 1.2,
+    control: 1,
+    'good+aes-core': 1.2,
+    'bad-aes-core': 1,
+    'good+cmac': 1,
+    'bad-cmac': 1.2,
+  };
 
   it('a 20% slower aes-core with a harmless cmac, 4% process offsets: cmac never named, over 40 seeds', () => {
     let attributed = 0;

@@ -34,7 +34,9 @@ describe.each(['16.20.2', '18.20.8', 'current', '22.23.5', '24.22.3'])('one copy
   let dir: string;
   let other: string;
   const runtime = () =>
-    version === 'current' ? { nodePath: process.execPath, version: process.version } : resolver.resolveRuntime({ kind: 'node', version });
+    version === 'current'
+      ? { nodePath: process.execPath, version: process.version }
+      : resolver.resolveRuntime({ kind: 'node', version });
 
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'layerbench-one-copy-'));
@@ -54,7 +56,10 @@ describe.each(['16.20.2', '18.20.8', 'current', '22.23.5', '24.22.3'])('one copy
   };
 
   it("gives esp from another checkout the variant's sha1-dispatch and aes-core, and reports each layer's one folder", async () => {
-    const dirs = { ...Object.fromEntries(CODE_LAYERS.map((l) => [l, workspace(l)])), esp: join(other, 'packages/esp') } as Record<CodeLayerName, string>;
+    const dirs = {
+      ...Object.fromEntries(CODE_LAYERS.map((l) => [l, workspace(l)])),
+      esp: join(other, 'packages/esp'),
+    } as Record<CodeLayerName, string>;
     const worker = await start(dirs);
     try {
       expect(worker.cases.map((c) => c.id)).toEqual(['esptest/encrypt', 'esptest/encrypt+decrypt']);
@@ -73,9 +78,15 @@ describe.each(['16.20.2', '18.20.8', 'current', '22.23.5', '24.22.3'])('one copy
     // esp of "other" importing sha1-dispatch by a relative path: the hook cannot redirect that, the check sees it.
     const file = join(other, 'packages/esp/dist/default-layers.js');
     const original = readFileSync(file, 'utf8');
-    writeFileSync(file, original.replace("from '@layerbench/sha1-dispatch'", "from '../../sha1-dispatch/dist/index.js'"));
+    writeFileSync(
+      file,
+      original.replace("from '@layerbench/sha1-dispatch'", "from '../../sha1-dispatch/dist/index.js'"),
+    );
     try {
-      const dirs = { ...Object.fromEntries(CODE_LAYERS.map((l) => [l, workspace(l)])), esp: join(other, 'packages/esp') } as Record<CodeLayerName, string>;
+      const dirs = {
+        ...Object.fromEntries(CODE_LAYERS.map((l) => [l, workspace(l)])),
+        esp: join(other, 'packages/esp'),
+      } as Record<CodeLayerName, string>;
       const failure = await start(dirs).then(
         async (w) => {
           await w.close();

@@ -13,7 +13,8 @@ import { CODE_LAYERS, type CodeLayerName } from '../src/bisect/side-spec.ts';
 import { runCli } from './spawn-cli.ts';
 
 const root = findRepoRoot(process.cwd());
-const workspaceDirs = () => Object.fromEntries(CODE_LAYERS.map((l) => [l, join(root, 'packages', l)])) as Record<CodeLayerName, string>;
+const workspaceDirs = () =>
+  Object.fromEntries(CODE_LAYERS.map((l) => [l, join(root, 'packages', l)])) as Record<CodeLayerName, string>;
 
 describe('layer sources', () => {
   let dir: string;
@@ -33,36 +34,67 @@ describe('layer sources', () => {
 
   it('resolves the workspace packages and refuses a folder holding another package', () => {
     expect(resolver.resolveLayer('esp', { kind: 'workspace' }).dir).toBe(join(root, 'packages/esp'));
-    expect(() => resolver.resolveLayer('esp', { kind: 'dir', path: join(root, 'packages/cmac'), whole: false })).toThrow(
-      /esp from dir:.*holds @layerbench\/cmac, expected @layerbench\/esp/,
+    expect(() =>
+      resolver.resolveLayer('esp', { kind: 'dir', path: join(root, 'packages/cmac'), whole: false }),
+    ).toThrow(/esp from dir:.*holds @layerbench\/cmac, expected @layerbench\/esp/);
+    expect(() => resolver.resolveLayer('esp', { kind: 'dir', path: join(dir, 'nowhere'), whole: false })).toThrow(
+      LayerSourceError,
     );
-    expect(() => resolver.resolveLayer('esp', { kind: 'dir', path: join(dir, 'nowhere'), whole: false })).toThrow(LayerSourceError);
-    expect(() => resolver.resolveLayer('esp', { kind: 'git', ref: 'no-such-ref-xyz' })).toThrow(/git:no-such-ref-xyz is not a commit/);
+    expect(() => resolver.resolveLayer('esp', { kind: 'git', ref: 'no-such-ref-xyz' })).toThrow(
+      /git:no-such-ref-xyz is not a commit/,
+    );
   });
 
   it('unpacks an npm pack tarball into the cache and loads it', async () => {
-    const packed = spawnSync('npm', ['pack', '--silent', '--pack-destination', dir], { cwd: join(root, 'packages/sha1-dispatch'), encoding: 'utf8' });
+    const packed = spawnSync('npm', ['pack', '--silent', '--pack-destination', dir], {
+      cwd: join(root, 'packages/sha1-dispatch'),
+      encoding: 'utf8',
+    });
     expect(packed.status, packed.stderr).toBe(0);
     const tarball = readdirSync(dir).find((f) => f.endsWith('.tgz'))!;
     const layer = resolver.resolveLayer('sha1-dispatch', { kind: 'tgz', path: join(dir, tarball) });
     expect(layer.dir).toMatch(/cache\/tgz\/[0-9a-f]{16}\/package$/);
     const { layers } = await loadLayers({ ...workspaceDirs(), 'sha1-dispatch': layer.dir });
-    expect(Buffer.from(layers.sha1.sha1(new TextEncoder().encode('abc'))).toString('hex')).toBe('a9993e364706816aba3e25717850c26c9cd0d89d');
-    expect(() => resolver.resolveLayer('esp', { kind: 'tgz', path: join(dir, 'missing.tgz') })).toThrow(/tgz:.*cannot read/);
+    expect(Buffer.from(layers.sha1.sha1(new TextEncoder().encode('abc'))).toString('hex')).toBe(
+      'a9993e364706816aba3e25717850c26c9cd0d89d',
+    );
+    expect(() => resolver.resolveLayer('esp', { kind: 'tgz', path: join(dir, 'missing.tgz') })).toThrow(
+      /tgz:.*cannot read/,
+    );
   });
 
   it('names the layer that throws at import', async () => {
     const failure = await loadLayers({ ...workspaceDirs(), cmac: broken }).catch((e: unknown) => e);
     expect(failure).toBeInstanceOf(LayerLoadError);
     expect((failure as LayerLoadError).layer).toBe('cmac');
-    expect((failure as Error).message).toMatch(/^cmac \(.*cmac-broken\) throws at import: Error: cmac 9\.9: createCmac was removed$/);
+    expect((failure as Error).message).toMatch(
+      /^cmac \(.*cmac-broken\) throws at import: Error: cmac 9\.9: createCmac was removed$/,
+    );
   });
 
   it('bisect reports the mixes that cannot run and measures the others', { timeout: 300_000 }, async () => {
     const out = join(dir, 'bisect.json');
     const run = await runCli(
-      ['bisect', '--good', 'workspace', '--bad', `cmac=dir:${broken},node@16.20.2`, '--suite', 'sha1', '--filter', '^sha1/64/unrolled$',
-        '--time', '0.2', '--rounds', '3', '--processes', '2', '--out', out, '--quiet'],
+      [
+        'bisect',
+        '--good',
+        'workspace',
+        '--bad',
+        `cmac=dir:${broken},node@16.20.2`,
+        '--suite',
+        'sha1',
+        '--filter',
+        '^sha1/64/unrolled$',
+        '--time',
+        '0.2',
+        '--rounds',
+        '3',
+        '--processes',
+        '2',
+        '--out',
+        out,
+        '--quiet',
+      ],
       { cwd: root },
     );
     // No case both stacks can run: bad input, said on stderr, and the file says why.
@@ -80,7 +112,9 @@ describe('layer sources', () => {
       'good+runtime': 'ok',
       'bad-runtime': 'failed',
     });
-    expect(result.variants.find((v) => v.id === 'bad')!.problem).toMatch(/cmac .* throws at import: Error: cmac 9\.9: createCmac was removed/);
+    expect(result.variants.find((v) => v.id === 'bad')!.problem).toMatch(
+      /cmac .* throws at import: Error: cmac 9\.9: createCmac was removed/,
+    );
     const c = result.cases[0]!;
     expect(c.status).toBe('failed');
     expect(c.problem).toMatch(/^the all-bad stack has no values: this mix cannot run: cmac/);

@@ -8,7 +8,10 @@ describe('bisect/find usage', () => {
     [['bisect', '--good', 'svn:123'], /--good: unknown source 'svn:123'/],
     [['bisect', '--good', 'git:HEAD', '--bad', 'aes=workspace'], /--bad: unknown layer 'aes'/],
     [['bisect', '--good', 'git:HEAD', '--layers', 'sha1'], /--layers: unknown layer 'sha1'/],
-    [['bisect', '--good', 'git:HEAD', '--processes', '1'], /--processes must be at least 2: the process is the unit of replication/],
+    [
+      ['bisect', '--good', 'git:HEAD', '--processes', '1'],
+      /--processes must be at least 2: the process is the unit of replication/,
+    ],
     [['bisect', '--good', 'git:no-such-ref-xyz'], /git:no-such-ref-xyz is not a commit/],
     [['bisect', '--good', 'node@16'], /exact version like node@16\.20\.2/],
     [['find', '--good', 'HEAD'], /--filter is required/],
@@ -24,6 +27,7 @@ describe('bisect/find usage', () => {
   it('documents the side syntax in --help', async () => {
     const run = await runCli(['bisect', '--help']);
     expect(run.code).toBe(0);
-    for (const form of ['git:<ref>', 'dir:<path>', 'tgz:<npm pack file>', 'node@<x.y.z>', '<layer>=<source>']) expect(run.stdout).toContain(form);
+    for (const form of ['git:<ref>', 'dir:<path>', 'tgz:<npm pack file>', 'node@<x.y.z>', '<layer>=<source>'])
+      expect(run.stdout).toContain(form);
   });
 });

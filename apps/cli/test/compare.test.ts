@@ -24,17 +24,26 @@ function writeRun(name: string, run: RunResult): string {
 
 const base = writeRun(
   'base.json',
-  syntheticRun([syntheticCase('sha1/64/unrolled', samplesAround(100, 1)), syntheticCase('sha1/1500/unrolled', samplesAround(1000, 2))]),
+  syntheticRun([
+    syntheticCase('sha1/64/unrolled', samplesAround(100, 1)),
+    syntheticCase('sha1/1500/unrolled', samplesAround(1000, 2)),
+  ]),
 );
 const unchanged = writeRun(
   'unchanged.json',
-  syntheticRun([syntheticCase('sha1/64/unrolled', samplesAround(100, 3)), syntheticCase('sha1/1500/unrolled', samplesAround(1000, 4))]),
+  syntheticRun([
+    syntheticCase('sha1/64/unrolled', samplesAround(100, 3)),
+    syntheticCase('sha1/1500/unrolled', samplesAround(1000, 4)),
+  ]),
 );
 // The seed's story: same code, the dispatcher fell back to generic, 64-byte hashing got 40% slower.
 const regressed = writeRun(
   'regressed.json',
   syntheticRun(
-    [syntheticCase('sha1/64/unrolled', samplesAround(140, 5)), syntheticCase('sha1/1500/unrolled', samplesAround(1000, 6))],
+    [
+      syntheticCase('sha1/64/unrolled', samplesAround(140, 5)),
+      syntheticCase('sha1/1500/unrolled', samplesAround(1000, 6)),
+    ],
     syntheticEnv({
       openssl: '3.5.0',
       dispatch: [{ layer: 'sha1-dispatch', decision: 'whole-message', impl: 'generic', reason: 'synthetic fallback' }],
@@ -72,7 +81,9 @@ writeResultFile(join(calibrated.LAYERBENCH_CALIBRATION_DIR, calibrationFileName(
 describe('compare', { timeout: heavyTestTimeout }, () => {
   it('says which between-run spread it used: the stored calibration, or the conservative default', async () => {
     const withCalibration = await runCli(['compare', base, regressed], { env: calibrated });
-    expect(withCalibration.stdout).toMatch(/^noise: between-run spread measured by `layerbench calibrate` on this machine \(8 processes at --time 0.5/m);
+    expect(withCalibration.stdout).toMatch(
+      /^noise: between-run spread measured by `layerbench calibrate` on this machine \(8 processes at --time 0.5/m,
+    );
     const without = await runCli(['compare', base, regressed], { env: noCalibration });
     expect(without.stdout).toMatch(/^noise: no between-run calibration for this machine .*conservative default/m);
     // 40% slower is within what the default allows between two runs: not called.
@@ -89,7 +100,10 @@ describe('compare', { timeout: heavyTestTimeout }, () => {
   });
 
   it('exit 3 when no case was measured in both files: nothing compared is not a pass', async () => {
-    const other = writeRun('other-cases.json', syntheticRun([syntheticCase('sha1/16384/unrolled', samplesAround(100, 9))]));
+    const other = writeRun(
+      'other-cases.json',
+      syntheticRun([syntheticCase('sha1/16384/unrolled', samplesAround(100, 9))]),
+    );
     const result = await runCli(['compare', base, other], { env: calibrated });
     expect(result.code, result.stdout).toBe(3);
     expect(result.stdout).toMatch(/^nothing compared: no case was measured in both files .*\(exit 3\)$/m);
@@ -101,14 +115,23 @@ describe('compare', { timeout: heavyTestTimeout }, () => {
   it('exit 3 between different runtimes or CPUs, pointing to bisect; --across-environments gives the verdicts', async () => {
     const node18 = writeRun(
       'node18.json',
-      syntheticRun([syntheticCase('sha1/64/unrolled', samplesAround(500, 10)), syntheticCase('sha1/1500/unrolled', samplesAround(1000, 11))], syntheticEnv({ node: 'v18.20.8', v8: '10.2' })),
+      syntheticRun(
+        [
+          syntheticCase('sha1/64/unrolled', samplesAround(500, 10)),
+          syntheticCase('sha1/1500/unrolled', samplesAround(1000, 11)),
+        ],
+        syntheticEnv({ node: 'v18.20.8', v8: '10.2' }),
+      ),
     );
     const result = await runCli(['compare', base, node18], { env: calibrated });
     expect(result.code, result.stdout).toBe(3);
     expect(result.stdout).toMatch(/environments differ \(Node v20\.20\.2 -> v18\.20\.8\).*layerbench bisect/);
     const asked = await runCli(['compare', base, node18, '--across-environments'], { env: calibrated });
     expect(asked.code, asked.stdout).toBe(1);
-    const otherCpu = writeRun('other-cpu.json', syntheticRun([syntheticCase('sha1/64/unrolled', samplesAround(100, 12))], syntheticEnv({ cpuCount: 8 })));
+    const otherCpu = writeRun(
+      'other-cpu.json',
+      syntheticRun([syntheticCase('sha1/64/unrolled', samplesAround(100, 12))], syntheticEnv({ cpuCount: 8 })),
+    );
     expect((await runCli(['compare', base, otherCpu], { env: calibrated })).code).toBe(3);
   });
 
@@ -143,7 +166,10 @@ describe('compare', { timeout: heavyTestTimeout }, () => {
   });
 
   it('exit 1 when an output digest changed, even if not slower', async () => {
-    const wrong = writeRun('wrong-digest.json', syntheticRun([syntheticCase('sha1/64/unrolled', samplesAround(100, 7), 'ffff')]));
+    const wrong = writeRun(
+      'wrong-digest.json',
+      syntheticRun([syntheticCase('sha1/64/unrolled', samplesAround(100, 7), 'ffff')]),
+    );
     const result = await runCli(['compare', base, wrong], { env: calibrated });
     expect(result.code).toBe(1);
     expect(result.stdout).toMatch(/^output digest changed: sha1\/64\/unrolled \(exit 1\)$/m);
@@ -151,7 +177,10 @@ describe('compare', { timeout: heavyTestTimeout }, () => {
 
   it('--format json prints the comparison and --out writes the same file', async () => {
     const out = join(work, 'comparison.json');
-    const result = await runCli(['compare', base, regressed, '--format', 'json', '--out', out, '--threshold', '0.05', '--alpha', '0.01'], { env: calibrated });
+    const result = await runCli(
+      ['compare', base, regressed, '--format', 'json', '--out', out, '--threshold', '0.05', '--alpha', '0.01'],
+      { env: calibrated },
+    );
     expect(result.code).toBe(1);
     const printed = JSON.parse(result.stdout) as Comparison;
     expect(printed.kind).toBe('layerbench/compare');
@@ -194,7 +223,9 @@ describe('compare', { timeout: heavyTestTimeout }, () => {
 
 describe('check (git bisect run)', { timeout: heavyTestTimeout }, () => {
   it('exit 125 when the baseline has none of the selected cases', async () => {
-    const result = await runCli(['check', '--baseline', base, 'cmac-timing', '--time', '0.02', '--quiet'], { env: noCalibration });
+    const result = await runCli(['check', '--baseline', base, 'cmac-timing', '--time', '0.02', '--quiet'], {
+      env: noCalibration,
+    });
     expect(result.code, result.stderr).toBe(125);
     expect(result.stderr).toContain('the baseline has none of the selected cases');
   });
@@ -209,7 +240,10 @@ describe('check (git bisect run)', { timeout: heavyTestTimeout }, () => {
     expect(run.code, run.stderr).toBe(0);
     const real = readRunResult(measured);
     // A baseline of other code (cmac's content hash differs), so the unchanged-code guard does not apply.
-    const otherCode = { ...real.env, layers: real.env.layers.map((l) => (l.name === '@layerbench/cmac' ? { ...l, contentHash: 'f'.repeat(64) } : l)) };
+    const otherCode = {
+      ...real.env,
+      layers: real.env.layers.map((l) => (l.name === '@layerbench/cmac' ? { ...l, contentHash: 'f'.repeat(64) } : l)),
+    };
     const scaled = (factor: number): RunResult => ({
       ...real,
       env: otherCode,
@@ -217,7 +251,8 @@ describe('check (git bisect run)', { timeout: heavyTestTimeout }, () => {
         const samples = c.samples.map((sample) => sample * factor);
         const scaledCase = { ...c, samples, stats: computeStats(samples, c.bytesPerOp) };
         if (c.sliceMedians !== undefined) scaledCase.sliceMedians = c.sliceMedians.map((slice) => slice * factor);
-        if (c.relativeSliceMedians !== undefined) scaledCase.relativeSliceMedians = c.relativeSliceMedians.map((slice) => slice * factor);
+        if (c.relativeSliceMedians !== undefined)
+          scaledCase.relativeSliceMedians = c.relativeSliceMedians.map((slice) => slice * factor);
         if (c.sliceFastest !== undefined) scaledCase.sliceFastest = c.sliceFastest.map((slice) => slice * factor);
         return scaledCase;
       }),
@@ -225,10 +260,14 @@ describe('check (git bisect run)', { timeout: heavyTestTimeout }, () => {
     const fasterBaseline = writeRun('faster-baseline.json', scaled(0.001));
     const slowerBaseline = writeRun('slower-baseline.json', scaled(1000));
 
-    const bad = await runCli(['check', '--baseline', fasterBaseline, '--time', '0.2', '--quiet'], { env: noCalibration });
+    const bad = await runCli(['check', '--baseline', fasterBaseline, '--time', '0.2', '--quiet'], {
+      env: noCalibration,
+    });
     expect(bad.code, bad.stdout + bad.stderr).toBe(1);
     expect(bad.stdout).toMatch(/^check: bad \(exit 1\): regressed: /m);
-    const good = await runCli(['check', '--baseline', slowerBaseline, '--time', '0.2', '--quiet'], { env: noCalibration });
+    const good = await runCli(['check', '--baseline', slowerBaseline, '--time', '0.2', '--quiet'], {
+      env: noCalibration,
+    });
     expect(good.code, good.stdout + good.stderr).toBe(0);
     expect(good.stdout).toMatch(/^check: good \(exit 0\)/m);
     // The same 1000-fold difference on byte-identical code: the guard says it cannot have regressed.

@@ -8,7 +8,13 @@ import { spawnSync } from 'node:child_process';
 import { statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { bareCommandsInBlocks, commandsInMarkdown, documentedCommands, rejectedCommands, runBinWithoutBuild } from '#vectors';
+import {
+  bareCommandsInBlocks,
+  commandsInMarkdown,
+  documentedCommands,
+  rejectedCommands,
+  runBinWithoutBuild,
+} from '#vectors';
 import type { DocumentedCommand } from '#vectors';
 import { commands, parseInvocation } from '../src/main.js';
 
@@ -53,16 +59,24 @@ describe('documented command lines', () => {
 
   it("every example in the commands' --help is accepted by the argument parser", () => {
     // The whole help as shell lines: only those that start a layerbench command count.
-    const examples = commands.flatMap((command) => commandsInMarkdown(['```sh', command.usage, '```'].join('\n'), `${command.name} --help`));
+    const examples = commands.flatMap((command) =>
+      commandsInMarkdown(['```sh', command.usage, '```'].join('\n'), `${command.name} --help`),
+    );
     expect(examples.length).toBeGreaterThanOrEqual(commands.length);
     expect(rejectedCommands(examples, parseInvocation)).toEqual([]);
   });
 
   it('a wrong option in a documented line would be caught', () => {
-    const [found] = commandsInMarkdown('```sh\nLAYERBENCH_X=1 npx layerbench run sha1 --tiem 1 > out.txt 2>&1 # note\n```', 'probe.md');
+    const [found] = commandsInMarkdown(
+      '```sh\nLAYERBENCH_X=1 npx layerbench run sha1 --tiem 1 > out.txt 2>&1 # note\n```',
+      'probe.md',
+    );
     expect(found).toMatchObject({ tool: 'layerbench', form: 'npx', args: ['run', 'sha1', '--tiem', '1'] });
     expect(parseProblem(found!.args)).toBe("unknown option '--tiem'");
-    const [span] = commandsInMarkdown('see `layerbench find --good <ref> [--bad <ref>] --format table|json`', 'probe.md');
+    const [span] = commandsInMarkdown(
+      'see `layerbench find --good <ref> [--bad <ref>] --format table|json`',
+      'probe.md',
+    );
     expect(span!.args).toEqual(['find', '--good', 'PLACEHOLDER', '--bad', 'PLACEHOLDER', '--format', 'table']);
   });
 });

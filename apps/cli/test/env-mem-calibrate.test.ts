@@ -8,7 +8,13 @@ import type { EnvFingerprint, MemResult } from '@layerbench/bench-runner';
 import { describe, expect, it } from 'vitest';
 import { heavyTestTimeout, lines, runCli, spawnCli } from './spawn-cli.js';
 
-const layerNames = ['@layerbench/aes-core', '@layerbench/cmac', '@layerbench/sha1-dispatch', '@layerbench/esp', '@layerbench/bench-runner'];
+const layerNames = [
+  '@layerbench/aes-core',
+  '@layerbench/cmac',
+  '@layerbench/sha1-dispatch',
+  '@layerbench/esp',
+  '@layerbench/bench-runner',
+];
 
 describe('env', { timeout: heavyTestTimeout }, () => {
   it('prints the capability line first, then dispatch, runtime and layers', async () => {
@@ -21,7 +27,8 @@ describe('env', { timeout: heavyTestTimeout }, () => {
     expect([...sections].sort((a, b) => a - b)).toEqual(sections);
     expect(result.stdout).toContain(`node ${process.versions.node}`);
     expect(result.stdout).toContain(`OpenSSL ${process.versions.openssl}`);
-    for (const name of layerNames) expect(result.stdout).toMatch(new RegExp(`^  ${name} +\\d+\\.\\d+\\.\\d+ +workspace`, 'm'));
+    for (const name of layerNames)
+      expect(result.stdout).toMatch(new RegExp(`^  ${name} +\\d+\\.\\d+\\.\\d+ +workspace`, 'm'));
     // Every reported dispatch decision has a reason.
     const dispatchLines = out.slice(sections[0]! + 1, sections[1]!);
     expect(dispatchLines.length).toBeGreaterThan(0);
@@ -41,12 +48,17 @@ describe('env', { timeout: heavyTestTimeout }, () => {
 
 describe('mem', { timeout: heavyTestTimeout }, () => {
   it('exit 2 with one line when the suites or the filter select no memory case', async () => {
-    for (const args of [['mem', 'sha1'], ['mem', 'cmac', '--filter', 'no-such-object']]) {
+    for (const args of [
+      ['mem', 'sha1'],
+      ['mem', 'cmac', '--filter', 'no-such-object'],
+    ]) {
       const result = await runCli(args);
       expect(result.code, args.join(' ')).toBe(2);
       expect(lines(result.stderr)).toHaveLength(1);
     }
-    expect((await runCli(['mem', 'sha1'])).stderr).toMatch(/sha1 has no memory cases \(suites with memory cases: .*hmac/);
+    expect((await runCli(['mem', 'sha1'])).stderr).toMatch(
+      /sha1 has no memory cases \(suites with memory cases: .*hmac/,
+    );
   });
 
   it('prints bytes per object for the keyed objects of the layers', async () => {
@@ -76,23 +88,37 @@ describe('calibrate', { timeout: heavyTestTimeout }, () => {
     try {
       const env = { LAYERBENCH_CALIBRATION_DIR: join(work, 'store') };
       const out = join(work, 'calibration.json');
-      const result = await runCli(['calibrate', 'sha1', '--filter', filter, '--time', '0.02', '--processes', '4', '--out', out], { env });
+      const result = await runCli(
+        ['calibrate', 'sha1', '--filter', filter, '--time', '0.02', '--processes', '4', '--out', out],
+        { env },
+      );
       expect(result.code, result.stderr).toBe(0);
-      expect(result.stdout).toMatch(/^Between-run calibration: 4 fresh processes of `run sha1 --filter .* --time 0\.02` \(2 cases\)$/m);
-      expect(result.stdout).toMatch(/^  \d+ of 12 case comparisons called regressed or improved \([\d.]+%\); \d+ of 6 pairs would exit 1/m);
+      expect(result.stdout).toMatch(
+        /^Between-run calibration: 4 fresh processes of `run sha1 --filter .* --time 0\.02` \(2 cases\)$/m,
+      );
+      expect(result.stdout).toMatch(
+        /^ {2}\d+ of 12 case comparisons called regressed or improved \([\d.]+%\); \d+ of 6 pairs would exit 1/m,
+      );
       expect(result.stdout).toMatch(/^Minimum detectable effect at --time 0\.02/m);
       const calibration = readBetweenRunCalibration(out);
       expect(calibration.processes).toBe(4);
       expect(Object.keys(calibration.cases).sort()).toEqual(ids);
       const stored = readdirSync(env.LAYERBENCH_CALIBRATION_DIR);
       expect(stored).toEqual([calibrationFileName(calibration.env, 0.02)]);
-      expect(result.stdout).toContain(`Stored for compare and check: ${join(env.LAYERBENCH_CALIBRATION_DIR, stored[0]!)}`);
+      expect(result.stdout).toContain(
+        `Stored for compare and check: ${join(env.LAYERBENCH_CALIBRATION_DIR, stored[0]!)}`,
+      );
       // compare now uses it.
       const a = join(work, 'a.json');
       const b = join(work, 'b.json');
-      for (const file of [a, b]) expect((await runCli(['run', 'sha1', '--filter', filter, '--time', '0.02', '--quiet', '--out', file], { env })).code).toBe(0);
+      for (const file of [a, b])
+        expect(
+          (await runCli(['run', 'sha1', '--filter', filter, '--time', '0.02', '--quiet', '--out', file], { env })).code,
+        ).toBe(0);
       const cmp = await runCli(['compare', a, b], { env });
-      expect(cmp.stdout).toMatch(/^noise: between-run spread measured by `layerbench calibrate` on this machine \(4 processes at --time 0\.02/m);
+      expect(cmp.stdout).toMatch(
+        /^noise: between-run spread measured by `layerbench calibrate` on this machine \(4 processes at --time 0\.02/m,
+      );
     } finally {
       rmSync(work, { recursive: true, force: true });
     }

@@ -32,7 +32,10 @@ describe('progress', () => {
   });
 
   it('is not written when stderr is not a TTY, or with --quiet', async () => {
-    for (const [tty, args] of [[false, oneCase], [true, [...oneCase, '--quiet']]] as const) {
+    for (const [tty, args] of [
+      [false, oneCase],
+      [true, [...oneCase, '--quiet']],
+    ] as const) {
       const stdout = new Terminal(true);
       const stderr = new Terminal(tty);
       expect(await main(args, { stdout, stderr, env: {} })).toBe(0);
@@ -54,7 +57,9 @@ describe('colour', () => {
       expect(await main(['compare', base, head], { stdout: coloured, stderr: new Terminal(true), env: {} })).toBe(1);
       expect(coloured.text).toContain('\u001b[31mregressed: a (exit 1)\u001b[39m');
       const plain = new Terminal(true);
-      expect(await main(['compare', base, head], { stdout: plain, stderr: new Terminal(true), env: { NO_COLOR: '1' } })).toBe(1);
+      expect(
+        await main(['compare', base, head], { stdout: plain, stderr: new Terminal(true), env: { NO_COLOR: '1' } }),
+      ).toBe(1);
       expect(plain.text).not.toContain('\u001b[');
       expect(plain.text).toContain('\nregressed: a (exit 1)\n');
     } finally {

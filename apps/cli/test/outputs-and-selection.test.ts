@@ -30,7 +30,9 @@ describe('output paths are checked before anything is measured or read', () => {
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
-    expect(result.stderr).toMatch(/^layerbench: cannot write .*: (it is a folder; give a file name|folder .* does not exist)$/m);
+    expect(result.stderr).toMatch(
+      /^layerbench: cannot write .*: (it is a folder; give a file name|folder .* does not exist)$/m,
+    );
   });
 });
 
@@ -44,7 +46,18 @@ describe('list shows what run measures', () => {
       const suites = new Set((JSON.parse(listed.stdout) as { suite: string }[]).map((row) => row.suite));
       // The default suites of `run` (not every suite: that was the bug).
       for (const suite of suites) expect(['cmac-timing', 'sha1', 'esptest']).toContain(suite);
-      const measured = await cli(['run', '--shard', '1/4', '--format', 'json', '--time', '0.001', '--esptest-seconds', '0.001', '--quiet']);
+      const measured = await cli([
+        'run',
+        '--shard',
+        '1/4',
+        '--format',
+        'json',
+        '--time',
+        '0.001',
+        '--esptest-seconds',
+        '0.001',
+        '--quiet',
+      ]);
       expect(measured.code).toBe(0);
       const runIds = (JSON.parse(measured.stdout) as { cases: { id: string }[] }).cases.map((c) => c.id);
       expect(runIds).toEqual(listedIds);
@@ -65,10 +78,17 @@ describe('env --json', () => {
   it('prints the env fingerprint as one JSON object, like --format json', async () => {
     const result = await cli(['env', '--json']);
     expect(result.code).toBe(0);
-    const env = JSON.parse(result.stdout) as { machineId: string; dispatch: unknown[]; layers: { name: string }[]; node: string };
+    const env = JSON.parse(result.stdout) as {
+      machineId: string;
+      dispatch: unknown[];
+      layers: { name: string }[];
+      node: string;
+    };
     expect(env.node).toBe(process.versions.node);
     expect(env.machineId).toMatch(/\S/);
-    expect(env.layers.map((layer) => layer.name)).toEqual(expect.arrayContaining(['@layerbench/aes-core', '@layerbench/sha1-dispatch']));
+    expect(env.layers.map((layer) => layer.name)).toEqual(
+      expect.arrayContaining(['@layerbench/aes-core', '@layerbench/sha1-dispatch']),
+    );
     expect(env.dispatch.length).toBeGreaterThan(0);
   });
 

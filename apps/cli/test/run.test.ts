@@ -42,13 +42,20 @@ describe('list', { timeout: heavyTestTimeout }, () => {
     expect(rows.map((row) => row.id)).toEqual(all);
     const peers = await listIds(['peers']);
     expect(peers.length).toBeGreaterThan(0);
-    expect(peers.sort()).toEqual(rows.filter((row) => row.params.peer === true).map((row) => row.id).sort());
+    expect(peers.sort()).toEqual(
+      rows
+        .filter((row) => row.params.peer === true)
+        .map((row) => row.id)
+        .sort(),
+    );
   });
 
   it('--shard k/n splits the cases: every case in exactly one shard, sizes within one', async () => {
     const all = await listIds([]);
     for (const count of [1, 2, 3, 7]) {
-      const shards = await Promise.all(Array.from({ length: count }, (_, k) => listIds(['--shard', `${k + 1}/${count}`])));
+      const shards = await Promise.all(
+        Array.from({ length: count }, (_, k) => listIds(['--shard', `${k + 1}/${count}`])),
+      );
       const seen = shards.flat();
       expect(seen.sort()).toEqual([...all].sort());
       const sizes = shards.map((shard) => shard.length);
@@ -68,7 +75,11 @@ describe('run', { timeout: heavyTestTimeout }, () => {
     const result = await runCli(['run', 'cmac-timing', '--format', 'ntpsec', '--time', '0.02', '--filter', '/pl=48/']);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toMatch(/^CPU capabilities: \S/);
-    for (const mac of ['475ac1c053379e7dbd4ce80b87d2178e', 'c906422bfe0963de6df50e022b4aa7d4', '991f4017858de97515260dd9ae440b06']) {
+    for (const mac of [
+      '475ac1c053379e7dbd4ce80b87d2178e',
+      'c906422bfe0963de6df50e022b4aa7d4',
+      '991f4017858de97515260dd9ae440b06',
+    ]) {
       expect(result.stdout).toContain(mac);
     }
     expect(result.stdout).toContain('# KL=key length, PL=packet length, CL=CMAC length');
@@ -90,7 +101,8 @@ describe('run', { timeout: heavyTestTimeout }, () => {
     const lines = [...result.stdout.matchAll(/^Encrypted(?:\+decrypted)? (\d+) packets in 0\.2s \((\d+) Mb\/s\)$/gm)];
     expect(lines).toHaveLength(2);
     // esptest truncates its figure to a whole number.
-    for (const [, packets, rate] of lines) expect(Number(rate)).toBe(Math.floor((Number(packets) * 1400) / 0.2 / 250000));
+    for (const [, packets, rate] of lines)
+      expect(Number(rate)).toBe(Math.floor((Number(packets) * 1400) / 0.2 / 250000));
   });
 
   it('--format json: stdout is exactly one run result with the layers in its fingerprint', async () => {
@@ -133,7 +145,9 @@ describe('run', { timeout: heavyTestTimeout }, () => {
     const ids = (await listIds(['cmac-timing'])).slice(0, 5);
     const filter = exactly(ids);
     const runs = await Promise.all(
-      [1, 2].map((k) => runCli(['run', 'cmac-timing', '--format', 'json', '--time', '0.02', '--filter', filter, '--shard', `${k}/2`])),
+      [1, 2].map((k) =>
+        runCli(['run', 'cmac-timing', '--format', 'json', '--time', '0.02', '--filter', filter, '--shard', `${k}/2`]),
+      ),
     );
     const seen = runs.flatMap((result) => {
       expect(result.code, result.stderr).toBe(0);
@@ -147,7 +161,17 @@ describe('run', { timeout: heavyTestTimeout }, () => {
   it('--out is a valid result file after Ctrl-C, holding the finished cases', async () => {
     const ids = (await listIds(['cmac'])).slice(0, 8);
     const out = join(work, 'interrupted.json');
-    const { child, done } = spawnCli(['run', 'cmac', '--time', '0.3', '--filter', exactly(ids), '--out', out, '--quiet']);
+    const { child, done } = spawnCli([
+      'run',
+      'cmac',
+      '--time',
+      '0.3',
+      '--filter',
+      exactly(ids),
+      '--out',
+      out,
+      '--quiet',
+    ]);
     // Interrupt once the first finished case has been written.
     while (!existsSync(out)) {
       if (child.exitCode !== null) break;

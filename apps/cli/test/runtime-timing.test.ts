@@ -42,13 +42,16 @@ interface TimingReport {
 
 describe.each(['16.20.2', '18.20.8', 'current', '22.23.5', '24.22.3'])('Node %s', (version) => {
   it('the engine measures only once V8 runs the case as TurboFan code, and nothing is recompiled or deoptimised while it measures', () => {
-    const nodePath = version === 'current' ? process.execPath : resolver.resolveRuntime({ kind: 'node', version }).nodePath;
+    const nodePath =
+      version === 'current' ? process.execPath : resolver.resolveRuntime({ kind: 'node', version }).nodePath;
     const r = spawnSync(nodePath, [fixture], { cwd: repoRoot, encoding: 'utf8', timeout: 120_000 });
     expect(r.stderr, 'stderr of the timing fixture').toBe('');
     expect(r.status).toBe(0);
     const report = JSON.parse(r.stdout) as TimingReport;
     if (version !== 'current') expect(report.node).toBe(version);
-    console.log(`Node ${report.node}: warm-up ${(report.warmSeconds * 1000).toFixed(0)} ms, slice medians ${report.sliceMediansNs.join(' ')} ns`);
+    console.log(
+      `Node ${report.node}: warm-up ${(report.warmSeconds * 1000).toFixed(0)} ms, slice medians ${report.sliceMediansNs.join(' ')} ns`,
+    );
     expect(report.probe).toBe(true);
     expect(report.probeSeesTurbofan).toBe(true);
     expect(report.flagOffAgain).toBe(true);

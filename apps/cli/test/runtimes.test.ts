@@ -21,7 +21,7 @@ interface SmokeReport {
 }
 
 describe.each(['16.20.2', '18.20.8', '22.23.5', '24.22.3'])('Node %s', (version) => {
-  it('loads every layer and gives the standards\' answers on every backend it offers', () => {
+  it("loads every layer and gives the standards' answers on every backend it offers", () => {
     const runtime = resolver.resolveRuntime({ kind: 'node', version });
     expect(runtime.version).toBe(`v${version}`);
     const r = spawnSync(runtime.nodePath, [smoke], { cwd: repoRoot, encoding: 'utf8', timeout: 120_000 });

@@ -60,7 +60,10 @@ export function spawnCli(args: readonly string[], options: { cwd?: string; env?:
   return { child, done };
 }
 
-export function runCli(args: readonly string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<CliRun> {
+export function runCli(
+  args: readonly string[],
+  options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<CliRun> {
   return spawnCli(args, options).done;
 }
 

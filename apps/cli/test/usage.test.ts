@@ -6,7 +6,9 @@ import { main } from '../src/main.js';
 import { Capture, lines, runCli } from './spawn-cli.js';
 
 const commandNames = ['run', 'list', 'compare', 'env', 'mem', 'calibrate', 'check', 'bisect', 'find'];
-const packageVersion = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+const packageVersion = (
+  JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
+).version;
 
 describe('help and version', () => {
   it('--help lists every command and exits 0', async () => {
@@ -24,14 +26,17 @@ describe('help and version', () => {
     expect(result.stdout).toBe(`${packageVersion}\n`);
   });
 
-  it.each(['run', 'list', 'compare', 'env', 'mem', 'calibrate', 'check'])('%s --help and help <command> print its usage', async (name) => {
-    const viaFlag = await runCli([name, '--help']);
-    expect(viaFlag.code).toBe(0);
-    expect(viaFlag.stdout).toMatch(new RegExp(`^Usage: layerbench ${name}`));
-    const viaHelp = await runCli(['help', name]);
-    expect(viaHelp.code).toBe(0);
-    expect(viaHelp.stdout).toBe(viaFlag.stdout);
-  });
+  it.each(['run', 'list', 'compare', 'env', 'mem', 'calibrate', 'check'])(
+    '%s --help and help <command> print its usage',
+    async (name) => {
+      const viaFlag = await runCli([name, '--help']);
+      expect(viaFlag.code).toBe(0);
+      expect(viaFlag.stdout).toMatch(new RegExp(`^Usage: layerbench ${name}`));
+      const viaHelp = await runCli(['help', name]);
+      expect(viaHelp.code).toBe(0);
+      expect(viaHelp.stdout).toBe(viaFlag.stdout);
+    },
+  );
 
   it('without a command prints the help on stderr and exits 2', async () => {
     const result = await runCli([]);
@@ -51,10 +56,19 @@ describe('bad input: one line on stderr, exit 2', () => {
     [['run', '--time'], /--time needs a value/],
     [['run', '--shard', '3/2'], /--shard must be k\/n with 1 <= k <= n, got '3\/2'/],
     [['run', '--shard', 'x'], /--shard must be k\/n/],
-    [['run', '--format', 'xml'], /--format must be one of table\|ntpsec\|esptest\|speed\|markdown\|json\|bmf, got 'xml'/],
+    [
+      ['run', '--format', 'xml'],
+      /--format must be one of table\|ntpsec\|esptest\|speed\|markdown\|json\|bmf, got 'xml'/,
+    ],
     [['run', '--filter', '(('], /--filter is not a valid regular expression/],
-    [['run', 'no-such-suite'], /unknown suite 'no-such-suite' \(suites: aes, cmac, cmac-timing, sha1, hmac, esp, esptest, peers\)/],
-    [['run', '--out', '/no/such/folder/x.json'], /cannot write \/no\/such\/folder\/x\.json: folder \/no\/such\/folder does not exist/],
+    [
+      ['run', 'no-such-suite'],
+      /unknown suite 'no-such-suite' \(suites: aes, cmac, cmac-timing, sha1, hmac, esp, esptest, peers\)/,
+    ],
+    [
+      ['run', '--out', '/no/such/folder/x.json'],
+      /cannot write \/no\/such\/folder\/x\.json: folder \/no\/such\/folder does not exist/,
+    ],
     [['compare', 'only-one.json'], /missing argument <base\.json> <head\.json>/],
     [['compare', 'a.json', 'b.json', '--threshold', '2'], /--threshold must be a relative change between 0 and 1/],
     [['env', 'extra'], /unexpected argument 'extra'/],
@@ -72,7 +86,11 @@ describe('bad input: one line on stderr, exit 2', () => {
   });
 
   it('check reports bad input with exit 128 so that git bisect run stops', async () => {
-    for (const args of [['check'], ['check', '--baseline', 'missing.json'], ['check', '--baseline', 'x', '--time', '0']]) {
+    for (const args of [
+      ['check'],
+      ['check', '--baseline', 'missing.json'],
+      ['check', '--baseline', 'x', '--time', '0'],
+    ]) {
       const result = await runCli(args);
       expect(result.code).toBe(128);
       expect(lines(result.stderr)).toHaveLength(1);
@@ -94,7 +112,9 @@ describe('main() in-process', () => {
     expect(await main(['--version'], { stdout, stderr })).toBe(0);
     expect(stdout.text).toBe(`${packageVersion}\n`);
     expect(await main(['run', '--time', 'soon'], { stdout, stderr })).toBe(2);
-    expect(stderr.text).toBe("layerbench: --time must be a positive number of seconds, got 'soon' (see layerbench run --help)\n");
+    expect(stderr.text).toBe(
+      "layerbench: --time must be a positive number of seconds, got 'soon' (see layerbench run --help)\n",
+    );
   });
 
   it('colours errors on a TTY unless NO_COLOR is set', async () => {

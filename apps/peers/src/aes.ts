@@ -135,7 +135,11 @@ interface CryptoJsBlockCipher {
   encryptBlock(words: number[], offset: number): void;
 }
 
-const cbcOptions = (iv: Uint8Array) => ({ iv: toWordArray(iv), mode: CryptoJS.mode.CBC, padding: CryptoJS.pad.NoPadding });
+const cbcOptions = (iv: Uint8Array) => ({
+  iv: toWordArray(iv),
+  mode: CryptoJS.mode.CBC,
+  padding: CryptoJS.pad.NoPadding,
+});
 
 const cryptoJs: AesPeer = {
   name: 'crypto-js',
@@ -155,12 +159,18 @@ const cryptoJs: AesPeer = {
       for (let i = 0; i < 16; i++) dst[i] = words[i >>> 2]! >>> (24 - 8 * (i & 3));
     };
   },
-  cbcEncrypt: (key, iv, data) => fromWordArray(CryptoJS.AES.encrypt(toWordArray(data), toWordArray(key), cbcOptions(iv)).ciphertext),
+  cbcEncrypt: (key, iv, data) =>
+    fromWordArray(CryptoJS.AES.encrypt(toWordArray(data), toWordArray(key), cbcOptions(iv)).ciphertext),
   cbcDecrypt: (key, iv, data) =>
     fromWordArray(
-      CryptoJS.AES.decrypt(CryptoJS.lib.CipherParams.create({ ciphertext: toWordArray(data) }), toWordArray(key), cbcOptions(iv)),
+      CryptoJS.AES.decrypt(
+        CryptoJS.lib.CipherParams.create({ ciphertext: toWordArray(data) }),
+        toWordArray(key),
+        cbcOptions(iv),
+      ),
     ),
-  expandKey: (key) => CryptoJS.algo.AES.createEncryptor(toWordArray(key), { mode: CryptoJS.mode.ECB, padding: CryptoJS.pad.NoPadding }),
+  expandKey: (key) =>
+    CryptoJS.algo.AES.createEncryptor(toWordArray(key), { mode: CryptoJS.mode.ECB, padding: CryptoJS.pad.NoPadding }),
 };
 
 export const aesPeers: AesPeer[] = [noble, stablelib, aesJs, cryptoJs];

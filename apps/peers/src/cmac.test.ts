@@ -3,7 +3,12 @@ import { bytesToHex, hexToBytes, loadVectors, seededBytes } from '#vectors';
 import { createHash } from 'node:crypto';
 import { cmacPeers } from './cmac.js';
 
-interface MacVector { name: string; key: string; msg: string; tag: string }
+interface MacVector {
+  name: string;
+  key: string;
+  msg: string;
+  tag: string;
+}
 const rfc4493 = loadVectors<{ tests: MacVector[] }>('cmac-rfc4493.json').tests;
 const sp80038b = loadVectors<{ tests: MacVector[] }>('cmac-sp800-38b.json').tests;
 

@@ -30,8 +30,12 @@ function nodeAes(key: Uint8Array): BlockCipher {
     blockSize: 16,
     keyBits: (key.length * 8) as 128,
     backend: { name: 'node-test', constantTime: true, native: true },
-    encryptBlock: () => { throw new Error('unused'); },
-    decryptBlock: () => { throw new Error('unused'); },
+    encryptBlock: () => {
+      throw new Error('unused');
+    },
+    decryptBlock: () => {
+      throw new Error('unused');
+    },
     cbcEncrypt: (iv, src, dst = new Uint8Array(src.length)) => run(iv, src, dst, false),
     cbcDecrypt: (iv, src, dst = new Uint8Array(src.length)) => run(iv, src, dst, true),
     destroy: () => {},
@@ -44,13 +48,32 @@ function nodeHmac(key: Uint8Array, options?: { tagLength?: number }): HmacSha1 {
   const self: HmacSha1 = {
     impl: 'node-test',
     tagLength,
-    update(d) { h.update(d); return self; },
-    digest() { const o = new Uint8Array(tagLength); self.digestInto(o); return o; },
-    digestInto(out, offset = 0) { out.set(h.digest().subarray(0, tagLength), offset); h = createHmac('sha1', key); },
-    reset() { h = createHmac('sha1', key); return self; },
-    clone() { throw new Error('unused'); },
-    mac(m) { return self.reset().update(m).digest(); },
-    verify() { throw new Error('unused'); },
+    update(d) {
+      h.update(d);
+      return self;
+    },
+    digest() {
+      const o = new Uint8Array(tagLength);
+      self.digestInto(o);
+      return o;
+    },
+    digestInto(out, offset = 0) {
+      out.set(h.digest().subarray(0, tagLength), offset);
+      h = createHmac('sha1', key);
+    },
+    reset() {
+      h = createHmac('sha1', key);
+      return self;
+    },
+    clone() {
+      throw new Error('unused');
+    },
+    mac(m) {
+      return self.reset().update(m).digest();
+    },
+    verify() {
+      throw new Error('unused');
+    },
     destroy() {},
   };
   return self;
@@ -63,7 +86,15 @@ describe.each(espPeers.map((p) => ({ name: p.name, peer: p })))('$name', ({ peer
       const encKey = random(keyBytes);
       const authKey = random(20);
       const sa = await peer.create(encKey, authKey, 0x12345678);
-      const ours = createEspSa({ spi: 0x12345678, encKey, authKey, aes: nodeAes, sha1: nodeHmac, pipeline: 'split', iv: counterIvSource(5) });
+      const ours = createEspSa({
+        spi: 0x12345678,
+        encKey,
+        authKey,
+        aes: nodeAes,
+        sha1: nodeHmac,
+        pipeline: 'split',
+        iv: counterIvSource(5),
+      });
       const ivs = counterIvSource(5);
       for (const [n, len] of [0, 1, 13, 14, 15, 16, 17, 63, 64, 100, 1400].entries()) {
         const payload = random(len);

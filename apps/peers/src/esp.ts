@@ -71,7 +71,8 @@ function espAround(p: Primitives, spi: number): EspPeerSa {
       const padLength = plaintext[plaintext.length - 2]!;
       const payloadLength = plaintext.length - 2 - padLength;
       if (payloadLength < 0) throw new Error('bad ESP padding');
-      for (let i = 0; i < padLength; i++) if (plaintext[payloadLength + i] !== i + 1) throw new Error('bad ESP padding');
+      for (let i = 0; i < padLength; i++)
+        if (plaintext[payloadLength + i] !== i + 1) throw new Error('bad ESP padding');
       return plaintext.subarray(0, payloadLength);
     },
   };

@@ -26,7 +26,9 @@ async function group(title, ids) {
   const result = await runInterleaved(pick(...ids), { timePerCase });
   console.log(`\n${title} (${result.rounds} rounds, ${timePerCase} s per variant)`);
   for (const c of result.cases) {
-    console.log(`  ${c.id.padEnd(38)} median ${c.stats?.median.toFixed(1).padStart(10)} ns  MAD ${c.stats?.mad.toFixed(1).padStart(8)} ns  ${c.digestOk === false ? 'DIGEST WRONG' : ''}`);
+    console.log(
+      `  ${c.id.padEnd(38)} median ${c.stats?.median.toFixed(1).padStart(10)} ns  MAD ${c.stats?.mad.toFixed(1).padStart(8)} ns  ${c.digestOk === false ? 'DIGEST WRONG' : ''}`,
+    );
   }
   for (const r of result.ratios) console.log(`  ${r.id} / ${ids[0]}: ${fmt(r)}`);
   return result;
@@ -35,30 +37,45 @@ async function group(title, ids) {
 const only = process.argv[3];
 if (only === undefined) {
   for (const name of ['block', 'cbc-enc', 'cbc-dec']) {
-    const child = spawnSync(process.execPath, [fileURLToPath(import.meta.url), String(timePerCase), name], { stdio: 'inherit' });
+    const child = spawnSync(process.execPath, [fileURLToPath(import.meta.url), String(timePerCase), name], {
+      stdio: 'inherit',
+    });
     if (child.status !== 0) process.exit(child.status ?? 1);
   }
 } else if (only === 'block') {
   const block = await group('one pre-keyed AES-128 block', [
-    'aes/aes-128/block/table', 'aes/aes-128/block/noble', 'aes/aes-128/block/stablelib', 'aes/aes-128/block/crypto-js', 'aes/aes-128/block/aes-js', 'aes/aes-128/block/ct',
+    'aes/aes-128/block/table',
+    'aes/aes-128/block/noble',
+    'aes/aes-128/block/stablelib',
+    'aes/aes-128/block/crypto-js',
+    'aes/aes-128/block/aes-js',
+    'aes/aes-128/block/ct',
     'aes/aes-128/block/bitsliced',
   ]);
   const peers = block.ratios.filter((r) => !r.id.endsWith('/ct') && !r.id.endsWith('/bitsliced'));
   const best = peers.reduce((a, b) => (b.ratio < a.ratio ? b : a));
-  console.log(`  => table / best peer (${best.id}): ${(1 / best.ratio).toFixed(3)} [${(1 / best.ci[1]).toFixed(3)}, ${(1 / best.ci[0]).toFixed(3)}] (target <= 0.5)`);
+  console.log(
+    `  => table / best peer (${best.id}): ${(1 / best.ratio).toFixed(3)} [${(1 / best.ci[1]).toFixed(3)}, ${(1 / best.ci[0]).toFixed(3)}] (target <= 0.5)`,
+  );
   const ctBlock = block.ratios.find((r) => r.id.endsWith('/ct'));
   console.log(`  => ct / table: ${ctBlock.ratio.toFixed(3)} (target <= 4)`);
   console.log(`  => bitsliced / table: ${block.ratios.find((r) => r.id.endsWith('/bitsliced')).ratio.toFixed(3)}`);
 } else if (only === 'cbc-enc') {
   const cbc = await group('AES-128-CBC encrypt 16 KiB', [
-    'aes/aes-128/cbc-enc/16384/table', 'aes/aes-128/cbc-enc/16384/noble', 'aes/aes-128/cbc-enc/16384/ct', 'aes/aes-128/cbc-enc/16384/bitsliced',
+    'aes/aes-128/cbc-enc/16384/table',
+    'aes/aes-128/cbc-enc/16384/noble',
+    'aes/aes-128/cbc-enc/16384/ct',
+    'aes/aes-128/cbc-enc/16384/bitsliced',
   ]);
   console.log(`  => table speed / noble speed: ${cbc.ratios[0].ratio.toFixed(3)} (target >= 2)`);
   console.log(`  => ct / table: ${cbc.ratios[1].ratio.toFixed(3)} (target <= 4)`);
   console.log(`  => bitsliced / table: ${cbc.ratios[2].ratio.toFixed(3)}`);
 } else if (only === 'cbc-dec') {
   const dec = await group('AES-128-CBC decrypt 16 KiB', [
-    'aes/aes-128/cbc-dec/16384/table', 'aes/aes-128/cbc-dec/16384/noble', 'aes/aes-128/cbc-dec/16384/ct', 'aes/aes-128/cbc-dec/16384/bitsliced',
+    'aes/aes-128/cbc-dec/16384/table',
+    'aes/aes-128/cbc-dec/16384/noble',
+    'aes/aes-128/cbc-dec/16384/ct',
+    'aes/aes-128/cbc-dec/16384/bitsliced',
   ]);
   console.log(`  => ct / table: ${dec.ratios[1].ratio.toFixed(3)} (target <= 4)`);
   console.log(`  => bitsliced / table: ${dec.ratios[2].ratio.toFixed(3)}`);

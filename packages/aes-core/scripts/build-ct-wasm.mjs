@@ -56,7 +56,8 @@ const shuffle = (lanes, x) => `(i8x16.shuffle ${lanes.join(' ')} ${x} ${x})`;
 const loadAt = (offset) => `(v128.load offset=${offset} (i32.const 0))`;
 
 /** xtime on every byte: (a + a) ^ (0x1b where the top bit of a was set), no branch. */
-const xtime = (a) => `(v128.xor (i8x16.add ${a} ${a}) (v128.and (i8x16.lt_s ${a} (v128.const i64x2 0 0)) ${get('c1b')}))`;
+const xtime = (a) =>
+  `(v128.xor (i8x16.add ${a} ${a}) (v128.and (i8x16.lt_s ${a} (v128.const i64x2 0 0)) ${get('c1b')}))`;
 
 /**
  * SubBytes (or InvSubBytes with the inverse tables) of the states `xs`, in
@@ -166,12 +167,13 @@ function func(header, body) {
 }
 
 function moduleText() {
-  const blockFn = (name, states) => func(`(export "${name}") (param $rounds i32)`, [
-    ...locals(['x']),
-    set('x', dataAt('(i32.const 0)')),
-    ...states(['x']),
-    storeData('(i32.const 0)', get('x')),
-  ]);
+  const blockFn = (name, states) =>
+    func(`(export "${name}") (param $rounds i32)`, [
+      ...locals(['x']),
+      set('x', dataAt('(i32.const 0)')),
+      ...states(['x']),
+      storeData('(i32.const 0)', get('x')),
+    ]);
 
   // C_i = E(P_i ^ C_{i-1}), serial; the chain slot holds C_{i-1} in and out.
   const cbcEncrypt = func('(export "cbc_encrypt") (param $rounds i32) (param $blocks i32)', [
@@ -202,10 +204,13 @@ function moduleText() {
     '(loop $group',
     ...group.map((x, b) => set(x, dataAt(get('p'), 16 * b))),
     ...decryptStates(group),
-    ...group.slice(1).reverse().map((x) => {
-      const b = Number(x.slice(1));
-      return set(x, xor(get(x), dataAt(get('p'), 16 * (b - 1))));
-    }),
+    ...group
+      .slice(1)
+      .reverse()
+      .map((x) => {
+        const b = Number(x.slice(1));
+        return set(x, xor(get(x), dataAt(get('p'), 16 * (b - 1))));
+      }),
     set('x0', xor(get('x0'), get('chain'))),
     set('chain', dataAt(get('p'), groupBytes - 16)),
     ...group.map((x, b) => storeData(get('p'), get(x), 16 * b)),

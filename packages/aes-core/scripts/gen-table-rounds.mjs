@@ -73,10 +73,12 @@ function fullRounds(o, indent) {
 /** The last round's output column c (SubBytes, ShiftRows, AddRoundKey), without the key. */
 function lastRound(o, c) {
   const S = o.decrypt ? 'INV_SBOX' : 'SBOX';
-  return [0, 1, 2, 3].map((r) => {
-    const v = `${S}[${rowByte(source('t', c, r, o.decrypt), r)}]!`;
-    return r === 0 ? v : `(${v} << ${8 * r})`;
-  }).join(' | ');
+  return [0, 1, 2, 3]
+    .map((r) => {
+      const v = `${S}[${rowByte(source('t', c, r, o.decrypt), r)}]!`;
+      return r === 0 ? v : `(${v} << ${8 * r})`;
+    })
+    .join(' | ');
 }
 
 const at = (base, n) => (n === 0 ? base : `${base} + ${n}`);
@@ -102,10 +104,15 @@ function roundKeysToLocals(schedule) {
   const lines = ['  // Round keys in locals: the block loop then reads no schedule array (15% faster at 16 KiB).'];
   const first = group(0, 40, (i) => `k${i} = ${schedule}[${i}]!`);
   lines.push(`  const ${first[0]},`, ...first.slice(1, -1).map((row) => `    ${row},`), `    ${first.at(-1)};`);
-  lines.push(`  const l0 = ${schedule}[k]!, l1 = ${schedule}[k + 1]!, l2 = ${schedule}[k + 2]!, l3 = ${schedule}[k + 3]!;`);
+  lines.push(
+    `  const l0 = ${schedule}[k]!, l1 = ${schedule}[k + 1]!, l2 = ${schedule}[k + 2]!, l3 = ${schedule}[k + 3]!;`,
+  );
   const more = group(40, 56, (i) => `k${i} = 0`);
   lines.push(`  let ${more[0]},`, `    ${more[1]};`);
-  const load = (from) => group(from, from + 8, (i) => `k${i} = ${schedule}[${i}]!;`).join(' ').replaceAll(';,', ';');
+  const load = (from) =>
+    group(from, from + 8, (i) => `k${i} = ${schedule}[${i}]!;`)
+      .join(' ')
+      .replaceAll(';,', ';');
   lines.push('  if (rounds > 10) {', `    ${load(40)}`, '    if (rounds > 12) {', `      ${load(48)}`, '    }', '  }');
   return lines;
 }
@@ -123,10 +130,17 @@ function generateFunction(name, o) {
   if (o.shape === 'block') {
     emit(`export function ${name}(${sch}: Int32Array, src: Uint8Array, dst: Uint8Array): void {`);
   } else if (o.shape === 'mac') {
-    emit(`export function ${name}(${sch}: Int32Array, state: Int32Array, src: Uint8Array, offset: number, blocks: number, mask: Int32Array | undefined): void {`);
+    emit(
+      `export function ${name}(${sch}: Int32Array, state: Int32Array, src: Uint8Array, offset: number, blocks: number, mask: Int32Array | undefined): void {`,
+    );
   } else {
-    const data = o.shape === 'words' ? 'src: Int32Array, dst: Int32Array, words: number' : 'src: Uint8Array, dst: Uint8Array, length: number';
-    emit(`export function ${name}(${sch}: Int32Array, ${data}, c0: number, c1: number, c2: number, c3: number): void {`);
+    const data =
+      o.shape === 'words'
+        ? 'src: Int32Array, dst: Int32Array, words: number'
+        : 'src: Uint8Array, dst: Uint8Array, length: number';
+    emit(
+      `export function ${name}(${sch}: Int32Array, ${data}, c0: number, c1: number, c2: number, c3: number): void {`,
+    );
   }
   emit(`  const rounds = (${sch}.length >>> 2) - 1;`, `  const k = ${sch}.length - 4;`);
   let ind = '  ';
@@ -134,10 +148,14 @@ function generateFunction(name, o) {
   if (o.shape === 'mac') {
     emit(...roundKeysToLocals(sch));
     emit('  let c0 = state[0]!, c1 = state[1]!, c2 = state[2]!, c3 = state[3]!;');
-    emit('  // The mask (CMAC\'s subkey) goes into the chaining value before the last block; zeros when there is none.');
+    emit("  // The mask (CMAC's subkey) goes into the chaining value before the last block; zeros when there is none.");
     emit('  let m0 = 0, m1 = 0, m2 = 0, m3 = 0;');
     emit('  if (mask !== undefined) {', '    m0 = mask[0]!; m1 = mask[1]!; m2 = mask[2]!; m3 = mask[3]!;', '  }');
-    emit('  const end = offset + 16 * blocks;', '  const lastOff = end - 16;', '  for (let o = offset; o < end; o += 16) {');
+    emit(
+      '  const end = offset + 16 * blocks;',
+      '  const lastOff = end - 16;',
+      '  for (let o = offset; o < end; o += 16) {',
+    );
     emit('    if (o === lastOff) {', '      c0 ^= m0; c1 ^= m1; c2 ^= m2; c3 ^= m3;', '    }');
     ind = '    ';
     offset = 'o';
@@ -150,13 +168,19 @@ function generateFunction(name, o) {
     ind = '    ';
     offset = 'o';
   }
-  const input = (c) => (o.shape === 'words' ? `src[${at('o', c)}]!` : readBytesWord(offset || '0', c).replaceAll('[0 + ', '[').replace(/\[0\]/, '[0]'));
+  const input = (c) =>
+    o.shape === 'words'
+      ? `src[${at('o', c)}]!`
+      : readBytesWord(offset || '0', c)
+          .replaceAll('[0 + ', '[')
+          .replace(/\[0\]/, '[0]');
   if (o.decrypt && o.shape !== 'block') {
     for (let c = 0; c < 4; c++) emit(`${ind}const x${c} = ${input(c)};`);
     for (let c = 0; c < 4; c++) emit(`${ind}let s${c} = x${c} ^ ${roundKey(sch, o.keys, c)};`);
   } else {
     const chain = o.shape === 'block' ? '' : ` ^ c${'{c}'}`;
-    for (let c = 0; c < 4; c++) emit(`${ind}let s${c} = ${input(c)}${chain.replace('{c}', c)} ^ ${roundKey(sch, o.keys, c)};`);
+    for (let c = 0; c < 4; c++)
+      emit(`${ind}let s${c} = ${input(c)}${chain.replace('{c}', c)} ^ ${roundKey(sch, o.keys, c)};`);
   }
   emit(`${ind}let t0: number, t1: number, t2: number, t3: number;`);
   emit(...fullRounds(o, ind));
@@ -183,7 +207,9 @@ function generateFunction(name, o) {
     else emit(`${ind}c${c} = ${value};`);
   }
   if (o.shape === 'words' && !o.decrypt) for (let c = 0; c < 4; c++) emit(`${ind}dst[${at('o', c)}] = c${c};`);
-  if (o.shape !== 'words' && o.shape !== 'mac') for (let c = 0; c < 4; c++) emit(`${ind}${writeBytesWord(offset || '0', c, `${out}${c}`).replaceAll('[0 + ', '[')}`);
+  if (o.shape !== 'words' && o.shape !== 'mac')
+    for (let c = 0; c < 4; c++)
+      emit(`${ind}${writeBytesWord(offset || '0', c, `${out}${c}`).replaceAll('[0 + ', '[')}`);
   if (o.decrypt && o.shape !== 'block') for (let c = 0; c < 4; c++) emit(`${ind}c${c} = x${c};`);
   if (o.shape !== 'block') emit('  }');
   if (o.shape === 'mac') emit('  state[0] = c0;', '  state[1] = c1;', '  state[2] = c2;', '  state[3] = c3;');
@@ -251,7 +277,7 @@ export function generateTableRounds() {
     '',
     '/**',
     ' * CBC decryption, the inverse of cbcEncryptWords: P_i = D(C_i) xor C_{i-1},',
-    ' * with the equivalent inverse cipher\'s schedule dk. src and dst may be the same.',
+    " * with the equivalent inverse cipher's schedule dk. src and dst may be the same.",
     ' */',
     ...generateFunction('cbcDecryptWords', { shape: 'words', decrypt: true, schedule: 'dk', keys: 'locals' }),
     '',

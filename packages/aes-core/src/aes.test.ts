@@ -6,8 +6,20 @@ import { bytesToHex, hexToBytes, loadVectors, loadWycheproof, seededBytes } from
 import { aesBackends, createAes } from './index.js';
 import type { BlockCipher } from './index.js';
 
-interface BlockVector { case: string; key: string; plaintext: string; ciphertext: string }
-interface CbcVector { case: string | number; key: string; iv: string; plaintext: string; ciphertext: string; direction?: string }
+interface BlockVector {
+  case: string;
+  key: string;
+  plaintext: string;
+  ciphertext: string;
+}
+interface CbcVector {
+  case: string | number;
+  key: string;
+  iv: string;
+  plaintext: string;
+  ciphertext: string;
+  direction?: string;
+}
 
 const fips197 = loadVectors<{ tests: BlockVector[] }>('aes-fips197.json').tests;
 const sp80038a = loadVectors<{ tests: CbcVector[] }>('aes-cbc-sp800-38a.json').tests;
@@ -195,10 +207,22 @@ describe.each(backendNames)('backend %s', (backend) => {
             c.cbcDecrypt(iv, src, src);
             expect(bytesToHex(src), label).toBe(bytesToHex(data));
             // Nothing outside the views is touched.
-            expect(srcHost.subarray(0, srcOff).every((b) => b === 0), label).toBe(true);
-            expect(srcHost.subarray(srcOff + data.length).every((b) => b === 0), label).toBe(true);
-            expect(dstHost.subarray(0, dstOff).every((b) => b === 0), label).toBe(true);
-            expect(dstHost.subarray(dstOff + data.length).every((b) => b === 0), label).toBe(true);
+            expect(
+              srcHost.subarray(0, srcOff).every((b) => b === 0),
+              label,
+            ).toBe(true);
+            expect(
+              srcHost.subarray(srcOff + data.length).every((b) => b === 0),
+              label,
+            ).toBe(true);
+            expect(
+              dstHost.subarray(0, dstOff).every((b) => b === 0),
+              label,
+            ).toBe(true);
+            expect(
+              dstHost.subarray(dstOff + data.length).every((b) => b === 0),
+              label,
+            ).toBe(true);
           }
         }
       }
@@ -234,30 +258,56 @@ describe.each(backendNames)('backend %s', (backend) => {
     expect(() => c.decryptBlock(b, b)).toThrow(/destroyed/);
     expect(() => c.cbcEncrypt(b, b)).toThrow(/destroyed/);
     expect(() => c.cbcDecrypt(b, b)).toThrow(/destroyed/);
-    expect(() => c.encryptBlock(b, b)).toThrow(expect.objectContaining({ name: 'DestroyedError', code: 'ERR_LAYERBENCH_DESTROYED' }));
+    expect(() => c.encryptBlock(b, b)).toThrow(
+      expect.objectContaining({ name: 'DestroyedError', code: 'ERR_LAYERBENCH_DESTROYED' }),
+    );
   });
 
   it('rejects bad input with typed errors that say what was expected', () => {
     for (const n of [0, 15, 17, 20, 31, 33, 64]) {
       expect(() => make(new Uint8Array(n))).toThrow(new RangeError(`AES key must be 16, 24 or 32 bytes, got ${n}`));
     }
-    expect(() => make('0123456789abcdef' as unknown as Uint8Array)).toThrow(new TypeError('AES key must be a Uint8Array, got string'));
-    expect(() => make([1, 2] as unknown as Uint8Array)).toThrow(new TypeError('AES key must be a Uint8Array, got Array'));
+    expect(() => make('0123456789abcdef' as unknown as Uint8Array)).toThrow(
+      new TypeError('AES key must be a Uint8Array, got string'),
+    );
+    expect(() => make([1, 2] as unknown as Uint8Array)).toThrow(
+      new TypeError('AES key must be a Uint8Array, got Array'),
+    );
     expect(() => make(null as unknown as Uint8Array)).toThrow(TypeError);
     const c = make(new Uint8Array(16));
     const b = new Uint8Array(16);
-    expect(() => c.encryptBlock(new Uint8Array(15), b)).toThrow(new RangeError('AES block src must be 16 bytes, got 15'));
-    expect(() => c.encryptBlock(new Uint8Array(32), b)).toThrow(new RangeError('AES block src must be 16 bytes, got 32'));
-    expect(() => c.decryptBlock(b, new Uint8Array(8))).toThrow(new RangeError('AES block dst must be at least 16 bytes, got 8'));
-    expect(() => c.encryptBlock(new Uint16Array(8) as unknown as Uint8Array, b)).toThrow(new TypeError('AES block src must be a Uint8Array, got Uint16Array'));
-    expect(() => c.decryptBlock(b, undefined as unknown as Uint8Array)).toThrow(new TypeError('AES block dst must be a Uint8Array, got undefined'));
+    expect(() => c.encryptBlock(new Uint8Array(15), b)).toThrow(
+      new RangeError('AES block src must be 16 bytes, got 15'),
+    );
+    expect(() => c.encryptBlock(new Uint8Array(32), b)).toThrow(
+      new RangeError('AES block src must be 16 bytes, got 32'),
+    );
+    expect(() => c.decryptBlock(b, new Uint8Array(8))).toThrow(
+      new RangeError('AES block dst must be at least 16 bytes, got 8'),
+    );
+    expect(() => c.encryptBlock(new Uint16Array(8) as unknown as Uint8Array, b)).toThrow(
+      new TypeError('AES block src must be a Uint8Array, got Uint16Array'),
+    );
+    expect(() => c.decryptBlock(b, undefined as unknown as Uint8Array)).toThrow(
+      new TypeError('AES block dst must be a Uint8Array, got undefined'),
+    );
     for (const op of ['cbcEncrypt', 'cbcDecrypt'] as const) {
       expect(() => c[op](new Uint8Array(12), b)).toThrow(new RangeError('AES-CBC iv must be 16 bytes, got 12'));
-      expect(() => c[op](b, new Uint8Array(20))).toThrow(new RangeError('AES-CBC data length must be a multiple of 16 (no padding), got 20'));
-      expect(() => c[op](b, new Uint8Array(32), new Uint8Array(16))).toThrow(new RangeError('AES-CBC dst must be at least 32 bytes (the data length), got 16'));
-      expect(() => c[op]('iv' as unknown as Uint8Array, b)).toThrow(new TypeError('AES CBC iv must be a Uint8Array, got string'));
-      expect(() => c[op](b, {} as unknown as Uint8Array)).toThrow(new TypeError('AES CBC data must be a Uint8Array, got Object'));
-      expect(() => c[op](b, b, [] as unknown as Uint8Array)).toThrow(new TypeError('AES CBC dst must be a Uint8Array, got Array'));
+      expect(() => c[op](b, new Uint8Array(20))).toThrow(
+        new RangeError('AES-CBC data length must be a multiple of 16 (no padding), got 20'),
+      );
+      expect(() => c[op](b, new Uint8Array(32), new Uint8Array(16))).toThrow(
+        new RangeError('AES-CBC dst must be at least 32 bytes (the data length), got 16'),
+      );
+      expect(() => c[op]('iv' as unknown as Uint8Array, b)).toThrow(
+        new TypeError('AES CBC iv must be a Uint8Array, got string'),
+      );
+      expect(() => c[op](b, {} as unknown as Uint8Array)).toThrow(
+        new TypeError('AES CBC data must be a Uint8Array, got Object'),
+      );
+      expect(() => c[op](b, b, [] as unknown as Uint8Array)).toThrow(
+        new TypeError('AES CBC dst must be a Uint8Array, got Array'),
+      );
     }
   });
 });

@@ -8,7 +8,9 @@ import { seededBytes } from '#vectors';
 import { nodeCbc } from '../test/node-reference.js';
 import { aesBackends, createAes } from './index.js';
 
-const backendNames = aesBackends().filter((b) => b.available).map((b) => b.name);
+const backendNames = aesBackends()
+  .filter((b) => b.available)
+  .map((b) => b.name);
 
 /** The little-endian state words of 16 bytes (byte 4j + i is bits 8i.. of word j). */
 function wordsOf(bytes: Uint8Array): Int32Array {
@@ -38,8 +40,9 @@ describe.each(backendNames)('cbcMacWords, backend %s', (backend) => {
           const iv = random(16);
           const state = wordsOf(iv);
           cipher.cbcMacWords!(state, data, offset, blocks);
-          expect(Array.from(state), `${keyBytes * 8}-bit key, ${blocks} blocks at ${offset}`)
-            .toEqual(Array.from(referenceChain(key, iv, data.subarray(offset, offset + 16 * blocks))));
+          expect(Array.from(state), `${keyBytes * 8}-bit key, ${blocks} blocks at ${offset}`).toEqual(
+            Array.from(referenceChain(key, iv, data.subarray(offset, offset + 16 * blocks))),
+          );
         }
       }
       cipher.destroy();
@@ -85,7 +88,7 @@ describe.each(backendNames)('cbcMacWords, backend %s', (backend) => {
     for (let t = 0; t < 1000; t++) {
       const key = random([16, 24, 32][t % 3]!);
       const cipher = createAes(key, { impl: backend });
-      const blocks = (random(1)[0]! % 24);
+      const blocks = random(1)[0]! % 24;
       const data = random(16 * blocks);
       const before = data.slice();
       const iv = random(16);
@@ -101,17 +104,33 @@ describe.each(backendNames)('cbcMacWords, backend %s', (backend) => {
     const cipher = createAes(new Uint8Array(16), { impl: backend });
     const data = new Uint8Array(64);
     const mac = (...args: unknown[]) => (cipher.cbcMacWords as (...a: unknown[]) => void)(...args);
-    expect(() => mac(new Int32Array(3), data, 0, 1)).toThrow(new TypeError('AES CBC-MAC state must be an Int32Array of 4 words, got 3 words'));
-    expect(() => mac(new Uint32Array(4), data, 0, 1)).toThrow(new TypeError('AES CBC-MAC state must be an Int32Array of 4 words, got Uint32Array'));
+    expect(() => mac(new Int32Array(3), data, 0, 1)).toThrow(
+      new TypeError('AES CBC-MAC state must be an Int32Array of 4 words, got 3 words'),
+    );
+    expect(() => mac(new Uint32Array(4), data, 0, 1)).toThrow(
+      new TypeError('AES CBC-MAC state must be an Int32Array of 4 words, got Uint32Array'),
+    );
     expect(() => mac(null, data, 0, 1)).toThrow(TypeError);
     expect(() => mac(new Int32Array(4), [1, 2, 3], 0, 1)).toThrow(/CBC-MAC data must be a Uint8Array, got Array/);
-    expect(() => mac(new Int32Array(4), data, -1, 1)).toThrow(new RangeError('AES CBC-MAC offset must be a non-negative integer, got -1'));
+    expect(() => mac(new Int32Array(4), data, -1, 1)).toThrow(
+      new RangeError('AES CBC-MAC offset must be a non-negative integer, got -1'),
+    );
     expect(() => mac(new Int32Array(4), data, 0.5, 1)).toThrow(RangeError);
-    expect(() => mac(new Int32Array(4), data, 0, '1')).toThrow(new RangeError('AES CBC-MAC blocks must be a non-negative integer, got 1'));
-    expect(() => mac(new Int32Array(4), data, 1, 4)).toThrow(new RangeError('AES CBC-MAC of 4 blocks from offset 1 needs 65 bytes of data, got 64'));
-    expect(() => mac(new Int32Array(4), data, 0, 1, new Int32Array(5))).toThrow(new TypeError('AES CBC-MAC lastBlockMask must be an Int32Array of 4 words, got 5 words'));
-    expect(() => mac(new Int32Array(4), data, 0, 1, [1, 2, 3, 4])).toThrow(new TypeError('AES CBC-MAC lastBlockMask must be an Int32Array of 4 words, got Array'));
-    expect(() => mac(new Int32Array(4), data, 0, 0, new Int32Array(4))).toThrow(new RangeError('AES CBC-MAC lastBlockMask needs at least one block to apply to, got blocks = 0'));
+    expect(() => mac(new Int32Array(4), data, 0, '1')).toThrow(
+      new RangeError('AES CBC-MAC blocks must be a non-negative integer, got 1'),
+    );
+    expect(() => mac(new Int32Array(4), data, 1, 4)).toThrow(
+      new RangeError('AES CBC-MAC of 4 blocks from offset 1 needs 65 bytes of data, got 64'),
+    );
+    expect(() => mac(new Int32Array(4), data, 0, 1, new Int32Array(5))).toThrow(
+      new TypeError('AES CBC-MAC lastBlockMask must be an Int32Array of 4 words, got 5 words'),
+    );
+    expect(() => mac(new Int32Array(4), data, 0, 1, [1, 2, 3, 4])).toThrow(
+      new TypeError('AES CBC-MAC lastBlockMask must be an Int32Array of 4 words, got Array'),
+    );
+    expect(() => mac(new Int32Array(4), data, 0, 0, new Int32Array(4))).toThrow(
+      new RangeError('AES CBC-MAC lastBlockMask needs at least one block to apply to, got blocks = 0'),
+    );
     const state = new Int32Array([1, 2, 3, 4]);
     expect(() => mac(state, data, 1, 4)).toThrow(RangeError);
     expect(Array.from(state)).toEqual([1, 2, 3, 4]);

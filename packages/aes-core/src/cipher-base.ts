@@ -59,7 +59,8 @@ export abstract class AesCipherBase implements BlockCipher {
   protected abstract wipe(): void;
 
   protected assertUsable(): void {
-    if (this.destroyed) throw new DestroyedError(`AES-${this.keyBits} cipher (${this.backend.name}) was destroyed; create a new one`);
+    if (this.destroyed)
+      throw new DestroyedError(`AES-${this.keyBits} cipher (${this.backend.name}) was destroyed; create a new one`);
   }
 
   encryptBlock(src: Uint8Array, dst: Uint8Array): void {
@@ -105,7 +106,13 @@ export abstract class AesCipherBase implements BlockCipher {
   }
 
   /** cbcMacWords after the checks, derived from the block and CBC primitives. */
-  protected cbcMacRaw(state: Int32Array, data: Uint8Array, offset: number, blocks: number, mask: Int32Array | undefined): void {
+  protected cbcMacRaw(
+    state: Int32Array,
+    data: Uint8Array,
+    offset: number,
+    blocks: number,
+    mask: Int32Array | undefined,
+  ): void {
     const b = macBlock;
     stateToBytes(state, b);
     let pos = offset;

@@ -55,7 +55,7 @@ describe('default backend', () => {
     expect(aes.createAes(new Uint8Array(16), { impl: 'node' }).backend.name).toBe('node');
   });
 
-  it('still reads backend, the option\'s name before 0.2, and refuses the two naming different backends', async () => {
+  it("still reads backend, the option's name before 0.2, and refuses the two naming different backends", async () => {
     vi.stubEnv('LAYERBENCH_AES_BACKEND', undefined);
     const aes = await freshModule();
     for (const name of ['table', 'ct', 'bitsliced', 'node']) {
@@ -63,15 +63,20 @@ describe('default backend', () => {
       expect(aes.createAes(new Uint8Array(16), { impl: name, backend: name }).backend.name).toBe(name);
     }
     expect(() => aes.createAes(new Uint8Array(16), { impl: 'ct', backend: 'node' })).toThrow(
-      new TypeError("createAes options: impl 'ct' and backend 'node' (its deprecated alias) name different backends; give impl only"),
+      new TypeError(
+        "createAes options: impl 'ct' and backend 'node' (its deprecated alias) name different backends; give impl only",
+      ),
     );
-    expect(() => aes.createAes(new Uint8Array(16), { backend: 'aesni' })).toThrow(/asks for AES backend 'aesni', which does not exist/);
+    expect(() => aes.createAes(new Uint8Array(16), { backend: 'aesni' })).toThrow(
+      /asks for AES backend 'aesni', which does not exist/,
+    );
   });
 
   it('forcing an unknown backend throws, naming it and the available ones', async () => {
     vi.stubEnv('LAYERBENCH_AES_BACKEND', 'aesni');
     const aes = await freshModule();
-    const message = "LAYERBENCH_AES_BACKEND=aesni asks for AES backend 'aesni', which does not exist; available backends: table, ct, bitsliced, node";
+    const message =
+      "LAYERBENCH_AES_BACKEND=aesni asks for AES backend 'aesni', which does not exist; available backends: table, ct, bitsliced, node";
     expect(() => aes.createAes(new Uint8Array(16))).toThrow(message);
     expect(() => aes.describeDispatch()).toThrow(message);
     expect(() => aes.createAes(new Uint8Array(16))).toThrow(
@@ -101,7 +106,9 @@ describe('default backend', () => {
       expect(() => aes.createAes(new Uint8Array(16))).toThrow(
         "LAYERBENCH_AES_BACKEND=node asks for AES backend 'node', which is not available here; available backends: table, ct, bitsliced",
       );
-      expect(() => aes.createAes(new Uint8Array(16))).toThrow(expect.objectContaining({ code: 'ERR_LAYERBENCH_IMPL_UNAVAILABLE', variable: 'LAYERBENCH_AES_BACKEND' }));
+      expect(() => aes.createAes(new Uint8Array(16))).toThrow(
+        expect.objectContaining({ code: 'ERR_LAYERBENCH_IMPL_UNAVAILABLE', variable: 'LAYERBENCH_AES_BACKEND' }),
+      );
       // Asked for by an option, not the environment: no variable to blame.
       let optionError: unknown;
       try {

@@ -39,7 +39,6 @@ function requester(name: string, viaEnv: boolean): string {
   return viaEnv ? `${AES_BACKEND_ENV}=${name}` : `createAes({ impl: '${name}' })`;
 }
 
-
 function findBackend(name: string, viaEnv: boolean): AesBackend {
   const backend = BACKENDS.find((b) => b.info.name === name);
   if (backend === undefined || !backend.available()) {
@@ -47,7 +46,13 @@ function findBackend(name: string, viaEnv: boolean): AesBackend {
     const what = backend === undefined ? 'which does not exist' : 'which is not available here';
     throw new ImplementationError(
       `${requester(name, viaEnv)} asks for AES backend '${name}', ${what}; available backends: ${available.join(', ') || '(none)'}`,
-      { unknown: backend === undefined, layer: 'aes-core', requested: name, available, variable: viaEnv ? AES_BACKEND_ENV : undefined },
+      {
+        unknown: backend === undefined,
+        layer: 'aes-core',
+        requested: name,
+        available,
+        variable: viaEnv ? AES_BACKEND_ENV : undefined,
+      },
     );
   }
   return backend;
@@ -61,11 +66,17 @@ function chooseDefault(): DefaultChoice {
   } else {
     const backend = BACKENDS.find((b) => b.available());
     if (backend === undefined) {
-      throw new ImplementationError('no AES backend is available here', { unknown: false, layer: 'aes-core', requested: '(default)', available: [] });
+      throw new ImplementationError('no AES backend is available here', {
+        unknown: false,
+        layer: 'aes-core',
+        requested: '(default)',
+        available: [],
+      });
     }
-    const why = backend === tableBackend
-      ? 'fastest available for single blocks and short messages'
-      : `first available in preference order (${BACKENDS.map((b) => b.info.name).join(', ')})`;
+    const why =
+      backend === tableBackend
+        ? 'fastest available for single blocks and short messages'
+        : `first available in preference order (${BACKENDS.map((b) => b.info.name).join(', ')})`;
     defaultChoice = { backend, reason: `${why} (${AES_BACKEND_ENV} unset)` };
   }
   return defaultChoice;

@@ -36,11 +36,7 @@ export function checkBlockArgs(src: unknown, dst: unknown): void {
  * chaining reads input after output has been written; src === dst (same view)
  * is handled in place by every backend.
  */
-export function checkCbcArgs(
-  iv: unknown,
-  src: unknown,
-  dst: unknown,
-): { input: Uint8Array; output: Uint8Array } {
+export function checkCbcArgs(iv: unknown, src: unknown, dst: unknown): { input: Uint8Array; output: Uint8Array } {
   checkBytes(iv, 'CBC iv');
   if (iv.length !== 16) throw new RangeError(`AES-CBC iv must be 16 bytes, got ${iv.length}`);
   checkBytes(src, 'CBC data');
@@ -50,7 +46,8 @@ export function checkCbcArgs(
   }
   if (dst === undefined) return { input: src, output: new Uint8Array(n) };
   checkBytes(dst, 'CBC dst');
-  if (dst.length < n) throw new RangeError(`AES-CBC dst must be at least ${n} bytes (the data length), got ${dst.length}`);
+  if (dst.length < n)
+    throw new RangeError(`AES-CBC dst must be at least ${n} bytes (the data length), got ${dst.length}`);
   const output = dst.length === n ? dst : dst.subarray(0, n);
   let input: Uint8Array = src;
   if (src.buffer === output.buffer && src.byteOffset !== output.byteOffset) {
@@ -65,11 +62,15 @@ export function checkCbcArgs(
 export function checkCbcMacArgs(state: unknown, data: unknown, offset: unknown, blocks: unknown, mask: unknown): void {
   // One cheap test for the call every CMAC makes; the messages below only when it fails.
   if (
-    state instanceof Int32Array && state.length === 4 && isBytes(data)
-    && (offset as number) >>> 0 === offset && (blocks as number) >>> 0 === blocks
-    && (offset as number) + 16 * (blocks as number) <= data.length
-    && (mask === undefined || (mask instanceof Int32Array && mask.length === 4 && (blocks as number) > 0))
-  ) return;
+    state instanceof Int32Array &&
+    state.length === 4 &&
+    isBytes(data) &&
+    (offset as number) >>> 0 === offset &&
+    (blocks as number) >>> 0 === blocks &&
+    (offset as number) + 16 * (blocks as number) <= data.length &&
+    (mask === undefined || (mask instanceof Int32Array && mask.length === 4 && (blocks as number) > 0))
+  )
+    return;
   checkWords(state, 'state');
   checkBytes(data, 'CBC-MAC data');
   if (typeof offset !== 'number' || !Number.isInteger(offset) || offset < 0 || offset > 0xffffffff) {
@@ -79,7 +80,9 @@ export function checkCbcMacArgs(state: unknown, data: unknown, offset: unknown, 
     throw new RangeError(`AES CBC-MAC blocks must be a non-negative integer, got ${String(blocks)}`);
   }
   if (offset + 16 * blocks > data.length) {
-    throw new RangeError(`AES CBC-MAC of ${blocks} blocks from offset ${offset} needs ${offset + 16 * blocks} bytes of data, got ${data.length}`);
+    throw new RangeError(
+      `AES CBC-MAC of ${blocks} blocks from offset ${offset} needs ${offset + 16 * blocks} bytes of data, got ${data.length}`,
+    );
   }
   checkWords(mask, 'lastBlockMask');
   throw new RangeError('AES CBC-MAC lastBlockMask needs at least one block to apply to, got blocks = 0');

@@ -52,7 +52,7 @@ describe('carveScheduleWords', () => {
     const slabs = new Set(views.map((v) => v.buffer));
     expect(slabs.size).toBeGreaterThanOrEqual(3);
     // Each view still holds what was written to it: no two ranges overlap.
-    views.forEach((v, i) => expect(v.every((w) => w === i + 1)).toBe(true));
+    for (const [i, v] of views.entries()) expect(v.every((w) => w === i + 1)).toBe(true);
   });
 });
 
@@ -71,7 +71,7 @@ describe('table ciphers in the shared slab', () => {
     }
     const slabs = new Set(ciphers.map(({ cipher }) => schedules(cipher).ek.buffer));
     expect(slabs.size).toBeGreaterThan(2);
-    ciphers.forEach(({ key, cipher }, i) => {
+    ciphers.forEach(({ key, cipher }, _i) => {
       const block = rand(16);
       const expected = nodeEcb(key, block);
       expect(encrypt(cipher, block)).toEqual(expected);
@@ -94,9 +94,10 @@ describe('table ciphers in the shared slab', () => {
     const slab = new Int32Array(ek.buffer);
     const before = slab.slice();
     const ekWords = new Set(Array.from({ length: ek.length }, (_, i) => ek.byteOffset / 4 + i));
-    const dkWords = dk!.buffer === ek.buffer
-      ? new Set(Array.from({ length: dk!.length }, (_, i) => dk!.byteOffset / 4 + i))
-      : new Set<number>();
+    const dkWords =
+      dk!.buffer === ek.buffer
+        ? new Set(Array.from({ length: dk!.length }, (_, i) => dk!.byteOffset / 4 + i))
+        : new Set<number>();
     expect(ek.some((w) => w !== 0)).toBe(true);
 
     b.destroy();

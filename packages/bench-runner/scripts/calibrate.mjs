@@ -35,7 +35,8 @@ const lines = [
   `empty case: ${result.overhead.medianNs.toFixed(3)} ns/op (MAD ${result.overhead.madNs.toFixed(3)}, 95% CI ${result.overhead.ci.map((v) => v.toFixed(3)).join('-')})`,
   `A/A: false alarms ${pct(result.falseAlarmRate)} (95% CI ${pct(result.falseAlarmCi[0])}-${pct(result.falseAlarmCi[1])}), ratio median ${result.aaRatio.median.toFixed(4)} MAD ${result.aaRatio.mad.toFixed(4)}`,
   ...result.effects.map(
-    (e) => `+${pct(e.effect)}: detected ${pct(e.detectionRate)} (95% CI ${pct(e.detectionCi[0])}-${pct(e.detectionCi[1])}), significant ${pct(e.significantRate)}, median ratio ${e.medianRatio.toFixed(4)}`,
+    (e) =>
+      `+${pct(e.effect)}: detected ${pct(e.detectionRate)} (95% CI ${pct(e.detectionCi[0])}-${pct(e.detectionCi[1])}), significant ${pct(e.significantRate)}, median ratio ${e.medianRatio.toFixed(4)}`,
   ),
   `minimum detectable effect (>= 95% power): ${result.minimumDetectableEffect === null ? 'none of those tested' : pct(result.minimumDetectableEffect)}`,
 ];

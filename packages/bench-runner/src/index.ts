@@ -9,7 +9,15 @@
 // warm for many short visits) or, from engines before it, `runCases`; both
 // stay here with compatible signatures.
 export type * from './types.js';
-export { runCases, openCase, runCase, measureOverhead, consecutiveMedians, defaultSlices, DigestMismatchError } from './run.js';
+export {
+  runCases,
+  openCase,
+  runCase,
+  measureOverhead,
+  consecutiveMedians,
+  defaultSlices,
+  DigestMismatchError,
+} from './run.js';
 export type { RunCasesOptions, OpenCase } from './run.js';
 export { runInterleaved, defaultRounds } from './interleaved.js';
 export type { InterleavedOptions } from './interleaved.js';

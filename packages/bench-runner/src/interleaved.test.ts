@@ -23,7 +23,10 @@ function loopCase(id: string, iterations: number, extra: Partial<BenchCase> = {}
 
 describe('runInterleaved', () => {
   it('pools samples from every round and gives a ratio of each variant to the first', async () => {
-    const result = await runInterleaved([loopCase('a', 50), loopCase('b', 50), loopCase('c', 500)], { timePerCase: 0.03, rounds: 3 });
+    const result = await runInterleaved([loopCase('a', 50), loopCase('b', 50), loopCase('c', 500)], {
+      timePerCase: 0.03,
+      rounds: 3,
+    });
     expect(result.rounds).toBe(3);
     expect(result.cases.map((c) => c.status)).toEqual(['ok', 'ok', 'ok']);
     // Every slice keeps at least MIN_SLICE_SAMPLES (12) samples, so 3 rounds give >= 36.

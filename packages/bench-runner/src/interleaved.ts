@@ -24,7 +24,7 @@ import {
 import { computeStats, median } from './stats/stats.js';
 import { batchSize, createCaseTimer, sampleTargetNs } from './timing.js';
 import type { CaseTimer } from './timing.js';
-import type { BenchCase, CaseResult, InterleavedResult, SampleComparison } from './types.js';
+import type { BenchCase, CaseResult, InterleavedResult } from './types.js';
 
 export interface InterleavedOptions extends CompareOptions {
   /** Seconds of measurement per variant over all rounds (default 1). */
@@ -53,11 +53,15 @@ interface Slot {
   roundMedians: number[];
 }
 
-export async function runInterleaved(variants: BenchCase[], options: InterleavedOptions = {}): Promise<InterleavedResult> {
+export async function runInterleaved(
+  variants: BenchCase[],
+  options: InterleavedOptions = {},
+): Promise<InterleavedResult> {
   const timePerCase = options.timePerCase ?? 1;
   const rounds = options.rounds ?? defaultRounds(timePerCase);
   checkTimePerCase(timePerCase);
-  if (!(Number.isInteger(rounds) && rounds >= 1)) throw new RangeError(`rounds must be a positive integer, got ${rounds}`);
+  if (!(Number.isInteger(rounds) && rounds >= 1))
+    throw new RangeError(`rounds must be a positive integer, got ${rounds}`);
   if (variants.length < 1) throw new RangeError('runInterleaved needs at least one variant');
 
   const slots: Slot[] = [];
@@ -67,7 +71,10 @@ export async function runInterleaved(variants: BenchCase[], options: Interleaved
       slot.prepared = await prepareCase(variant, slot.result);
       slot.timer = await createCaseTimer(slot.prepared.instance, slot.prepared.async, warmupSeconds(timePerCase));
       // About 16 batch samples per slice, so each slice has a stable median.
-      slot.batch = batchSize(slot.timer.nsPerOp, Math.max(50_000, Math.min(sampleTargetNs(timePerCase), (timePerCase / rounds) * 1e9 / 16)));
+      slot.batch = batchSize(
+        slot.timer.nsPerOp,
+        Math.max(50_000, Math.min(sampleTargetNs(timePerCase), ((timePerCase / rounds) * 1e9) / 16)),
+      );
     } catch (error) {
       failCase(slot.result, error);
     }

@@ -14,8 +14,20 @@ describe('measureMemory', () => {
     const results = await measureMemory(
       [
         { id: 'buffer-1k', layer: 'test', params: {}, create: () => new Uint8Array(1024) },
-        { id: 'numbers', layer: 'test', params: {}, create: () => ({ values: Array.from({ length: 64 }, (_, i) => i + 0.5) }) },
-        { id: 'throws', layer: 'test', params: {}, create: () => { throw new RangeError('no key'); } },
+        {
+          id: 'numbers',
+          layer: 'test',
+          params: {},
+          create: () => ({ values: Array.from({ length: 64 }, (_, i) => i + 0.5) }),
+        },
+        {
+          id: 'throws',
+          layer: 'test',
+          params: {},
+          create: () => {
+            throw new RangeError('no key');
+          },
+        },
       ],
       { count: 2000 },
     );
@@ -48,7 +60,10 @@ describe('ensureExposedGc', () => {
        console.log('child has gc: ' + typeof globalThis.gc + ', argv ' + process.argv.slice(2).join(' '));
        process.exit(3);`,
     );
-    const out = spawnSync(process.execPath, [script, 'one', 'two'], { encoding: 'utf8', env: { ...process.env, LAYERBENCH_EXPOSE_GC_CHILD: '' } });
+    const out = spawnSync(process.execPath, [script, 'one', 'two'], {
+      encoding: 'utf8',
+      env: { ...process.env, LAYERBENCH_EXPOSE_GC_CHILD: '' },
+    });
     expect(out.stdout).toContain('child has gc: function, argv one two');
     expect(out.stdout).toContain('parent done, exitCode 3');
     expect(out.status).toBe(3);

@@ -87,7 +87,8 @@ export async function measureMemory(cases: MemCase[], options: MeasureMemoryOpti
   const count = options.count ?? 1000;
   const repeats = options.repeats ?? 3;
   if (!(Number.isInteger(count) && count >= 1)) throw new RangeError(`count must be a positive integer, got ${count}`);
-  if (!(Number.isInteger(repeats) && repeats >= 1)) throw new RangeError(`repeats must be a positive integer, got ${repeats}`);
+  if (!(Number.isInteger(repeats) && repeats >= 1))
+    throw new RangeError(`repeats must be a positive integer, got ${repeats}`);
   const gc = forcedGc();
   const results: MemResult[] = [];
   for (const memCase of cases) {

@@ -23,12 +23,46 @@ describe('runCases', () => {
   it('isolates failures: throwing setup, throwing fn, throwing digest and wrong digest fail alone', async () => {
     const cases: BenchCase[] = [
       counterCase('first'),
-      { id: 'setup-throws', layer: 'test', params: {}, setup: () => { throw new RangeError('no key'); } },
-      { id: 'fn-throws', layer: 'test', params: {}, setup: () => ({ fn: () => { throw new Error('fn broke'); }, digest: () => '00' }) },
-      { id: 'digest-throws', layer: 'test', params: {}, setup: () => ({ fn: () => 1, digest: () => { throw new TypeError('no digest'); } }) },
+      {
+        id: 'setup-throws',
+        layer: 'test',
+        params: {},
+        setup: () => {
+          throw new RangeError('no key');
+        },
+      },
+      {
+        id: 'fn-throws',
+        layer: 'test',
+        params: {},
+        setup: () => ({
+          fn: () => {
+            throw new Error('fn broke');
+          },
+          digest: () => '00',
+        }),
+      },
+      {
+        id: 'digest-throws',
+        layer: 'test',
+        params: {},
+        setup: () => ({
+          fn: () => 1,
+          digest: () => {
+            throw new TypeError('no digest');
+          },
+        }),
+      },
       counterCase('wrong-digest', { expectedDigest: 'deadbeef' }),
       counterCase('right-digest', { expectedDigest: 'C0FFEE' }),
-      { id: 'async-setup-rejects', layer: 'test', params: {}, setup: async () => { throw new Error('later'); } },
+      {
+        id: 'async-setup-rejects',
+        layer: 'test',
+        params: {},
+        setup: async () => {
+          throw new Error('later');
+        },
+      },
       counterCase('last'),
     ];
     const run = await runCases(cases, fast);
@@ -60,14 +94,17 @@ describe('runCases', () => {
   });
 
   it('measures in the requested number of slices; fixed-time loops are split in time order', async () => {
-    const run = await runCases([counterCase('s'), counterCase('f', { fixedTimeSeconds: 0.02 })], { ...fast, slices: 4 });
+    const run = await runCases([counterCase('s'), counterCase('f', { fixedTimeSeconds: 0.02 })], {
+      ...fast,
+      slices: 4,
+    });
     expect(run.cases[0]!.sliceMedians).toHaveLength(4);
     expect(run.cases[1]!.sliceMedians!.length).toBeLessThanOrEqual(4);
     await expect(runCases([counterCase('x')], { ...fast, slices: 0 })).rejects.toThrow(RangeError);
   });
 
   it('consecutiveMedians splits in order', () => {
-    expect(consecutiveMedians([1, 2, 3, 10, 20, 30, 7], 3)).toEqual([1.5, 6.5, 20]) // groups [1,2] [3,10] [20,30,7];
+    expect(consecutiveMedians([1, 2, 3, 10, 20, 30, 7], 3)).toEqual([1.5, 6.5, 20]); // groups [1,2] [3,10] [20,30,7];
     expect(consecutiveMedians([5], 10)).toEqual([5]);
   });
 
@@ -90,7 +127,12 @@ describe('runCases', () => {
           layer: 'sha1-dispatch',
           params: { algorithm: 'SHA-1', size: 64 },
           bytesPerOp: 64,
-          setup: () => ({ fn: () => 1, digest: () => 'ab', implementation: 'unrolled', teardown: () => void tornDown++ }),
+          setup: () => ({
+            fn: () => 1,
+            digest: () => 'ab',
+            implementation: 'unrolled',
+            teardown: () => void tornDown++,
+          }),
         },
       ],
       fast,
@@ -104,7 +146,10 @@ describe('runCases', () => {
   });
 
   it('runs fixed-time cases as a counted loop with per-chunk samples', async () => {
-    const run = await runCases([counterCase('esp/encrypt', { fixedTimeSeconds: 0.03, bytesPerOp: 1400, params: { op: 'encrypt' } })], fast);
+    const run = await runCases(
+      [counterCase('esp/encrypt', { fixedTimeSeconds: 0.03, bytesPerOp: 1400, params: { op: 'encrypt' } })],
+      fast,
+    );
     const c = run.cases[0]!;
     expect(c.status).toBe('ok');
     expect(c.fixedTime!.seconds).toBe(0.03);
@@ -147,7 +192,13 @@ describe('runCases', () => {
   });
 
   it('measures the empty-case overhead and records options', async () => {
-    const run = await runCases([counterCase('x')], { timePerCase: 0.02, quiet: true, shard: '1/2', filter: 'x', suites: ['s'] });
+    const run = await runCases([counterCase('x')], {
+      timePerCase: 0.02,
+      quiet: true,
+      shard: '1/2',
+      filter: 'x',
+      suites: ['s'],
+    });
     expect(run.overheadNs).toBeGreaterThanOrEqual(0);
     expect(run.options).toEqual({ timePerCase: 0.02, shard: '1/2', filter: 'x', reference: referenceWorkName });
     expect(run.suites).toEqual(['s']);
@@ -181,7 +232,20 @@ describe('runCases', () => {
   });
 
   it('formatTable shows ok and failed cases', async () => {
-    const run = await runCases([counterCase('ok-case'), { id: 'bad', layer: 'test', params: {}, setup: () => { throw new Error('boom'); } }], fast);
+    const run = await runCases(
+      [
+        counterCase('ok-case'),
+        {
+          id: 'bad',
+          layer: 'test',
+          params: {},
+          setup: () => {
+            throw new Error('boom');
+          },
+        },
+      ],
+      fast,
+    );
     const text = formatTable(run);
     expect(text).toMatch(/^layerbench run /);
     expect(text).toMatch(/ok-case .* ns .*c0ffee +ok/);

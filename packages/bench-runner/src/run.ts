@@ -93,7 +93,9 @@ export function checkDigest(instance: CaseInstance, result: CaseResult, when: st
   const digest = String(instance.digest()).toLowerCase();
   if (result.digest !== undefined && result.digest !== digest) {
     result.digestOk = false;
-    throw new DigestMismatchError(`digest changed while timing (${when}): ${result.digest} then ${digest}; fn() is not repeatable`);
+    throw new DigestMismatchError(
+      `digest changed while timing (${when}): ${result.digest} then ${digest}; fn() is not repeatable`,
+    );
   }
   result.digest = digest;
   if (result.expectedDigest !== undefined) {
@@ -274,7 +276,8 @@ export async function measureOverhead(seconds: number): Promise<{ samples: numbe
     setup: () => ({ fn: () => undefined, digest: () => '' }),
   };
   const result = await runCase(emptyCase, seconds);
-  if (result.status !== 'ok' || !result.stats) throw new Error(`measuring the empty case failed: ${result.error?.message}`);
+  if (result.status !== 'ok' || !result.stats)
+    throw new Error(`measuring the empty case failed: ${result.error?.message}`);
   return { samples: result.samples, medianNs: result.stats.median };
 }
 
@@ -295,7 +298,8 @@ export async function runCases(cases: BenchCase[], options: RunCasesOptions = {}
   const timePerCase = options.timePerCase ?? 1;
   const slices = options.slices ?? defaultSlices;
   checkTimePerCase(timePerCase);
-  if (!(Number.isInteger(slices) && slices >= 1)) throw new RangeError(`slices must be a positive integer, got ${slices}`);
+  if (!(Number.isInteger(slices) && slices >= 1))
+    throw new RangeError(`slices must be a positive integer, got ${slices}`);
   checkUniqueIds(cases);
   const env = collectEnv(options.env);
   const run: RunResult = {
@@ -314,7 +318,8 @@ export async function runCases(cases: BenchCase[], options: RunCasesOptions = {}
     run.overheadNs = (await measureOverhead(Math.min(timePerCase, 0.25))).medianNs;
   }
 
-  const reference = options.reference === false ? undefined : await createReferenceTimer(referenceSliceSeconds(timePerCase));
+  const reference =
+    options.reference === false ? undefined : await createReferenceTimer(referenceSliceSeconds(timePerCase));
   if (reference) run.options.reference = reference.work;
   const planned = cases.map((c) => (c.fixedTimeSeconds ?? timePerCase) * 1.15);
   const progress = new Progress(options, planned);

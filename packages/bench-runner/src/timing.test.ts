@@ -3,7 +3,12 @@ import { MIN_SLICE_SAMPLES, compileCaseLoop, createCaseTimer, jitProbe, sampleLo
 
 describe('compileCaseLoop and sampleLoop', () => {
   it('calls fn exactly n times per loop call, as a method of its target', () => {
-    const target = { calls: 0, fn(this: { calls: number }) { return ++this.calls; } };
+    const target = {
+      calls: 0,
+      fn(this: { calls: number }) {
+        return ++this.calls;
+      },
+    };
     const loop = compileCaseLoop(target);
     for (const n of [0, 1, 3, 4, 13]) {
       const before = target.calls;
@@ -37,13 +42,17 @@ describe('compileCaseLoop and sampleLoop', () => {
 
   it('propagates an error thrown by fn (the caller marks the case failed)', () => {
     let n = 0;
-    const loop = compileCaseLoop({ fn: () => { if (++n > 5) throw new Error('boom'); } });
+    const loop = compileCaseLoop({
+      fn: () => {
+        if (++n > 5) throw new Error('boom');
+      },
+    });
     expect(() => sampleLoop(loop, 4, 0.01, MIN_SLICE_SAMPLES)).toThrow('boom');
   });
 });
 
 describe('jitProbe', () => {
-  it("asks V8 here, tells TurboFan code from the interpreter, and leaves natives syntax switched off for the rest of the program", () => {
+  it('asks V8 here, tells TurboFan code from the interpreter, and leaves natives syntax switched off for the rest of the program', () => {
     const probe = jitProbe();
     expect(probe).not.toBeNull();
     expect(() => probe!.finalize()).not.toThrow();
@@ -107,7 +116,15 @@ describe('createCaseTimer', () => {
 
   it('times async cases through mitata', async () => {
     let calls = 0;
-    const timer = await createCaseTimer({ fn: async () => { calls++; } }, true, 0);
+    const timer = await createCaseTimer(
+      {
+        fn: async () => {
+          calls++;
+        },
+      },
+      true,
+      0,
+    );
     expect(timer.jit).toBe('mitata');
     const samples = await timer.measure(0.01, 1);
     expect(samples.length).toBeGreaterThan(0);

@@ -10,6 +10,8 @@ import { do_not_optimize, measure } from 'mitata';
 
 /** One operation; may return a promise, which is then awaited. */
 export type TimedCall = () => unknown;
+/** Any function (what V8's optimisation natives take). */
+type AnyFunction = (...args: never[]) => unknown;
 
 const nsPerMs = 1e6;
 
@@ -156,13 +158,13 @@ export interface JitProbe {
   /** V8's %FinalizeOptimization(): waits for the background compiler to finish what is queued and installs it. */
   finalize(): void;
   /** Whether `fn` runs TurboFan code now (%GetOptimizationStatus); undefined when the status bits could not be verified. */
-  isTurbofanned?: (fn: Function) => boolean;
+  isTurbofanned?: (fn: AnyFunction) => boolean;
 }
 
 let probe: JitProbe | null | undefined;
 
 function nativesSyntaxAlreadyOn(): boolean {
-  const args = [...process.execArgv, process.env['NODE_OPTIONS'] ?? ''];
+  const args = [...process.execArgv, process.env.NODE_OPTIONS ?? ''];
   return args.some((a) => /allow[-_]natives[-_]syntax/.test(a));
 }
 
@@ -172,7 +174,11 @@ function nativesSyntaxAlreadyOn(): boolean {
  * a probe function is optimised with %OptimizeFunctionOnNextCall and the
  * higher of the two bits it then has is the one. undefined if neither.
  */
-function turbofanBit(status: (f: Function) => number, prepare: (f: Function) => void, optimizeNext: (f: Function) => void): number | undefined {
+function turbofanBit(
+  status: (f: AnyFunction) => number,
+  prepare: (f: AnyFunction) => void,
+  optimizeNext: (f: AnyFunction) => void,
+): number | undefined {
   const sample = function turbofanProbe(x: number): number {
     return (x * 3 + 1) | 0;
   };
@@ -208,9 +214,9 @@ export function jitProbe(): JitProbe | null {
     finalize();
     probe = { finalize };
     try {
-      const status = new Function('f', 'return %GetOptimizationStatus(f);') as (f: Function) => number;
-      const prepare = new Function('f', '%PrepareFunctionForOptimization(f);') as (f: Function) => void;
-      const optimizeNext = new Function('f', '%OptimizeFunctionOnNextCall(f);') as (f: Function) => void;
+      const status = new Function('f', 'return %GetOptimizationStatus(f);') as (f: AnyFunction) => number;
+      const prepare = new Function('f', '%PrepareFunctionForOptimization(f);') as (f: AnyFunction) => void;
+      const optimizeNext = new Function('f', '%OptimizeFunctionOnNextCall(f);') as (f: AnyFunction) => void;
       const bit = turbofanBit(status, prepare, optimizeNext);
       if (bit !== undefined) probe.isTurbofanned = (fn) => (status(fn) & bit) !== 0;
     } catch {

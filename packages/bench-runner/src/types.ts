@@ -95,7 +95,7 @@ export interface RunOptions {
 
 /** A keyed object whose memory footprint is measured ('how much memory does a ctx take?'). */
 export interface MemCase {
-  id: string;            // e.g. 'cmac/aes-128/preloaded/table'
+  id: string; // e.g. 'cmac/aes-128/preloaded/table'
   layer: string;
   params: CaseParams;
   /** Creates one object; the engine keeps N of them alive and divides the heap growth by N. */

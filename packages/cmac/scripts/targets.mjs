@@ -22,9 +22,15 @@ const byId = (suffix) => {
 };
 
 const groups = [
-  { name: 'preloaded vs @stablelib/cmac pre-keyed (target <= 0.4)', ids: ['preloaded/@stablelib/cmac', 'preloaded/table'] },
+  {
+    name: 'preloaded vs @stablelib/cmac pre-keyed (target <= 0.4)',
+    ids: ['preloaded/@stablelib/cmac', 'preloaded/table'],
+  },
   { name: 'one-shot vs @stablelib/cmac one-shot (target <= 0.4)', ids: ['oneshot/@stablelib/cmac', 'oneshot/table'] },
-  { name: 'preloaded vs native per call (target <= 0.125, i.e. >= 8x faster)', ids: ['native/node:crypto', 'preloaded/table'] },
+  {
+    name: 'preloaded vs native per call (target <= 0.125, i.e. >= 8x faster)',
+    ids: ['native/node:crypto', 'preloaded/table'],
+  },
 ];
 const ns = (x) => (x >= 1000 ? `${(x / 1000).toFixed(2)} µs` : `${x.toFixed(0)} ns`);
 for (const group of groups) {

@@ -1,16 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import {
-  bytesToHex,
-  checkStreamingEquivalence,
-  hexToBytes,
-  loadVectors,
-  loadWycheproof,
-  seededBytes,
-} from '#vectors';
+import { bytesToHex, checkStreamingEquivalence, hexToBytes, loadVectors, loadWycheproof, seededBytes } from '#vectors';
 import { testBackends } from '../test/aes-backends.js';
 import { Cmac, CmacDestroyedError, cmac, cmacNative, createCmac } from './index.js';
 
-interface MacVector { name: string; key: string; msg: string; tag: string }
+interface MacVector {
+  name: string;
+  key: string;
+  msg: string;
+  tag: string;
+}
 const rfc4493 = loadVectors<{ tests: MacVector[] }>('cmac-rfc4493.json').tests;
 const sp80038b = loadVectors<{ tests: MacVector[] }>('cmac-sp800-38b.json').tests;
 const wycheproof = loadWycheproof('aes_cmac_test.json');
@@ -86,9 +84,9 @@ for (const backend of testBackends()) {
         it(`keySize ${group.keySize}, tagSize ${group.tagSize}: ${group.tests.length} tests`, () => {
           let checked = 0;
           for (const t of group.tests) {
-            const key = hexToBytes(t['key'] as string);
-            const msg = hexToBytes(t['msg'] as string);
-            const tag = hexToBytes(t['tag'] as string);
+            const key = hexToBytes(t.key as string);
+            const msg = hexToBytes(t.msg as string);
+            const tag = hexToBytes(t.tag as string);
             const label = `tcId ${t.tcId} (${t.comment})`;
             if (keyBytes !== 16 && keyBytes !== 24 && keyBytes !== 32) {
               expect(t.result, label).toBe('invalid');
@@ -99,7 +97,7 @@ for (const backend of testBackends()) {
             }
             const ctx = ctxFor(key, tagLength);
             if (t.result === 'valid') {
-              expect(bytesToHex(ctx.mac(msg)), label).toBe(t['tag']);
+              expect(bytesToHex(ctx.mac(msg)), label).toBe(t.tag);
               expect(ctx.verify(msg, tag), label).toBe(true);
             } else {
               expect(t.flags, label).toContain('ModifiedTag');
@@ -298,7 +296,9 @@ for (const backend of testBackends()) {
       for (const [name, call] of calls) {
         expect(call, name).toThrow(CmacDestroyedError);
         expect(call, name).toThrow(`${name}() needs a live context`);
-        expect(call, name).toThrow(expect.objectContaining({ name: 'CmacDestroyedError', code: 'ERR_LAYERBENCH_DESTROYED' }));
+        expect(call, name).toThrow(
+          expect.objectContaining({ name: 'CmacDestroyedError', code: 'ERR_LAYERBENCH_DESTROYED' }),
+        );
       }
     });
 

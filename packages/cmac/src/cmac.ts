@@ -85,7 +85,11 @@ function fallbackChain(cipher: BlockCipher, data: Uint8Array, pos: number, block
     let used = 0;
     while (pos < end) {
       const len = Math.min(BULK_CHUNK_BYTES, end - pos);
-      const out = cipher.cbcEncrypt(b, data.subarray(pos, pos + len), len === BULK_CHUNK_BYTES ? scratch : scratch.subarray(0, len));
+      const out = cipher.cbcEncrypt(
+        b,
+        data.subarray(pos, pos + len),
+        len === BULK_CHUNK_BYTES ? scratch : scratch.subarray(0, len),
+      );
       for (let i = 0; i < 16; i++) b[i] = out[len - 16 + i]!;
       used = Math.max(used, len);
       pos += len;
@@ -103,7 +107,13 @@ function fallbackChain(cipher: BlockCipher, data: Uint8Array, pos: number, block
  * per cipher by chainingFor() (a context keeps it): a cipher has
  * cbcMacWords or it does not, so no call asks again.
  */
-export type ChainBlocks = (cipher: BlockCipher, data: Uint8Array, pos: number, blocks: number, mask?: Int32Array) => void;
+export type ChainBlocks = (
+  cipher: BlockCipher,
+  data: Uint8Array,
+  pos: number,
+  blocks: number,
+  mask?: Int32Array,
+) => void;
 
 /** The whole run in one call of aes-core's CBC-MAC seam. */
 const chainWithCbcMacWords: ChainBlocks = (cipher, data, pos, blocks, mask) => {
@@ -143,8 +153,15 @@ export function chainingFor(cipher: BlockCipher): ChainBlocks {
  * little-endian words k1Word0..k1Word3.
  */
 function finishChain(
-  chainBlocks: ChainBlocks, cipher: BlockCipher, data: Uint8Array, pos: number, length: number,
-  k1Word0: number, k1Word1: number, k1Word2: number, k1Word3: number,
+  chainBlocks: ChainBlocks,
+  cipher: BlockCipher,
+  data: Uint8Array,
+  pos: number,
+  length: number,
+  k1Word0: number,
+  k1Word1: number,
+  k1Word2: number,
+  k1Word3: number,
 ): void {
   // Full blocks before the last one, which is 1..16 bytes long (0 only for the empty message).
   const full = length === 0 ? 0 : (length - 1) >>> 4;
@@ -176,8 +193,13 @@ function finishChain(
  * takes what it needs and wipes what must stay secret: see takeTag).
  */
 export function chainWholeMessage(
-  chainBlocks: ChainBlocks, cipher: BlockCipher, msg: Uint8Array,
-  k1Word0: number, k1Word1: number, k1Word2: number, k1Word3: number,
+  chainBlocks: ChainBlocks,
+  cipher: BlockCipher,
+  msg: Uint8Array,
+  k1Word0: number,
+  k1Word1: number,
+  k1Word2: number,
+  k1Word3: number,
 ): void {
   wipeChain();
   finishChain(chainBlocks, cipher, msg, 0, msg.length, k1Word0, k1Word1, k1Word2, k1Word3);
@@ -275,7 +297,9 @@ export class Cmac {
       throw new TypeError('CMAC needs a BlockCipher (an object with encryptBlock(src, dst))');
     }
     if (cipher.blockSize !== 16) {
-      throw new RangeError(`CMAC needs a 128-bit block cipher (blockSize 16), got blockSize ${String(cipher.blockSize)}`);
+      throw new RangeError(
+        `CMAC needs a 128-bit block cipher (blockSize 16), got blockSize ${String(cipher.blockSize)}`,
+      );
     }
     this.tagLength = tagLengthOption(options.tagLength);
     this.cipher = cipher;
@@ -371,10 +395,28 @@ export class Cmac {
     const st = this.stream;
     if (st === undefined) {
       // Nothing was ever updated: the tag of the empty message.
-      chainWholeMessage(this.chainBlocks, this.cipher, emptyMessage, this.k1Word0, this.k1Word1, this.k1Word2, this.k1Word3);
+      chainWholeMessage(
+        this.chainBlocks,
+        this.cipher,
+        emptyMessage,
+        this.k1Word0,
+        this.k1Word1,
+        this.k1Word2,
+        this.k1Word3,
+      );
     } else {
       bytesToChain(st, X);
-      finishChain(this.chainBlocks, this.cipher, st, PENDING, st[PENDING_LENGTH]!, this.k1Word0, this.k1Word1, this.k1Word2, this.k1Word3);
+      finishChain(
+        this.chainBlocks,
+        this.cipher,
+        st,
+        PENDING,
+        st[PENDING_LENGTH]!,
+        this.k1Word0,
+        this.k1Word1,
+        this.k1Word2,
+        this.k1Word3,
+      );
     }
     for (let i = 0; i < tagLength; i++) out[i] = chain[i >>> 2]! >>> (8 * (i & 3));
     wipeChain();

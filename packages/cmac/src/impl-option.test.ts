@@ -9,7 +9,9 @@ import { cmac, cmacNative, createCmac } from './index.js';
 
 const key = Uint8Array.from({ length: 16 }, (_, i) => (i * i + 0x23) & 0xff);
 const packet = Uint8Array.from({ length: 48 }, (_, i) => (i * i + 0x31) & 0xff);
-const names = aesBackends().filter((b) => b.available).map((b) => b.name);
+const names = aesBackends()
+  .filter((b) => b.available)
+  .map((b) => b.name);
 
 describe('impl option', () => {
   it.each(names)('%s: impl and the deprecated backend both select it', (name) => {
@@ -23,11 +25,15 @@ describe('impl option', () => {
     }
   });
 
-  it('refuses impl and backend naming different backends, and unknown names (aes-core\'s error)', () => {
+  it("refuses impl and backend naming different backends, and unknown names (aes-core's error)", () => {
     expect(() => createCmac(key, { impl: 'table', backend: 'ct' })).toThrow(
-      new TypeError("CMAC options: impl 'table' and backend 'ct' (its deprecated alias) name different backends; give impl only"),
+      new TypeError(
+        "CMAC options: impl 'table' and backend 'ct' (its deprecated alias) name different backends; give impl only",
+      ),
     );
-    expect(() => cmac(key, packet, { impl: 'aesni' })).toThrow(expect.objectContaining({ code: 'ERR_LAYERBENCH_UNKNOWN_IMPL', requested: 'aesni' }));
+    expect(() => cmac(key, packet, { impl: 'aesni' })).toThrow(
+      expect.objectContaining({ code: 'ERR_LAYERBENCH_UNKNOWN_IMPL', requested: 'aesni' }),
+    );
   });
 });
 
@@ -59,13 +65,16 @@ describe('over an aes-core that does not read the option', () => {
 });
 
 describe('describeDispatch', () => {
-  it('reports the chaining path of aes-core\'s default cipher', async () => {
+  it("reports the chaining path of aes-core's default cipher", async () => {
     const { describeDispatch } = await import('./index.js');
-    expect(describeDispatch()).toEqual([{
-      layer: 'cmac',
-      decision: 'chaining path',
-      impl: 'cbcMacWords',
-      reason: "aes-core's default cipher (table) has cbcMacWords: a message whose last block is complete is one cipher call",
-    }]);
+    expect(describeDispatch()).toEqual([
+      {
+        layer: 'cmac',
+        decision: 'chaining path',
+        impl: 'cbcMacWords',
+        reason:
+          "aes-core's default cipher (table) has cbcMacWords: a message whose last block is complete is one cipher call",
+      },
+    ]);
   });
 });

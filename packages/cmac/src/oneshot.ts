@@ -41,9 +41,15 @@ function keyCipher(key: Uint8Array, options: CmacKeyOptions): BlockCipher {
   if (cipher.backend.name !== impl) {
     const ran = cipher.backend.name;
     cipher.destroy();
-    throw new ImplementationError(`CMAC asked aes-core for backend '${impl}' and got '${ran}': this aes-core does not read the option`, {
-      unknown: false, layer: 'cmac', requested: impl, available: [ran],
-    });
+    throw new ImplementationError(
+      `CMAC asked aes-core for backend '${impl}' and got '${ran}': this aes-core does not read the option`,
+      {
+        unknown: false,
+        layer: 'cmac',
+        requested: impl,
+        available: [ran],
+      },
+    );
   }
   return cipher;
 }
@@ -85,14 +91,16 @@ export function describeDispatch(): DispatchDecision[] {
   try {
     const words = hasCbcMacWords(cipher);
     const name = cipher.backend.name;
-    return [{
-      layer: 'cmac',
-      decision: 'chaining path',
-      impl: words ? 'cbcMacWords' : 'block calls',
-      reason: words
-        ? `aes-core's default cipher (${name}) has cbcMacWords: a message whose last block is complete is one cipher call`
-        : `aes-core's default cipher (${name}) has no cbcMacWords (aes-core before 0.2): encryptBlock per block, cbcEncrypt for runs of 256 bytes or more`,
-    }];
+    return [
+      {
+        layer: 'cmac',
+        decision: 'chaining path',
+        impl: words ? 'cbcMacWords' : 'block calls',
+        reason: words
+          ? `aes-core's default cipher (${name}) has cbcMacWords: a message whose last block is complete is one cipher call`
+          : `aes-core's default cipher (${name}) has no cbcMacWords (aes-core before 0.2): encryptBlock per block, cbcEncrypt for runs of 256 bytes or more`,
+      },
+    ];
   } finally {
     cipher.destroy();
   }

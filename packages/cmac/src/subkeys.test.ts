@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { bytesToHex, hexToBytes, loadVectors } from '#vectors';
 import { byteSwap, dblLittleEndianWords, dblWords, readWords, writeWords } from './subkeys.js';
 
-interface SubkeyVector { key: string; l: string; k1: string; k2: string }
+interface SubkeyVector {
+  key: string;
+  l: string;
+  k1: string;
+  k2: string;
+}
 const sp = loadVectors<{ subkeys: SubkeyVector[] }>('cmac-sp800-38b.json');
 const rfc = loadVectors<{ subkeys: SubkeyVector[] }>('cmac-rfc4493.json');
 
@@ -30,7 +35,10 @@ describe('CMAC subkeys (SP 800-38B appendix D, RFC 4493 section 4)', () => {
   it('doubles little-endian words (the layout of aes-core cbcMacWords) like big-endian ones', () => {
     const le = (hex: string): Int32Array => {
       const b = hexToBytes(hex);
-      return Int32Array.from([0, 1, 2, 3], (j) => b[4 * j]! | (b[4 * j + 1]! << 8) | (b[4 * j + 2]! << 16) | (b[4 * j + 3]! << 24));
+      return Int32Array.from(
+        [0, 1, 2, 3],
+        (j) => b[4 * j]! | (b[4 * j + 1]! << 8) | (b[4 * j + 2]! << 16) | (b[4 * j + 3]! << 24),
+      );
     };
     for (const v of all) {
       const w = le(v.l);

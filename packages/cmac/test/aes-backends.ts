@@ -31,6 +31,9 @@ export function testBackends(): TestBackend[] {
   if (available.length === 0) throw new Error('aes-core reports no available backend');
   return available.flatMap(({ name }) => [
     { name, create: (key: Uint8Array) => createAes(key, { backend: name }) },
-    { name: `${name} without cbcMacWords`, create: (key: Uint8Array) => withoutCbcMacWords(createAes(key, { backend: name })) },
+    {
+      name: `${name} without cbcMacWords`,
+      create: (key: Uint8Array) => withoutCbcMacWords(createAes(key, { backend: name })),
+    },
   ]);
 }

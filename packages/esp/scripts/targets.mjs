@@ -23,10 +23,30 @@ const mbps = (ns) => ((1400 * 8) / ns) * 1000;
 // Without `all`, only the backends that compete on speed are ranked: the
 // constant-time ones (ct, bitsliced) are chosen for safety and are slower than
 // table by design. Taken from aesBackends() so a new backend needs no edit here.
-const constantTimeAes = new Set(layers.aes.aesBackends().filter((b) => b.constantTime).map((b) => b.name));
-const rankedAes = new Set(layers.aes.aesBackends().filter((b) => b.available && !b.constantTime).map((b) => b.name));
-const nativeAes = new Set(layers.aes.aesBackends().filter((b) => b.native).map((b) => b.name));
-const nativeSha1 = new Set(layers.sha1.sha1Implementations().filter((s) => s.native).map((s) => s.name));
+const constantTimeAes = new Set(
+  layers.aes
+    .aesBackends()
+    .filter((b) => b.constantTime)
+    .map((b) => b.name),
+);
+const rankedAes = new Set(
+  layers.aes
+    .aesBackends()
+    .filter((b) => b.available && !b.constantTime)
+    .map((b) => b.name),
+);
+const nativeAes = new Set(
+  layers.aes
+    .aesBackends()
+    .filter((b) => b.native)
+    .map((b) => b.name),
+);
+const nativeSha1 = new Set(
+  layers.sha1
+    .sha1Implementations()
+    .filter((s) => s.native)
+    .map((s) => s.name),
+);
 const reference = 'node:crypto per packet';
 const noble = '@noble/ciphers+@noble/hashes';
 const asmcrypto = 'asmcrypto.js+hash-wasm';
@@ -40,22 +60,38 @@ for (const op of ['encrypt', 'encrypt+decrypt']) {
   const ofOp = all.filter((c) => c.params.op === op);
   const peer = (name) => ofOp.find((c) => c.params.peer === true && c.params.impl === name);
   const ours = ofOp.filter(
-    (c) => c.params.peer !== true && (everyComposition || (c.params.pipeline === 'split' && rankedAes.has(c.params.aes) && c.params.sha1 !== 'generic')),
+    (c) =>
+      c.params.peer !== true &&
+      (everyComposition ||
+        (c.params.pipeline === 'split' && rankedAes.has(c.params.aes) && c.params.sha1 !== 'generic')),
   );
   const variants = [peer(reference), ...otherPeers.map(peer), ...ours];
   const result = await runInterleaved(variants, { timePerCase, rounds });
   console.log(`\n# ${op}: ${variants.length} variants, ${rounds} interleaved rounds, ${timePerCase} s each`);
   const ratioOf = new Map(result.ratios.map((r) => [r.id, r]));
-  runs.set(op, result.cases.map((c, i) => ({ c, rounds: result.roundMedians[i] })).filter(({ c }) => c.status === 'ok' && c.stats));
+  runs.set(
+    op,
+    result.cases.map((c, i) => ({ c, rounds: result.roundMedians[i] })).filter(({ c }) => c.status === 'ok' && c.stats),
+  );
   for (const c of result.cases) {
     if (c.status !== 'ok' || !c.stats) {
       console.log(`${c.params.impl}: FAILED ${c.error?.message}`);
       continue;
     }
-    table.push({ op, impl: c.params.impl, peer: c.params.peer === true, aes: c.params.aes, sha1: c.params.sha1, pipeline: c.params.pipeline, stats: c.stats });
+    table.push({
+      op,
+      impl: c.params.impl,
+      peer: c.params.peer === true,
+      aes: c.params.aes,
+      sha1: c.params.sha1,
+      pipeline: c.params.pipeline,
+      stats: c.stats,
+    });
     const r = ratioOf.get(c.id);
     // ratio = variant / reference of ns per packet: speed-up = 1 / ratio.
-    const speedup = r ? `${(1 / r.ratio).toFixed(2)}x the reference (95% CI ${(1 / r.ci[1]).toFixed(2)}-${(1 / r.ci[0]).toFixed(2)})` : 'reference';
+    const speedup = r
+      ? `${(1 / r.ratio).toFixed(2)}x the reference (95% CI ${(1 / r.ci[1]).toFixed(2)}-${(1 / r.ci[0]).toFixed(2)})`
+      : 'reference';
     console.log(
       `${String(c.params.impl).padEnd(30)} ${mbps(c.stats.median).toFixed(0).padStart(5)} Mb/s  ` +
         `median ${(c.stats.median / 1000).toFixed(2)} µs, 95% CI ${(c.stats.ci[0] / 1000).toFixed(2)}-${(c.stats.ci[1] / 1000).toFixed(2)}, MAD ${(c.stats.mad / 1000).toFixed(2)}  ${speedup}  digest ${c.digestOk ? 'ok' : 'WRONG'}`,
@@ -70,12 +106,20 @@ const rows = [...byImpl.values()].filter((r) => r.encrypt && r['encrypt+decrypt'
 rows.sort((a, b) => a['encrypt+decrypt'].median - b['encrypt+decrypt'].median);
 console.log('\n// MEASURED rows');
 for (const r of rows.filter((x) => !x.peer)) {
-  console.log(`    { aes: '${r.aes}', sha1: '${r.sha1}', pipeline: '${r.pipeline}', encryptMbps: ${mbps(r.encrypt.median).toFixed(0)}, encryptDecryptMbps: ${mbps(r['encrypt+decrypt'].median).toFixed(0)} },`);
+  console.log(
+    `    { aes: '${r.aes}', sha1: '${r.sha1}', pipeline: '${r.pipeline}', encryptMbps: ${mbps(r.encrypt.median).toFixed(0)}, encryptDecryptMbps: ${mbps(r['encrypt+decrypt'].median).toFixed(0)} },`,
+  );
 }
-const cell = (s) => `${mbps(s.median).toFixed(0)} | ${(s.median / 1000).toFixed(2)} µs (${(s.ci[0] / 1000).toFixed(2)}-${(s.ci[1] / 1000).toFixed(2)}), MAD ${(s.mad / 1000).toFixed(2)}`;
-console.log('\n| composition | seal Mb/s | seal per packet: median (95% CI), MAD | seal+open Mb/s | seal+open per packet: median (95% CI), MAD |');
+const cell = (s) =>
+  `${mbps(s.median).toFixed(0)} | ${(s.median / 1000).toFixed(2)} µs (${(s.ci[0] / 1000).toFixed(2)}-${(s.ci[1] / 1000).toFixed(2)}), MAD ${(s.mad / 1000).toFixed(2)}`;
+console.log(
+  '\n| composition | seal Mb/s | seal per packet: median (95% CI), MAD | seal+open Mb/s | seal+open per packet: median (95% CI), MAD |',
+);
 console.log('| --- | ---: | --- | ---: | --- |');
-for (const r of rows) console.log(`| ${r.peer ? `peer: ${r.impl}` : `\`${r.impl}\``} | ${cell(r.encrypt)} | ${cell(r['encrypt+decrypt'])} |`);
+for (const r of rows)
+  console.log(
+    `| ${r.peer ? `peer: ${r.impl}` : `\`${r.impl}\``} | ${cell(r.encrypt)} | ${cell(r['encrypt+decrypt'])} |`,
+  );
 
 // The targets of the esp issue: the fastest composition of a class against a
 // peer, as the paired ratio of per-round medians with its bootstrap 95% CI.
@@ -84,7 +128,9 @@ const constantTime = (c) => constantTimeAes.has(c.params.aes);
 function target(label, op, peerName, goal, inClass) {
   const ofOp = runs.get(op) ?? [];
   const peer = ofOp.find(({ c }) => c.params.peer === true && c.params.impl === peerName);
-  const best = ofOp.filter(({ c }) => c.params.peer !== true && inClass(c)).sort((a, b) => a.c.stats.median - b.c.stats.median)[0];
+  const best = ofOp
+    .filter(({ c }) => c.params.peer !== true && inClass(c))
+    .sort((a, b) => a.c.stats.median - b.c.stats.median)[0];
   if (!peer || !best) {
     console.log(`${label}: not measured${everyComposition ? '' : ' (only with `all`)'}`);
     return;
@@ -102,4 +148,10 @@ target('best pure TS/WASM vs noble, seal', 'encrypt', noble, 1.5, pureTsWasm);
 target('best pure TS/WASM vs asmcrypto.js+hash-wasm, seal+open', 'encrypt+decrypt', asmcrypto, 1.5, pureTsWasm);
 // Not targets of the issue: what choosing a constant-time AES costs against the same goals.
 target('(context) best constant-time AES vs noble, seal', 'encrypt', noble, 1.5, constantTime);
-target('(context) best constant-time AES vs asmcrypto.js+hash-wasm, seal+open', 'encrypt+decrypt', asmcrypto, 1.5, constantTime);
+target(
+  '(context) best constant-time AES vs asmcrypto.js+hash-wasm, seal+open',
+  'encrypt+decrypt',
+  asmcrypto,
+  1.5,
+  constantTime,
+);

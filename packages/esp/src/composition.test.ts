@@ -17,7 +17,9 @@ describe('default composition', () => {
   it('takes the fastest measured row that runs here, and says why', () => {
     const c = pickComposition(measured, ['table', 'node'], ['unrolled', 'wasm']);
     expect(c).toMatchObject({ aes: 'node', sha1: 'wasm', pipeline: 'split' });
-    expect(c.reason).toBe('fastest composition in the measurements shipped with @layerbench/esp (not this run): 3 Mb/s seal, 2 Mb/s seal+open of 1400-byte packets (rank 1 of 2, measured 2000-01-01 on test machine)');
+    expect(c.reason).toBe(
+      'fastest composition in the measurements shipped with @layerbench/esp (not this run): 3 Mb/s seal, 2 Mb/s seal+open of 1400-byte packets (rank 1 of 2, measured 2000-01-01 on test machine)',
+    );
   });
 
   it('skips rows whose layers cannot run here (no silent use of a missing backend)', () => {
@@ -36,7 +38,9 @@ describe('default composition', () => {
   it('prefers ct (WebAssembly) to bitsliced (pure JS) among the constant-time AES backends, and names the order', () => {
     const c = pickComposition(measured, ['bitsliced', 'ct'], ['generic']);
     expect(c).toMatchObject({ aes: 'ct', sha1: 'generic', pipeline: 'split' });
-    expect(c.reason).toBe('no measured composition runs here: fixed preference aes node > table > ct > bitsliced, sha1 node > wasm > unrolled > generic');
+    expect(c.reason).toBe(
+      'no measured composition runs here: fixed preference aes node > table > ct > bitsliced, sha1 node > wasm > unrolled > generic',
+    );
     expect(pickComposition(measured, ['bitsliced'], ['generic'])).toMatchObject({ aes: 'bitsliced', sha1: 'generic' });
   });
 
@@ -58,18 +62,36 @@ describe('forcing the default composition', () => {
 
   it('parses aes+sha1/pipeline and refuses what cannot run, naming what can', () => {
     expect(forcedComposition('ct+generic/stitched', ['table', 'ct'], ['generic'])).toEqual({
-      aes: 'ct', sha1: 'generic', pipeline: 'stitched', reason: `forced by ${ESP_COMPOSITION_ENV}=ct+generic/stitched`,
+      aes: 'ct',
+      sha1: 'generic',
+      pipeline: 'stitched',
+      reason: `forced by ${ESP_COMPOSITION_ENV}=ct+generic/stitched`,
     });
-    expect(() => forcedComposition('table+wasm', ['table'], ['wasm'])).toThrow(/expected <aes backend>\+<sha1 implementation>\/<split\|stitched>/);
+    expect(() => forcedComposition('table+wasm', ['table'], ['wasm'])).toThrow(
+      /expected <aes backend>\+<sha1 implementation>\/<split\|stitched>/,
+    );
     expect(() => forcedComposition('table+wasm/fused', ['table'], ['wasm'])).toThrow(RangeError);
     expect(() => forcedComposition('table+wasm/fused', ['table'], ['wasm'])).toThrow(
-      expect.objectContaining({ code: 'ERR_LAYERBENCH_BAD_ENV_VALUE', variable: ESP_COMPOSITION_ENV, value: 'table+wasm/fused' }),
+      expect.objectContaining({
+        code: 'ERR_LAYERBENCH_BAD_ENV_VALUE',
+        variable: ESP_COMPOSITION_ENV,
+        value: 'table+wasm/fused',
+      }),
     );
     expect(() => forcedComposition('node+wasm/split', ['table'], ['wasm'])).toThrow(
-      expect.objectContaining({ name: 'ImplementationError', code: 'ERR_LAYERBENCH_IMPL_UNAVAILABLE', layer: 'esp', variable: ESP_COMPOSITION_ENV }),
+      expect.objectContaining({
+        name: 'ImplementationError',
+        code: 'ERR_LAYERBENCH_IMPL_UNAVAILABLE',
+        layer: 'esp',
+        variable: ESP_COMPOSITION_ENV,
+      }),
     );
-    expect(() => forcedComposition('node+wasm/split', ['table'], ['wasm'])).toThrow(/aes backend 'node' is not available here; available: table/);
-    expect(() => forcedComposition('table+node/split', ['table'], ['wasm'])).toThrow(/sha1 implementation 'node' is not available here; available: wasm/);
+    expect(() => forcedComposition('node+wasm/split', ['table'], ['wasm'])).toThrow(
+      /aes backend 'node' is not available here; available: table/,
+    );
+    expect(() => forcedComposition('table+node/split', ['table'], ['wasm'])).toThrow(
+      /sha1 implementation 'node' is not available here; available: wasm/,
+    );
   });
 
   it('LAYERBENCH_ESP_COMPOSITION drives SAs created without options, and says so', () => {
@@ -84,14 +106,16 @@ describe('forcing the default composition', () => {
   it('a forced composition that cannot run fails loudly at the first SA', () => {
     process.env[ESP_COMPOSITION_ENV] = 'quantum+wasm/split';
     resetEspDispatch();
-    expect(() => createEspSa({ spi: 0x1000, encKey: new Uint8Array(16), authKey: new Uint8Array(20) })).toThrow(/aes backend 'quantum' is not available/);
+    expect(() => createEspSa({ spi: 0x1000, encKey: new Uint8Array(16), authKey: new Uint8Array(20) })).toThrow(
+      /aes backend 'quantum' is not available/,
+    );
   });
 });
 
 describe('the impl option: the whole composition by name', () => {
   const keys = { spi: 0x1000, encKey: new Uint8Array(16), authKey: new Uint8Array(20) };
 
-  it('runs the composition it names, as the caller\'s choice', () => {
+  it("runs the composition it names, as the caller's choice", () => {
     for (const impl of ['ct+unrolled/stitched', 'bitsliced+generic/split', 'node+node/split']) {
       const sa = createEspSa({ ...keys, impl });
       expect(sa.composition.id).toBe(impl);
@@ -102,13 +126,21 @@ describe('the impl option: the whole composition by name', () => {
 
   it('refuses a malformed name, one that cannot run here, and impl together with its parts', () => {
     expect(() => createEspSa({ ...keys, impl: 'table+wasm' })).toThrow(
-      new RangeError("impl 'table+wasm': expected <aes backend>+<sha1 implementation>/<split|stitched>, e.g. table+wasm/split"),
+      new RangeError(
+        "impl 'table+wasm': expected <aes backend>+<sha1 implementation>/<split|stitched>, e.g. table+wasm/split",
+      ),
     );
     expect(() => createEspSa({ ...keys, impl: 'aesni+wasm/split' })).toThrow(
-      expect.objectContaining({ code: 'ERR_LAYERBENCH_IMPL_UNAVAILABLE', variable: undefined, message: expect.stringMatching(/^impl 'aesni\+wasm\/split': aes backend 'aesni' is not available here/) }),
+      expect.objectContaining({
+        code: 'ERR_LAYERBENCH_IMPL_UNAVAILABLE',
+        variable: undefined,
+        message: expect.stringMatching(/^impl 'aesni\+wasm\/split': aes backend 'aesni' is not available here/),
+      }),
     );
     expect(() => createEspSa({ ...keys, impl: 'table+wasm/split', pipeline: 'split' })).toThrow(
-      new TypeError('createEspSa options: give either impl (the whole composition) or aes, sha1 and pipeline, not both'),
+      new TypeError(
+        'createEspSa options: give either impl (the whole composition) or aes, sha1 and pipeline, not both',
+      ),
     );
     expect(() => createEspSa({ ...keys, impl: 3 as unknown as string })).toThrow(TypeError);
   });

@@ -25,7 +25,8 @@ export const MEASURED: {
   /** Fastest first (by seal-then-open throughput, the whole work of a loopback SA). */
   rows: MeasuredComposition[];
 } = {
-  machine: 'AMD EPYC, 2 vCPUs shared with other jobs (1-minute load average 0.7-1.1 during the run), Node 20.20.2, OpenSSL 3.0.19',
+  machine:
+    'AMD EPYC, 2 vCPUs shared with other jobs (1-minute load average 0.7-1.1 during the run), Node 20.20.2, OpenSSL 3.0.19',
   date: '2026-11-30',
   command: 'node packages/esp/scripts/targets.mjs 4 20 all (interleaved rounds: load hits every composition alike)',
   rows: [
@@ -92,7 +93,12 @@ let chosen: DefaultComposition | undefined;
  * here. Throws (naming what is available) rather than falling back: a silent
  * fallback is how the OpenConnect regression went unnoticed.
  */
-export function forcedComposition(spec: string, aesHere: string[], sha1Here: string[], source = ESP_COMPOSITION_ENV): DefaultComposition {
+export function forcedComposition(
+  spec: string,
+  aesHere: string[],
+  sha1Here: string[],
+  source = ESP_COMPOSITION_ENV,
+): DefaultComposition {
   // From the environment, the errors name the variable (the CLI reports them as bad input).
   const variable = source.startsWith('LAYERBENCH_') ? source : undefined;
   const asked = variable === undefined ? `${source} '${spec}'` : `${source}=${spec}`;
@@ -102,7 +108,10 @@ export function forcedComposition(spec: string, aesHere: string[], sha1Here: str
     throw variable === undefined ? new RangeError(message) : new EnvironmentValueError(message, variable, spec);
   }
   const [, aes, sha1, pipeline] = match as unknown as [string, string, string, PipelineName];
-  for (const [requested, here, what] of [[aes, aesHere, 'aes backend'], [sha1, sha1Here, 'sha1 implementation']] as const) {
+  for (const [requested, here, what] of [
+    [aes, aesHere, 'aes backend'],
+    [sha1, sha1Here, 'sha1 implementation'],
+  ] as const) {
     if (!here.includes(requested)) {
       throw new ImplementationError(
         `${asked}: ${what} '${requested}' is not available here; available: ${here.join(', ') || '(none)'}`,
@@ -110,7 +119,12 @@ export function forcedComposition(spec: string, aesHere: string[], sha1Here: str
       );
     }
   }
-  return { aes, sha1, pipeline, reason: variable === undefined ? `chosen by the caller (${source} ${spec})` : `forced by ${source}=${spec}` };
+  return {
+    aes,
+    sha1,
+    pipeline,
+    reason: variable === undefined ? `chosen by the caller (${source} ${spec})` : `forced by ${source}=${spec}`,
+  };
 }
 
 /**
@@ -176,5 +190,7 @@ export const resetEspDispatch: () => void = resetDispatch;
 /** The default composition as dispatch decisions, for the capability/dispatch lines the CLI prints first. */
 export function describeDispatch(): DispatchDecision[] {
   const c = defaultComposition();
-  return [{ layer: 'esp', decision: 'default composition', impl: `${c.aes}+${c.sha1}/${c.pipeline}`, reason: c.reason }];
+  return [
+    { layer: 'esp', decision: 'default composition', impl: `${c.aes}+${c.sha1}/${c.pipeline}`, reason: c.reason },
+  ];
 }

@@ -19,9 +19,15 @@ describe('layers named by string', () => {
       return { ...real, createAes: (key: Uint8Array) => real.createAes(key, { impl: 'table' }) };
     });
     const esp = await import('./index.js');
-    expect(esp.createEspSa({ ...keys, aes: 'table', sha1: 'generic', pipeline: 'split' }).composition.id).toBe('table+generic/split');
+    expect(esp.createEspSa({ ...keys, aes: 'table', sha1: 'generic', pipeline: 'split' }).composition.id).toBe(
+      'table+generic/split',
+    );
     expect(() => esp.createEspSa({ ...keys, aes: 'ct', sha1: 'generic', pipeline: 'split' })).toThrow(
-      expect.objectContaining({ code: 'ERR_LAYERBENCH_IMPL_UNAVAILABLE', layer: 'esp', message: "esp asked aes-core for 'ct' and got 'table': this aes-core does not read the option" }),
+      expect.objectContaining({
+        code: 'ERR_LAYERBENCH_IMPL_UNAVAILABLE',
+        layer: 'esp',
+        message: "esp asked aes-core for 'ct' and got 'table': this aes-core does not read the option",
+      }),
     );
   });
 
@@ -29,9 +35,18 @@ describe('layers named by string', () => {
     vi.resetModules();
     vi.doMock('@layerbench/sha1-dispatch', async (importOriginal) => {
       const real = await importOriginal<typeof import('@layerbench/sha1-dispatch')>();
-      return { ...real, createHmacSha1: (key: Uint8Array, o?: { tagLength?: number }) => real.createHmacSha1(key, { impl: 'generic', ...(o?.tagLength === undefined ? {} : { tagLength: o.tagLength }) }) };
+      return {
+        ...real,
+        createHmacSha1: (key: Uint8Array, o?: { tagLength?: number }) =>
+          real.createHmacSha1(key, {
+            impl: 'generic',
+            ...(o?.tagLength === undefined ? {} : { tagLength: o.tagLength }),
+          }),
+      };
     });
     const esp = await import('./index.js');
-    expect(() => esp.createEspSa({ ...keys, impl: 'table+wasm/split' })).toThrow(/esp asked sha1-dispatch for 'wasm' and got 'generic'/);
+    expect(() => esp.createEspSa({ ...keys, impl: 'table+wasm/split' })).toThrow(
+      /esp asked sha1-dispatch for 'wasm' and got 'generic'/,
+    );
   });
 });

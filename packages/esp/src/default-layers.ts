@@ -12,9 +12,15 @@ import { ImplementationError } from './layer-shared.generated.js';
 /** Throws when a layer ran something else than the implementation it was asked for. */
 function checkRan(layer: string, requested: string, ran: string): void {
   if (ran !== requested) {
-    throw new ImplementationError(`esp asked ${layer} for '${requested}' and got '${ran}': this ${layer} does not read the option`, {
-      unknown: false, layer: 'esp', requested, available: [ran],
-    });
+    throw new ImplementationError(
+      `esp asked ${layer} for '${requested}' and got '${ran}': this ${layer} does not read the option`,
+      {
+        unknown: false,
+        layer: 'esp',
+        requested,
+        available: [ran],
+      },
+    );
   }
 }
 
@@ -30,7 +36,10 @@ export function aesFactory(impl: string): BlockCipherFactory {
 
 export function sha1Factory(impl: string): HmacSha1Factory {
   return (key, options) => {
-    const mac = createHmacSha1(key, options?.tagLength === undefined ? { impl } : { impl, tagLength: options.tagLength });
+    const mac = createHmacSha1(
+      key,
+      options?.tagLength === undefined ? { impl } : { impl, tagLength: options.tagLength },
+    );
     if (mac.impl !== impl) mac.destroy();
     checkRan('sha1-dispatch', impl, mac.impl);
     return mac;
@@ -39,10 +48,14 @@ export function sha1Factory(impl: string): HmacSha1Factory {
 
 /** Names of the aes-core backends this machine can run. */
 export function availableAesBackends(): string[] {
-  return aesBackends().filter((b) => b.available).map((b) => b.name);
+  return aesBackends()
+    .filter((b) => b.available)
+    .map((b) => b.name);
 }
 
 /** Names of the sha1-dispatch implementations this machine can run. */
 export function availableSha1Implementations(): string[] {
-  return sha1Implementations().filter((s) => s.available).map((s) => s.name);
+  return sha1Implementations()
+    .filter((s) => s.available)
+    .map((s) => s.name);
 }

@@ -27,7 +27,14 @@ it(`survives ${MUTATIONS} random mutations without accepting a forgery`, () => {
   for (const c of matrix) {
     const keys = { spi: 0xc0ffee, encKey: new Uint8Array(32).fill(3), authKey: new Uint8Array(20).fill(9) };
     const sender = createEspSa({ ...keys, aes: c.aes, sha1: c.sha1, pipeline: c.pipeline, direction: 'outbound' });
-    const receiver = createEspSa({ ...keys, aes: c.aes, sha1: c.sha1, pipeline: c.pipeline, direction: 'inbound', replayWindow: 4096 });
+    const receiver = createEspSa({
+      ...keys,
+      aes: c.aes,
+      sha1: c.sha1,
+      pipeline: c.pipeline,
+      direction: 'inbound',
+      replayWindow: 4096,
+    });
     const genuine = new Map<string, boolean>(); // hex -> opened already
     const pool: Uint8Array[] = [];
     const fresh = () => {
@@ -56,20 +63,23 @@ it(`survives ${MUTATIONS} random mutations without accepting a forgery`, () => {
         case 2: // truncate
           m = base.slice(0, r(base.length));
           break;
-        case 3: { // extend with random bytes
+        case 3: {
+          // extend with random bytes
           m = new Uint8Array(base.length + 1 + r(40));
           m.set(base);
           for (let i = base.length; i < m.length; i++) m[i] = r(256);
           break;
         }
-        case 4: { // overwrite a random range
+        case 4: {
+          // overwrite a random range
           m = base.slice();
           const start = r(m.length);
           const end = Math.min(m.length, start + 1 + r(32));
           for (let i = start; i < end; i++) m[i] = r(256);
           break;
         }
-        case 5: { // splice: the front of one genuine packet, the back of another
+        case 5: {
+          // splice: the front of one genuine packet, the back of another
           const other = pool[r(pool.length)]!;
           const cut = r(Math.min(base.length, other.length));
           m = new Uint8Array(cut + other.length - cut);
@@ -77,7 +87,8 @@ it(`survives ${MUTATIONS} random mutations without accepting a forgery`, () => {
           m.set(other.subarray(cut), cut);
           break;
         }
-        case 6: { // random bytes, with this SA's SPI half the time
+        case 6: {
+          // random bytes, with this SA's SPI half the time
           m = new Uint8Array(r(200));
           for (let i = 0; i < m.length; i++) m[i] = r(256);
           if (m.length >= 4 && r(2) === 0) m.set(base.subarray(0, 4));
@@ -87,7 +98,7 @@ it(`survives ${MUTATIONS} random mutations without accepting a forgery`, () => {
           m = base.slice();
       }
       mutations++;
-      let opened;
+      let opened: ReturnType<typeof receiver.open>;
       try {
         opened = receiver.open(m);
       } catch (err) {

@@ -12,7 +12,11 @@ it('hands out zero-filled, aligned, non-overlapping views, and standalone buffer
     views.push(v);
   }
   // Writing every view did not disturb any other.
-  views.forEach((v, i) => expect(v.every((b) => b === i + 1), `view ${i}`).toBe(true));
+  for (const [i, v] of views.entries())
+    expect(
+      v.every((b) => b === i + 1),
+      `view ${i}`,
+    ).toBe(true);
   expect(views[0]!.buffer.byteLength).toBe(SLAB_BYTES);
   const large = slab.allocate(MAX_SLAB_PACKET + 1);
   expect(large.byteOffset).toBe(0);

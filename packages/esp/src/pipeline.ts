@@ -34,7 +34,13 @@ export abstract class LayeredPipeline implements SealPipeline {
     protected readonly mac: HmacSha1,
   ) {}
 
-  abstract seal(packet: Uint8Array, payload: Uint8Array, nextHeader: number, padLength: number, icvOffset: number): void;
+  abstract seal(
+    packet: Uint8Array,
+    payload: Uint8Array,
+    nextHeader: number,
+    padLength: number,
+    icvOffset: number,
+  ): void;
 }
 
 export interface PipelineDefinition {

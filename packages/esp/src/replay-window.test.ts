@@ -19,28 +19,31 @@ class ModelWindow {
 }
 
 describe('ReplayWindow', () => {
-  it.each([1, 31, 32, 33, 64, 100, 1024, 4096])('agrees with a set-based model over random traffic (window %i)', (size) => {
-    const random = seededBytes(size);
-    const window = new ReplayWindow(size);
-    const model = new ModelWindow(size);
-    let base = 1;
-    for (let i = 0; i < 20000; i++) {
-      const r = random(4);
-      const u = ((r[0]! << 16) | (r[1]! << 8) | r[2]!) >>> 0;
-      // Mostly near the front of the window, sometimes far ahead or far behind.
-      let seq: number;
-      if (r[3]! < 200) seq = Math.max(0, base + (u % (2 * size + 8)) - size - 4);
-      else if (r[3]! < 230) seq = base + (u % (size * 3 + 100));
-      else seq = u % (base + 1);
-      const want = model.accepts(seq);
-      expect(window.check(seq) === undefined, `seq ${seq} (step ${i})`).toBe(want);
-      if (want) {
-        window.accept(seq);
-        model.accept(seq);
-        base = Math.max(base, seq);
+  it.each([1, 31, 32, 33, 64, 100, 1024, 4096])(
+    'agrees with a set-based model over random traffic (window %i)',
+    (size) => {
+      const random = seededBytes(size);
+      const window = new ReplayWindow(size);
+      const model = new ModelWindow(size);
+      let base = 1;
+      for (let i = 0; i < 20000; i++) {
+        const r = random(4);
+        const u = ((r[0]! << 16) | (r[1]! << 8) | r[2]!) >>> 0;
+        // Mostly near the front of the window, sometimes far ahead or far behind.
+        let seq: number;
+        if (r[3]! < 200) seq = Math.max(0, base + (u % (2 * size + 8)) - size - 4);
+        else if (r[3]! < 230) seq = base + (u % (size * 3 + 100));
+        else seq = u % (base + 1);
+        const want = model.accepts(seq);
+        expect(window.check(seq) === undefined, `seq ${seq} (step ${i})`).toBe(want);
+        if (want) {
+          window.accept(seq);
+          model.accept(seq);
+          base = Math.max(base, seq);
+        }
       }
-    }
-  });
+    },
+  );
 
   it('handles the top of the 32-bit sequence space', () => {
     const window = new ReplayWindow(64);
@@ -55,6 +58,7 @@ describe('ReplayWindow', () => {
 
   it('refuses sequence number 0 and silly sizes', () => {
     expect(new ReplayWindow().check(0)).toMatch(/never sent/);
-    for (const size of [0, -1, 2.5, 65537, Infinity, Number.NaN]) expect(() => new ReplayWindow(size)).toThrow(RangeError);
+    for (const size of [0, -1, 2.5, 65537, Infinity, Number.NaN])
+      expect(() => new ReplayWindow(size)).toThrow(RangeError);
   });
 });

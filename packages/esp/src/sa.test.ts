@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { bytesToHex, hexToBytes, loadVectors, seededBytes } from '#vectors';
-import { createEspSa, EspError, counterIvSource, defaultComposition, describeDispatch, type EspSa, type EspSaOptions } from '@layerbench/esp';
+import {
+  createEspSa,
+  EspError,
+  counterIvSource,
+  defaultComposition,
+  describeDispatch,
+  type EspSa,
+  type EspSaOptions,
+} from '@layerbench/esp';
 import { nodeDoubleAes, nodeDoubleHmac } from '../test/layer-doubles.js';
 import { compositions, type Composition } from '../test/layer-matrix.js';
 import { icvOf, paddedPlaintext, referenceSeal } from '../test/reference-esp.js';
@@ -56,8 +64,14 @@ describe.each(matrix)('composition $id', (c) => {
   it.each(rfc3602)('RFC 3602 case $case: ciphertext bytes with the given IV, ICV by node:crypto, opens', (v) => {
     const key = hexToBytes(v.key);
     const s = createEspSa({
-      spi: v.spi, encKey: key, authKey: AUTH_KEY, aes: c.aes, sha1: c.sha1, pipeline: c.pipeline,
-      iv: fixedIv(v.iv), nextSequence: v.seq,
+      spi: v.spi,
+      encKey: key,
+      authKey: AUTH_KEY,
+      aes: c.aes,
+      sha1: c.sha1,
+      pipeline: c.pipeline,
+      iv: fixedIv(v.iv),
+      nextSequence: v.seq,
     });
     const packet = s.seal(hexToBytes(v.payload), v.nextHeader);
     const rfcPacket = hexToBytes(v.packet);
@@ -74,7 +88,15 @@ describe.each(matrix)('composition $id', (c) => {
     for (const keyBytes of [16, 24, 32]) {
       const encKey = random(keyBytes);
       const authKey = random(20);
-      const s = createEspSa({ spi: 0x1000, encKey, authKey, aes: c.aes, sha1: c.sha1, pipeline: c.pipeline, iv: counterIvSource(1) });
+      const s = createEspSa({
+        spi: 0x1000,
+        encKey,
+        authKey,
+        aes: c.aes,
+        sha1: c.sha1,
+        pipeline: c.pipeline,
+        iv: counterIvSource(1),
+      });
       const ivs = counterIvSource(1);
       const lengths = [...Array.from({ length: 131 }, (_, i) => i), 1400];
       for (const [n, len] of lengths.entries()) {
@@ -83,7 +105,14 @@ describe.each(matrix)('composition $id', (c) => {
         const packet = s.seal(payload, nextHeader);
         const iv = new Uint8Array(16);
         ivs(iv);
-        const expected = referenceSeal({ spi: 0x1000, seq: n + 1, iv, encKey, authKey, plaintext: paddedPlaintext(payload, nextHeader) });
+        const expected = referenceSeal({
+          spi: 0x1000,
+          seq: n + 1,
+          iv,
+          encKey,
+          authKey,
+          plaintext: paddedPlaintext(payload, nextHeader),
+        });
         expect(bytesToHex(packet), `length ${len}, key ${keyBytes}`).toBe(bytesToHex(expected));
         const opened = s.open(packet);
         expect(bytesToHex(opened.payload)).toBe(bytesToHex(payload));
@@ -124,7 +153,14 @@ describe.each(matrix)('composition $id', (c) => {
 
   it('refuses a wrong SPI before looking at the ICV', () => {
     const s = sa(c);
-    const other = createEspSa({ spi: SPI + 1, encKey: ENC_KEY, authKey: AUTH_KEY, aes: c.aes, sha1: c.sha1, pipeline: c.pipeline });
+    const other = createEspSa({
+      spi: SPI + 1,
+      encKey: ENC_KEY,
+      authKey: AUTH_KEY,
+      aes: c.aes,
+      sha1: c.sha1,
+      pipeline: c.pipeline,
+    });
     expectEspError(() => s.open(other.seal(new Uint8Array(10), 4)), 'spi');
     expect(s.open(s.seal(new Uint8Array(10), 4)).seq).toBe(1);
   });
@@ -219,18 +255,34 @@ describe('packets are byte-identical across every composition for the same IV', 
 
 describe('options', () => {
   const c = matrix[0]!;
-  const base = { spi: SPI, encKey: ENC_KEY, authKey: AUTH_KEY, aes: c.aes, sha1: c.sha1, pipeline: c.pipeline } as const;
+  const base = {
+    spi: SPI,
+    encKey: ENC_KEY,
+    authKey: AUTH_KEY,
+    aes: c.aes,
+    sha1: c.sha1,
+    pipeline: c.pipeline,
+  } as const;
   it('rejects bad keys, SPIs, windows, pipelines and next headers with typed errors', () => {
-    expect(() => createEspSa({ ...base, encKey: new Uint8Array(20) })).toThrow(/encKey \(AES key\) must be 16, 24 or 32 bytes, got 20/);
-    expect(() => createEspSa({ ...base, authKey: new Uint8Array(16) })).toThrow(/must be 20 bytes \(RFC 2404\), got 16/);
+    expect(() => createEspSa({ ...base, encKey: new Uint8Array(20) })).toThrow(
+      /encKey \(AES key\) must be 16, 24 or 32 bytes, got 20/,
+    );
+    expect(() => createEspSa({ ...base, authKey: new Uint8Array(16) })).toThrow(
+      /must be 20 bytes \(RFC 2404\), got 16/,
+    );
     expect(() => createEspSa({ ...base, authKey: 'k' as unknown as Uint8Array })).toThrow(TypeError);
     for (const spi of [0, 255, -1, 2 ** 32, 1.5]) expect(() => createEspSa({ ...base, spi })).toThrow(RangeError);
-    for (const w of [0, -64, 1.5, 65537, Number.NaN]) expect(() => createEspSa({ ...base, replayWindow: w })).toThrow(RangeError);
+    for (const w of [0, -64, 1.5, 65537, Number.NaN])
+      expect(() => createEspSa({ ...base, replayWindow: w })).toThrow(RangeError);
     for (const w of [1, 32, 64, 1024, 65536]) expect(createEspSa({ ...base, replayWindow: w }).replayWindow).toBe(w);
     expect(() => createEspSa({ ...base, pipeline: 'fused' as 'split' })).toThrow(/pipeline must be/);
     expect(() => createEspSa({ ...base, pipeline: 'toString' as 'split' })).toThrow(/pipeline must be/);
-    expect(() => createEspSa({ ...base, aes: 128 as unknown as string })).toThrow(/aes must be a backend name or a factory function, got number/);
-    expect(() => createEspSa({ ...base, sha1: null as unknown as string })).toThrow(/sha1 must be a backend name or a factory function, got null/);
+    expect(() => createEspSa({ ...base, aes: 128 as unknown as string })).toThrow(
+      /aes must be a backend name or a factory function, got number/,
+    );
+    expect(() => createEspSa({ ...base, sha1: null as unknown as string })).toThrow(
+      /sha1 must be a backend name or a factory function, got null/,
+    );
     const shortTags = (key: Uint8Array) => nodeDoubleHmac(key, { tagLength: 10 });
     expect(() => createEspSa({ ...base, sha1: shortTags })).toThrow(/HMAC tags of 10 bytes/);
     // A sha1 layer that ignores the requested truncation still yields HMAC-SHA1-96 packets.
@@ -254,23 +306,39 @@ describe('options', () => {
     expect(inbound.open(packet).seq).toBe(1);
     inbound.destroy();
     expect(() => inbound.open(packet)).toThrow(/destroyed/);
-    expect(() => inbound.open(packet)).toThrow(expect.objectContaining({ name: 'DestroyedError', code: 'ERR_LAYERBENCH_DESTROYED' }));
+    expect(() => inbound.open(packet)).toThrow(
+      expect.objectContaining({ name: 'DestroyedError', code: 'ERR_LAYERBENCH_DESTROYED' }),
+    );
   });
 
   it('reports its composition and why', () => {
     const named = createEspSa({ ...base, aes: 'table', sha1: 'unrolled', pipeline: 'stitched' });
-    expect(named.composition).toMatchObject({ aes: { name: 'table', native: false }, sha1: 'unrolled', pipeline: 'stitched', id: 'table+unrolled/stitched', reason: 'chosen by the caller' });
+    expect(named.composition).toMatchObject({
+      aes: { name: 'table', native: false },
+      sha1: 'unrolled',
+      pipeline: 'stitched',
+      id: 'table+unrolled/stitched',
+      reason: 'chosen by the caller',
+    });
     const injected = createEspSa({ ...base, aes: nodeDoubleAes, sha1: nodeDoubleHmac, pipeline: 'split' });
     expect(injected.composition.id).toBe('node-double+node-double/split');
     expect(injected.composition.reason).toMatch(/chosen by the caller; injected layer factory/);
-    expect(injected.describeDispatch()[0]).toMatchObject({ layer: 'esp', decision: 'composition', impl: injected.composition.id });
+    expect(injected.describeDispatch()[0]).toMatchObject({
+      layer: 'esp',
+      decision: 'composition',
+      impl: injected.composition.id,
+    });
     const defaulted = createEspSa({ spi: SPI, encKey: ENC_KEY, authKey: AUTH_KEY });
     const best = defaultComposition();
     expect(defaulted.composition.id).toBe(`${best.aes}+${best.sha1}/${best.pipeline}`);
     expect(defaulted.composition.reason).toBe(best.reason);
     const partly = createEspSa({ spi: SPI, encKey: ENC_KEY, authKey: AUTH_KEY, pipeline: 'stitched' });
     expect(partly.composition.reason).toMatch(/^aes, sha1 from the default composition/);
-    expect(describeDispatch()[0]).toMatchObject({ layer: 'esp', decision: 'default composition', impl: defaulted.composition.id });
+    expect(describeDispatch()[0]).toMatchObject({
+      layer: 'esp',
+      decision: 'default composition',
+      impl: defaulted.composition.id,
+    });
   });
 
   it('refuses unknown backend names loudly', () => {
@@ -279,7 +347,14 @@ describe('options', () => {
   });
 
   it('draws a fresh random IV per packet by default', () => {
-    const s = createEspSa({ spi: SPI, encKey: ENC_KEY, authKey: AUTH_KEY, aes: c.aes, sha1: c.sha1, pipeline: c.pipeline });
+    const s = createEspSa({
+      spi: SPI,
+      encKey: ENC_KEY,
+      authKey: AUTH_KEY,
+      aes: c.aes,
+      sha1: c.sha1,
+      pipeline: c.pipeline,
+    });
     const ivs = new Set<string>();
     for (let i = 0; i < 200; i++) ivs.add(bytesToHex(s.seal(new Uint8Array(0), 59).subarray(8, 24)));
     expect(ivs.size).toBe(200);

@@ -101,7 +101,9 @@ const MIN_PACKET = CIPHERTEXT_OFFSET + 16 + ICV_BYTES;
 function checkKeyBytes(name: string, value: unknown, lengths: number[], why: string): Uint8Array {
   checkBytes(value, name);
   if (!lengths.includes(value.length)) {
-    throw new RangeError(`${name} must be ${lengths.join(', ').replace(/, (\d+)$/, ' or $1')} bytes${why}, got ${value.length}`);
+    throw new RangeError(
+      `${name} must be ${lengths.join(', ').replace(/, (\d+)$/, ' or $1')} bytes${why}, got ${value.length}`,
+    );
   }
   return value;
 }
@@ -159,9 +161,14 @@ class SecurityAssociation implements EspSa {
     if (options.iv !== undefined && typeof options.iv !== 'function') {
       throw new TypeError('iv must be a function (out: Uint8Array) => void');
     }
-    for (const [name, value] of [['aes', options.aes], ['sha1', options.sha1]] as const) {
+    for (const [name, value] of [
+      ['aes', options.aes],
+      ['sha1', options.sha1],
+    ] as const) {
       if (value !== undefined && typeof value !== 'string' && typeof value !== 'function') {
-        throw new TypeError(`${name} must be a backend name or a factory function, got ${value === null ? 'null' : typeof value}`);
+        throw new TypeError(
+          `${name} must be a backend name or a factory function, got ${value === null ? 'null' : typeof value}`,
+        );
       }
     }
     this.window = new ReplayWindow(options.replayWindow ?? DEFAULT_REPLAY_WINDOW);
@@ -170,13 +177,19 @@ class SecurityAssociation implements EspSa {
     // comes from the measured best composition.
     let named: DefaultComposition | undefined;
     if (options.impl !== undefined) {
-      if (typeof options.impl !== 'string') throw new TypeError(`impl must be a composition name such as 'table+wasm/split', got ${describeValue(options.impl)}`);
+      if (typeof options.impl !== 'string')
+        throw new TypeError(
+          `impl must be a composition name such as 'table+wasm/split', got ${describeValue(options.impl)}`,
+        );
       if (options.aes !== undefined || options.sha1 !== undefined || pipelineName !== undefined) {
-        throw new TypeError('createEspSa options: give either impl (the whole composition) or aes, sha1 and pipeline, not both');
+        throw new TypeError(
+          'createEspSa options: give either impl (the whole composition) or aes, sha1 and pipeline, not both',
+        );
       }
       named = forcedComposition(options.impl, availableAesBackends(), availableSha1Implementations(), 'impl');
     }
-    const needsDefault = named === undefined && (options.aes === undefined || options.sha1 === undefined || pipelineName === undefined);
+    const needsDefault =
+      named === undefined && (options.aes === undefined || options.sha1 === undefined || pipelineName === undefined);
     const best = needsDefault ? defaultComposition() : undefined;
     const aes = named?.aes ?? options.aes ?? best!.aes;
     const sha1 = named?.sha1 ?? options.sha1 ?? best!.sha1;
@@ -191,7 +204,9 @@ class SecurityAssociation implements EspSa {
     this.cipher = createCipher(encKey);
     this.mac = createMac(authKey, { tagLength: ICV_BYTES });
     if (!(this.mac.tagLength >= ICV_BYTES && this.mac.tagLength <= 20)) {
-      throw new RangeError(`the sha1 layer made HMAC tags of ${this.mac.tagLength} bytes; HMAC-SHA1-96 needs 12 (or the full 20)`);
+      throw new RangeError(
+        `the sha1 layer made HMAC tags of ${this.mac.tagLength} bytes; HMAC-SHA1-96 needs 12 (or the full 20)`,
+      );
     }
     this.sealer = pipeline.create(this.cipher, this.mac);
 
@@ -232,14 +247,18 @@ class SecurityAssociation implements EspSa {
 
   seal(payload: Uint8Array, nextHeader: number): Uint8Array {
     this.assertUsable();
-    if (this.direction === 'inbound') throw new EspError('direction', 'this SA was created inbound: it opens packets, it does not seal them');
+    if (this.direction === 'inbound')
+      throw new EspError('direction', 'this SA was created inbound: it opens packets, it does not seal them');
     checkBytes(payload, 'payload');
     if (!Number.isInteger(nextHeader) || nextHeader < 0 || nextHeader > 255) {
       throw new RangeError(`nextHeader must be an integer from 0 to 255, got ${String(nextHeader)}`);
     }
     const seq = this.seq;
     if (seq > 0xffffffff) {
-      throw new EspError('sequence', 'sequence number would wrap past 2^32-1: establish a new SA (RFC 4303 section 3.3.3; ESN is not supported)');
+      throw new EspError(
+        'sequence',
+        'sequence number would wrap past 2^32-1: establish a new SA (RFC 4303 section 3.3.3; ESN is not supported)',
+      );
     }
     // Payload, pad length and next header fill whole AES blocks (RFC 4303 section 2.4, RFC 3602 section 2.4).
     const padLength = (16 - ((payload.length + 2) & 15)) & 15;
@@ -257,19 +276,29 @@ class SecurityAssociation implements EspSa {
 
   open(packet: Uint8Array): OpenedPacket {
     this.assertUsable();
-    if (this.direction === 'outbound') throw new EspError('direction', 'this SA was created outbound: it seals packets, it does not open them');
+    if (this.direction === 'outbound')
+      throw new EspError('direction', 'this SA was created outbound: it seals packets, it does not open them');
     checkBytes(packet, 'packet');
     const length = packet.length;
     if (length < MIN_PACKET) {
-      throw new EspError('length', `ESP packet of ${length} bytes is shorter than the minimum ${MIN_PACKET} (header 8, IV 16, one AES block, ICV 12)`);
+      throw new EspError(
+        'length',
+        `ESP packet of ${length} bytes is shorter than the minimum ${MIN_PACKET} (header 8, IV 16, one AES block, ICV 12)`,
+      );
     }
     const ciphertextLength = length - CIPHERTEXT_OFFSET - ICV_BYTES;
     if ((ciphertextLength & 15) !== 0) {
-      throw new EspError('length', `ESP ciphertext of ${ciphertextLength} bytes is not a whole number of 16-byte AES blocks`);
+      throw new EspError(
+        'length',
+        `ESP ciphertext of ${ciphertextLength} bytes is not a whole number of 16-byte AES blocks`,
+      );
     }
     const spi = readUint32(packet, 0);
     if (spi !== this.spi) {
-      throw new EspError('spi', `SPI 0x${spi.toString(16).padStart(8, '0')} is not this SA's 0x${this.spi.toString(16).padStart(8, '0')}`);
+      throw new EspError(
+        'spi',
+        `SPI 0x${spi.toString(16).padStart(8, '0')} is not this SA's 0x${this.spi.toString(16).padStart(8, '0')}`,
+      );
     }
     // ICV before anything touches the ciphertext: an unauthenticated packet
     // reaches neither the replay window nor the cipher.
@@ -300,7 +329,10 @@ class SecurityAssociation implements EspSa {
     }
     for (let i = 0; i < padLength; i++) {
       if (plaintext[payloadLength + i] !== i + 1) {
-        throw new EspError('padding', `padding byte ${i + 1} of ${padLength} is ${plaintext[payloadLength + i]}, expected ${i + 1} (RFC 4303 section 2.4)`);
+        throw new EspError(
+          'padding',
+          `padding byte ${i + 1} of ${padLength} is ${plaintext[payloadLength + i]}, expected ${i + 1} (RFC 4303 section 2.4)`,
+        );
       }
     }
     this.window.accept(seq);
@@ -311,8 +343,18 @@ class SecurityAssociation implements EspSa {
     const c = this.composition;
     return [
       { layer: 'esp', decision: 'composition', impl: c.id, reason: c.reason },
-      { layer: 'esp', decision: 'aes backend', impl: c.aes.name, reason: c.aes.native ? 'native (node:crypto)' : c.aes.constantTime ? 'constant-time' : 'not constant-time' },
-      { layer: 'esp', decision: 'sha1 implementation', impl: c.sha1, reason: 'HMAC-SHA1-96 over SPI | seq | IV | ciphertext' },
+      {
+        layer: 'esp',
+        decision: 'aes backend',
+        impl: c.aes.name,
+        reason: c.aes.native ? 'native (node:crypto)' : c.aes.constantTime ? 'constant-time' : 'not constant-time',
+      },
+      {
+        layer: 'esp',
+        decision: 'sha1 implementation',
+        impl: c.sha1,
+        reason: 'HMAC-SHA1-96 over SPI | seq | IV | ciphertext',
+      },
       { layer: 'esp', decision: 'pipeline', impl: c.pipeline, reason: pipelines[c.pipeline].description },
     ];
   }

@@ -84,19 +84,37 @@ it.skipIf(tshark.skip)('tshark decrypts and authenticates packets sealed by ever
   const output = execFileSync(
     TSHARK,
     [
-      '-r', file,
-      '-o', 'esp.enable_encryption_decode:TRUE',
-      '-o', 'esp.enable_authentication_check:TRUE',
+      '-r',
+      file,
+      '-o',
+      'esp.enable_encryption_decode:TRUE',
+      '-o',
+      'esp.enable_authentication_check:TRUE',
       ...uat,
       // The payload is random bytes: keep Wireshark from dissecting it as the IPv6 its next header names.
-      '--disable-protocol', 'ipv6',
-      '-T', 'fields', '-E', 'separator=|', '-E', 'occurrence=f',
-      '-e', 'esp.icv_good', '-e', 'esp.icv_bad', '-e', 'esp.contained_data', '-e', 'esp.pad_len', '-e', 'esp.protocol',
+      '--disable-protocol',
+      'ipv6',
+      '-T',
+      'fields',
+      '-E',
+      'separator=|',
+      '-E',
+      'occurrence=f',
+      '-e',
+      'esp.icv_good',
+      '-e',
+      'esp.icv_bad',
+      '-e',
+      'esp.contained_data',
+      '-e',
+      'esp.pad_len',
+      '-e',
+      'esp.protocol',
     ],
     { encoding: 'utf8', env: { ...process.env, HOME: dir, XDG_CONFIG_HOME: dir }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   const rows = output.trim().split('\n');
-  if (process.env['ESP_TSHARK_DEBUG']) console.log(output);
+  if (process.env.ESP_TSHARK_DEBUG) console.log(output);
   expect(rows.length).toBe(expected.length);
   rows.forEach((row, i) => {
     const [good, bad, contained, padLength, nextHeader] = row.split('|');

@@ -17,12 +17,16 @@ export interface Composition {
 }
 
 export function aesLayers(): { name: string; aes: string | BlockCipherFactory }[] {
-  const named = aesBackends().filter((b) => b.available).map((b) => ({ name: b.name, aes: b.name }));
+  const named = aesBackends()
+    .filter((b) => b.available)
+    .map((b) => ({ name: b.name, aes: b.name }));
   return [...named, { name: 'node-double', aes: nodeDoubleAes }];
 }
 
 export function sha1Layers(): { name: string; sha1: string | HmacSha1Factory }[] {
-  const named = sha1Implementations().filter((s) => s.available).map((s) => ({ name: s.name, sha1: s.name }));
+  const named = sha1Implementations()
+    .filter((s) => s.available)
+    .map((s) => ({ name: s.name, sha1: s.name }));
   return [...named, { name: 'node-double', sha1: nodeDoubleHmac }];
 }
 

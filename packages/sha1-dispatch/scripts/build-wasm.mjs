@@ -25,5 +25,9 @@ export function generatedModuleText(bytes) {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  writeOrCheck(outPath, generatedModuleText(await assembleWat(readFileSync(watPath, 'utf8'))), 'node scripts/build-wasm.mjs');
+  writeOrCheck(
+    outPath,
+    generatedModuleText(await assembleWat(readFileSync(watPath, 'utf8'))),
+    'node scripts/build-wasm.mjs',
+  );
 }

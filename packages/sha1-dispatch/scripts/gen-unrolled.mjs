@@ -24,7 +24,9 @@ export function generateUnrolled() {
   emit('  for (let n = blocks | 0; n > 0; n--) {');
   for (let i = 0; i < 16; i++) {
     const o = i * 4;
-    emit(`    let w${i} = (data[p + ${o}]! << 24) | (data[p + ${o + 1}]! << 16) | (data[p + ${o + 2}]! << 8) | data[p + ${o + 3}]!;`);
+    emit(
+      `    let w${i} = (data[p + ${o}]! << 24) | (data[p + ${o + 1}]! << 16) | (data[p + ${o + 2}]! << 8) | data[p + ${o + 3}]!;`,
+    );
   }
   emit('    let a = h0, b = h1, c = h2, d = h3, e = h4, t = 0;');
   let v = ['a', 'b', 'c', 'd', 'e'];
@@ -35,24 +37,37 @@ export function generateUnrolled() {
       emit(`    t = w${(r - 3) % 16} ^ w${(r - 8) % 16} ^ w${(r - 14) % 16} ^ ${w}; ${w} = (t << 1) | (t >>> 31);`);
     }
     let f, k;
-    if (r < 20) { f = `(${D} ^ (${B} & (${C} ^ ${D})))`; k = '0x5a827999'; }
-    else if (r < 40) { f = `(${B} ^ ${C} ^ ${D})`; k = '0x6ed9eba1'; }
-    else if (r < 60) { f = `(${B} & ${C}) + (${D} & (${B} ^ ${C}))`; k = '0x8f1bbcdc'; }
-    else { f = `(${B} ^ ${C} ^ ${D})`; k = '0xca62c1d6'; }
+    if (r < 20) {
+      f = `(${D} ^ (${B} & (${C} ^ ${D})))`;
+      k = '0x5a827999';
+    } else if (r < 40) {
+      f = `(${B} ^ ${C} ^ ${D})`;
+      k = '0x6ed9eba1';
+    } else if (r < 60) {
+      f = `(${B} & ${C}) + (${D} & (${B} ^ ${C}))`;
+      k = '0x8f1bbcdc';
+    } else {
+      f = `(${B} ^ ${C} ^ ${D})`;
+      k = '0xca62c1d6';
+    }
     // Terms not depending on the newest variable (A) are summed first, so the
     // round-to-round dependency chain is one add and one rotate long.
-    emit(`    ${E} = (${E} + ${w} + ${k} + ${f} + ((${A} << 5) | (${A} >>> 27))) | 0; ${B} = (${B} << 30) | (${B} >>> 2);`);
+    emit(
+      `    ${E} = (${E} + ${w} + ${k} + ${f} + ((${A} << 5) | (${A} >>> 27))) | 0; ${B} = (${B} << 30) | (${B} >>> 2);`,
+    );
     v = [E, A, B, C, D];
   }
   const [A, B, C, D, E] = v;
-  emit(`    h0 = (h0 + ${A}) | 0; h1 = (h1 + ${B}) | 0; h2 = (h2 + ${C}) | 0; h3 = (h3 + ${D}) | 0; h4 = (h4 + ${E}) | 0;`);
+  emit(
+    `    h0 = (h0 + ${A}) | 0; h1 = (h1 + ${B}) | 0; h2 = (h2 + ${C}) | 0; h3 = (h3 + ${D}) | 0; h4 = (h4 + ${E}) | 0;`,
+  );
   emit('    p += 64;');
   emit('  }');
   emit('  state[0] = h0; state[1] = h1; state[2] = h2; state[3] = h3; state[4] = h4;');
   emit('}');
   emit('');
   emit("export const unrolledCompressor: Sha1Compressor = { name: 'unrolled', blockDataOrder };");
-  return lines.join('\n') + '\n';
+  return `${lines.join('\n')}\n`;
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

@@ -39,7 +39,7 @@ export function emitRoundsToEnd(emit, indent, termsOf) {
     emit(`${indent}(local.set $${B} ${rotl(get(B), 30)})`);
     v = [E, A, B, C, D];
   }
-  v.forEach((x, i) => emit(`${indent}(local.set $h${i} (i32.add ${get(`h${i}`)} ${get(x)}))`));
+  v.forEach((x, i) => void emit(`${indent}(local.set $h${i} (i32.add ${get(`h${i}`)} ${get(x)}))`));
   emit(`${indent}(local.set $p (i32.add ${get('p')} (i32.const 64)))`);
   emit(`${indent}(local.set $n (i32.sub ${get('n')} (i32.const 1)))`);
   emit(`${indent}(br $next)))`);
@@ -71,9 +71,13 @@ export function generateWat() {
   for (let i = 0; i < 16; i++) {
     // Big-endian load: wasm has no byte-swap instruction, so rotate and mask.
     emit(`        (local.set $t (i32.load offset=${i * 4} ${get('p')}))`);
-    emit(`        (local.set $w${i} (i32.or (i32.and ${rotl(get('t'), 8)} (i32.const 0x00ff00ff)) (i32.and ${rotl(get('t'), 24)} (i32.const 0xff00ff00))))`);
+    emit(
+      `        (local.set $w${i} (i32.or (i32.and ${rotl(get('t'), 8)} (i32.const 0x00ff00ff)) (i32.and ${rotl(get('t'), 24)} (i32.const 0xff00ff00))))`,
+    );
   }
-  emit(`        (local.set $a ${get('h0')}) (local.set $b ${get('h1')}) (local.set $c ${get('h2')}) (local.set $d ${get('h3')}) (local.set $e ${get('h4')})`);
+  emit(
+    `        (local.set $a ${get('h0')}) (local.set $b ${get('h1')}) (local.set $c ${get('h2')}) (local.set $d ${get('h3')}) (local.set $e ${get('h4')})`,
+  );
   emitRoundsToEnd(emit, '        ', (r, E) => {
     const w = `w${r % 16}`;
     if (r >= 16) {
@@ -82,7 +86,7 @@ export function generateWat() {
     }
     return `(i32.add (i32.add ${get(E)} ${get(w)}) (i32.const ${hex(K[Math.floor(r / 20)])}))`;
   });
-  return out.join('\n') + '\n';
+  return `${out.join('\n')}\n`;
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

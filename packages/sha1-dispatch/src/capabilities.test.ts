@@ -2,7 +2,14 @@
 import wabtInit from 'wabt';
 import { describe, expect, it } from 'vitest';
 import { webAssembly } from './webassembly-api.js';
-import { applyCapabilityMask, CAPABILITY_BITS, flagsOf, formatCapabilityWord, MVP_PROBE, SIMD_PROBE } from './capabilities.js';
+import {
+  applyCapabilityMask,
+  CAPABILITY_BITS,
+  flagsOf,
+  formatCapabilityWord,
+  MVP_PROBE,
+  SIMD_PROBE,
+} from './capabilities.js';
 
 describe('probes', () => {
   it('the SIMD probe is the assembled (func (drop (i32x4.splat (i32.const 0)))), rejected without SIMD', async () => {
@@ -47,6 +54,11 @@ describe('applyCapabilityMask', () => {
 
   it('formats words as 8 hex digits and decodes flags', () => {
     expect(formatCapabilityWord(0xf)).toBe('0000000f');
-    expect(flagsOf(CAPABILITY_BITS.wasm | CAPABILITY_BITS.bigint)).toEqual({ wasm: true, simd128: false, nodeCrypto: false, bigint: true });
+    expect(flagsOf(CAPABILITY_BITS.wasm | CAPABILITY_BITS.bigint)).toEqual({
+      wasm: true,
+      simd128: false,
+      nodeCrypto: false,
+      bigint: true,
+    });
   });
 });

@@ -32,15 +32,40 @@ export interface Capabilities {
 // re-assembles both with wabt to check these bytes.
 export const MVP_PROBE: Uint8Array = new Uint8Array([0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00]);
 export const SIMD_PROBE: Uint8Array = new Uint8Array([
-  0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
-  0x01, 0x04, 0x01, 0x60, 0x00, 0x00, // type section: () -> ()
-  0x03, 0x02, 0x01, 0x00, // function section: one function of type 0
-  0x0a, 0x09, 0x01, 0x07, 0x00, 0x41, 0x00, 0xfd, 0x11, 0x1a, 0x0b, // code: i32.const 0; i32x4.splat; drop; end
+  0x00,
+  0x61,
+  0x73,
+  0x6d,
+  0x01,
+  0x00,
+  0x00,
+  0x00,
+  0x01,
+  0x04,
+  0x01,
+  0x60,
+  0x00,
+  0x00, // type section: () -> ()
+  0x03,
+  0x02,
+  0x01,
+  0x00, // function section: one function of type 0
+  0x0a,
+  0x09,
+  0x01,
+  0x07,
+  0x00,
+  0x41,
+  0x00,
+  0xfd,
+  0x11,
+  0x1a,
+  0x0b, // code: i32.const 0; i32x4.splat; drop; end
 ]);
 
 function validates(bytes: Uint8Array): boolean {
   try {
-    return webAssembly !== undefined && webAssembly.validate(bytes);
+    return webAssembly?.validate(bytes) === true;
   } catch {
     return false;
   }
@@ -78,7 +103,11 @@ export function applyCapabilityMask(detected: number, spec: string): number {
     } else if (negate && body in CAPABILITY_BITS) {
       bits = CAPABILITY_BITS[body as CapabilityName];
     } else if (body in CAPABILITY_BITS) {
-      throw new EnvironmentValueError(`LAYERBENCH_CAPS: '${term}' cannot add a capability; write '~${body}' to mask it`, 'LAYERBENCH_CAPS', spec);
+      throw new EnvironmentValueError(
+        `LAYERBENCH_CAPS: '${term}' cannot add a capability; write '~${body}' to mask it`,
+        'LAYERBENCH_CAPS',
+        spec,
+      );
     } else {
       throw new EnvironmentValueError(
         `LAYERBENCH_CAPS: unknown capability '${body}' in '${spec}' (known: ${CAPABILITY_NAMES.join(', ')}, or a hex mask)`,

@@ -15,7 +15,11 @@ export interface CostLine {
 
 /** Least squares on relative error (weights 1/t^2), so small sizes count as much as large ones. */
 export function fitCostLine(rows: readonly SizeMeasurement[], impl: Sha1ImplName): CostLine | undefined {
-  let sw = 0, sx = 0, sy = 0, sxx = 0, sxy = 0;
+  let sw = 0,
+    sx = 0,
+    sy = 0,
+    sxx = 0,
+    sxy = 0;
   let points = 0;
   for (const r of rows) {
     if (r.impl !== impl || !(r.nsPerOp > 0)) continue;

@@ -6,7 +6,7 @@ import type { CrossoverMeasurements } from './measurements.js';
 
 export const shippedMeasurements: CrossoverMeasurements = {
   crossover: 991,
-  machine: "AMD EPYC x2, Node v20.20.2, OpenSSL 3.0.19",
+  machine: 'AMD EPYC x2, Node v20.20.2, OpenSSL 3.0.19',
   clock: 'wall time',
   date: '2026-11-30',
   command: 'node scripts/measure-crossover.mjs > src/crossover.ts',

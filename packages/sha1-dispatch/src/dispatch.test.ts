@@ -57,7 +57,12 @@ describe('capabilities', () => {
     expect(() => capabilities()).toThrow(RangeError);
     expect(() => capabilities()).toThrow(/unknown capability 'avx2'.*wasm, simd128, nodeCrypto, bigint/);
     expect(() => capabilities()).toThrow(
-      expect.objectContaining({ name: 'EnvironmentValueError', code: 'ERR_LAYERBENCH_BAD_ENV_VALUE', variable: 'LAYERBENCH_CAPS', value: '~avx2' }),
+      expect.objectContaining({
+        name: 'EnvironmentValueError',
+        code: 'ERR_LAYERBENCH_BAD_ENV_VALUE',
+        variable: 'LAYERBENCH_CAPS',
+        value: '~avx2',
+      }),
     );
     resetDispatchForTests({ LAYERBENCH_CAPS: 'wasm' });
     expect(() => capabilities()).toThrow(/cannot add a capability/);
@@ -75,11 +80,18 @@ describe('resetDispatch', () => {
     process.env[SHA1_IMPL_ENV] = 'generic';
     expect(dispatch({ size: 64 }).impl).not.toBe('generic');
     resetDispatch();
-    expect(dispatch({ size: 64 })).toEqual({ impl: 'generic', reason: 'size 64 B: forced by LAYERBENCH_SHA1_IMPL=generic' });
+    expect(dispatch({ size: 64 })).toEqual({
+      impl: 'generic',
+      reason: 'size 64 B: forced by LAYERBENCH_SHA1_IMPL=generic',
+    });
   });
 
   it('names every variable it reads; test hooks are not on the package root', () => {
-    expect([CAPS_ENV, SHA1_IMPL_ENV, SHA1_CROSSOVER_ENV]).toEqual(['LAYERBENCH_CAPS', 'LAYERBENCH_SHA1_IMPL', 'LAYERBENCH_SHA1_CROSSOVER']);
+    expect([CAPS_ENV, SHA1_IMPL_ENV, SHA1_CROSSOVER_ENV]).toEqual([
+      'LAYERBENCH_CAPS',
+      'LAYERBENCH_SHA1_IMPL',
+      'LAYERBENCH_SHA1_CROSSOVER',
+    ]);
     expect('resetDispatchForTests' in root).toBe(false);
   });
 });
@@ -87,12 +99,19 @@ describe('resetDispatch', () => {
 describe('forcing', () => {
   it('LAYERBENCH_SHA1_IMPL forces every choice and is reported', () => {
     resetDispatchForTests({ LAYERBENCH_SHA1_IMPL: 'generic' });
-    expect(dispatch({ size: 64 })).toEqual({ impl: 'generic', reason: 'size 64 B: forced by LAYERBENCH_SHA1_IMPL=generic' });
+    expect(dispatch({ size: 64 })).toEqual({
+      impl: 'generic',
+      reason: 'size 64 B: forced by LAYERBENCH_SHA1_IMPL=generic',
+    });
     expect(dispatch({ size: 1 << 20 }).impl).toBe('generic');
     expect(dispatch().impl).toBe('generic');
     expect(createSha1().impl).toBe('generic');
     expect(createHmacSha1(new Uint8Array(16)).impl).toBe('generic');
-    expect(decision('forced')).toMatchObject({ layer: 'sha1-dispatch', impl: 'generic', reason: 'LAYERBENCH_SHA1_IMPL=generic' });
+    expect(decision('forced')).toMatchObject({
+      layer: 'sha1-dispatch',
+      impl: 'generic',
+      reason: 'LAYERBENCH_SHA1_IMPL=generic',
+    });
     expect(decision('block function')?.impl).toBe('generic');
   });
 
@@ -106,9 +125,17 @@ describe('forcing', () => {
   it('forcing an unknown implementation throws, naming what is available', () => {
     resetDispatchForTests({ LAYERBENCH_SHA1_IMPL: 'avx2' });
     expect(() => sha1(new Uint8Array(1))).toThrow(Sha1ImplementationError);
-    expect(() => sha1(new Uint8Array(1))).toThrow(/unknown SHA-1 implementation 'avx2'.*available here: generic, unrolled, wasm, node/);
     expect(() => sha1(new Uint8Array(1))).toThrow(
-      expect.objectContaining({ name: 'Sha1ImplementationError', code: 'ERR_LAYERBENCH_UNKNOWN_IMPL', layer: 'sha1-dispatch', requested: 'avx2', variable: 'LAYERBENCH_SHA1_IMPL' }),
+      /unknown SHA-1 implementation 'avx2'.*available here: generic, unrolled, wasm, node/,
+    );
+    expect(() => sha1(new Uint8Array(1))).toThrow(
+      expect.objectContaining({
+        name: 'Sha1ImplementationError',
+        code: 'ERR_LAYERBENCH_UNKNOWN_IMPL',
+        layer: 'sha1-dispatch',
+        requested: 'avx2',
+        variable: 'LAYERBENCH_SHA1_IMPL',
+      }),
     );
   });
 
@@ -124,30 +151,34 @@ describe('forcing', () => {
     expect((err as Sha1ImplementationError).available).toEqual(['generic', 'unrolled', 'node']);
     expect(err).toBeInstanceOf(ImplementationError);
     expect(err).toMatchObject({ code: 'ERR_LAYERBENCH_IMPL_UNAVAILABLE', variable: 'LAYERBENCH_SHA1_IMPL' });
-    expect((err as Error).message).toMatch(/'wasm' is not available here \(capability wasm absent or masked\); available: generic, unrolled, node/);
+    expect((err as Error).message).toMatch(
+      /'wasm' is not available here \(capability wasm absent or masked\); available: generic, unrolled, node/,
+    );
   });
 
   it('an explicit impl option that is unavailable throws the same way', () => {
     resetDispatchForTests({ LAYERBENCH_CAPS: '~nodeCrypto' });
     expect(() => sha1(new Uint8Array(3), { impl: 'node' })).toThrow(/'node' is not available here/);
-    expect(() => sha1(new Uint8Array(3), { impl: 'node' })).toThrow(expect.objectContaining({ code: 'ERR_LAYERBENCH_IMPL_UNAVAILABLE', variable: undefined }));
+    expect(() => sha1(new Uint8Array(3), { impl: 'node' })).toThrow(
+      expect.objectContaining({ code: 'ERR_LAYERBENCH_IMPL_UNAVAILABLE', variable: undefined }),
+    );
     expect(() => createHmacSha1(new Uint8Array(3), { impl: 'nope' })).toThrow(/unknown SHA-1 implementation 'nope'/);
     expect(sha1Implementations().find((i) => i.name === 'node')).toMatchObject({ available: false, native: true });
   });
 
   it('reads the environment once, until reset', () => {
-    const saved = process.env['LAYERBENCH_SHA1_IMPL'];
+    const saved = process.env.LAYERBENCH_SHA1_IMPL;
     try {
-      process.env['LAYERBENCH_SHA1_IMPL'] = 'generic';
+      process.env.LAYERBENCH_SHA1_IMPL = 'generic';
       resetDispatchForTests();
       expect(dispatch().impl).toBe('generic');
-      process.env['LAYERBENCH_SHA1_IMPL'] = 'unrolled';
+      process.env.LAYERBENCH_SHA1_IMPL = 'unrolled';
       expect(dispatch().impl).toBe('generic');
       resetDispatchForTests();
       expect(dispatch().impl).toBe('unrolled');
     } finally {
-      if (saved === undefined) delete process.env['LAYERBENCH_SHA1_IMPL'];
-      else process.env['LAYERBENCH_SHA1_IMPL'] = saved;
+      if (saved === undefined) delete process.env.LAYERBENCH_SHA1_IMPL;
+      else process.env.LAYERBENCH_SHA1_IMPL = saved;
     }
   });
 });
@@ -180,10 +211,16 @@ describe('size-aware whole-message choice', () => {
     expect(decision('crossover')).toMatchObject({ impl: '100 B', reason: 'LAYERBENCH_SHA1_CROSSOVER=100' });
     resetDispatchForTests({ LAYERBENCH_SHA1_CROSSOVER: '0' });
     expect(dispatch({ size: 0 }).impl).toBe('node');
-    expect(describeDispatch().filter((d) => d.decision.startsWith('whole message')).map((d) => d.decision)).toEqual(['whole message >= 0 B']);
+    expect(
+      describeDispatch()
+        .filter((d) => d.decision.startsWith('whole message'))
+        .map((d) => d.decision),
+    ).toEqual(['whole message >= 0 B']);
     resetDispatchForTests({ LAYERBENCH_SHA1_CROSSOVER: 'big' });
     expect(() => dispatch()).toThrow(/LAYERBENCH_SHA1_CROSSOVER must be a whole number of bytes, got 'big'/);
-    expect(() => dispatch()).toThrow(expect.objectContaining({ code: 'ERR_LAYERBENCH_BAD_ENV_VALUE', variable: 'LAYERBENCH_SHA1_CROSSOVER' }));
+    expect(() => dispatch()).toThrow(
+      expect.objectContaining({ code: 'ERR_LAYERBENCH_BAD_ENV_VALUE', variable: 'LAYERBENCH_SHA1_CROSSOVER' }),
+    );
   });
 
   it('masking node:crypto keeps large messages pure and the reason says it was masked', () => {
@@ -192,7 +229,9 @@ describe('size-aware whole-message choice', () => {
     resetDispatchForTests({ LAYERBENCH_CAPS: '~nodeCrypto' });
     const d = dispatch({ size: 1 << 20 });
     expect(d.impl).not.toBe('node');
-    expect(d.reason).toMatch(/node unavailable: capability nodeCrypto absent or masked \(LAYERBENCH_CAPS=~nodeCrypto: 0000000f -> 0000000b\)/);
+    expect(d.reason).toMatch(
+      /node unavailable: capability nodeCrypto absent or masked \(LAYERBENCH_CAPS=~nodeCrypto: 0000000f -> 0000000b\)/,
+    );
   });
 
   it('masking wasm moves the block function off wasm and the reason says why', () => {
@@ -204,7 +243,10 @@ describe('size-aware whole-message choice', () => {
     expect(d.impl).toBe('unrolled');
     expect(d.reason).toMatch(/wasm unavailable: capability wasm absent or masked \(LAYERBENCH_CAPS=~wasm/);
     expect(decision('block function')!.impl).toBe('unrolled');
-    expect(decision('capabilities')).toMatchObject({ impl: '0000000e', reason: 'detected 0000000f, masked by LAYERBENCH_CAPS=~wasm' });
+    expect(decision('capabilities')).toMatchObject({
+      impl: '0000000e',
+      reason: 'detected 0000000f, masked by LAYERBENCH_CAPS=~wasm',
+    });
     expect(createHmacSha1(new Uint8Array(16)).impl).toBe('unrolled');
   });
 
@@ -222,7 +264,8 @@ describe('streams and HMAC', () => {
     expect(stream.impl).toBe(d.impl);
     expect(createSha1().impl).toBe(d.impl);
     expect(createHmacSha1(new Uint8Array(16)).impl).toBe(d.impl);
-    if (d.impl.includes('+')) expect(stream.reason).toMatch(/runs of < \d+ blocks \(and tails < \d+ B\) -> \w+, longer -> \w+/);
+    if (d.impl.includes('+'))
+      expect(stream.reason).toMatch(/runs of < \d+ blocks \(and tails < \d+ B\) -> \w+, longer -> \w+/);
     // Whatever the split, streamed output is SHA-1.
     const msg = new Uint8Array(5000).map((_, i) => i * 13);
     const h = createSha1();
@@ -241,7 +284,12 @@ describe('decisions from figures', () => {
     clock: 'wall time' as const,
     date: '2026-01-01',
     command: 'test',
-    rows: [...line('generic', 300, 10), ...line('unrolled', 100, 1.6), ...line('wasm', 200, 1.3), ...line('node', 1000, 0.55)],
+    rows: [
+      ...line('generic', 300, 10),
+      ...line('unrolled', 100, 1.6),
+      ...line('wasm', 200, 1.3),
+      ...line('node', 1000, 0.55),
+    ],
   };
 
   it('bands, block function, run-length split and crossover follow where the fitted lines cross', () => {
@@ -252,10 +300,14 @@ describe('decisions from figures', () => {
     expect(dispatch({ size: 1066 }).impl).toBe('wasm');
     expect(dispatch({ size: 1067 }).impl).toBe('node');
     expect(decision('crossover')).toMatchObject({ impl: '1067 B' });
-    expect(decision('crossover')!.reason).toMatch(/measured on this machine 2026-01-01; fit .*node 1000 ns \+ 0\.550 ns\/B/);
+    expect(decision('crossover')!.reason).toMatch(
+      /measured on this machine 2026-01-01; fit .*node 1000 ns \+ 0\.550 ns\/B/,
+    );
     expect(decision('block function')!.impl).toBe('wasm');
     expect(dispatch()).toMatchObject({ impl: 'unrolled+wasm' });
-    expect(dispatch().reason).toMatch(/runs of < 6 blocks \(and tails < 384 B\) -> unrolled, longer -> wasm: the whole-message lines cross at 334 B/);
+    expect(dispatch().reason).toMatch(
+      /runs of < 6 blocks \(and tails < 384 B\) -> unrolled, longer -> wasm: the whole-message lines cross at 334 B/,
+    );
   });
 
   it('blockDataOrder-call figures, when present, decide the streaming split', () => {
@@ -267,7 +319,9 @@ describe('decisions from figures', () => {
     ]);
     applyMeasurements({ ...figures, blockRuns: runs });
     expect(dispatch().impl).toBe('unrolled+wasm');
-    expect(dispatch().reason).toMatch(/runs of < 4 blocks \(and tails < 256 B\) -> unrolled, longer -> wasm: the blockDataOrder-call lines cross at 200 B/);
+    expect(dispatch().reason).toMatch(
+      /runs of < 4 blocks \(and tails < 256 B\) -> unrolled, longer -> wasm: the blockDataOrder-call lines cross at 200 B/,
+    );
     // Whole messages still follow the whole-message lines.
     expect(dispatch({ size: 334 }).impl).toBe('wasm');
   });

@@ -5,12 +5,7 @@
 // Every choice carries its reason, and describeDispatch() lists them all, so a
 // result file records what ran: the silent generic fallback of the OpenConnect
 // report cannot happen unannounced here.
-import {
-  applyCapabilityMask,
-  detectCapabilityWord,
-  flagsOf,
-  formatCapabilityWord,
-} from './capabilities.js';
+import { applyCapabilityMask, detectCapabilityWord, flagsOf, formatCapabilityWord } from './capabilities.js';
 import type { Capabilities } from './capabilities.js';
 import { shippedMeasurements } from './crossover.js';
 import { Sha1ImplementationError } from './errors.js';
@@ -119,7 +114,12 @@ function availableNames(infos: Sha1ImplementationInfo[]): Sha1ImplName[] {
 }
 
 /** Throws Sha1ImplementationError naming what is available when `name` cannot run. */
-export function checkImplName(name: string, infos: Sha1ImplementationInfo[], via: string, variable?: string): Sha1ImplName {
+export function checkImplName(
+  name: string,
+  infos: Sha1ImplementationInfo[],
+  via: string,
+  variable?: string,
+): Sha1ImplName {
   const avail = availableNames(infos);
   if (!isImplName(name)) {
     throw new Sha1ImplementationError(
@@ -147,10 +147,14 @@ function computeState(): DispatchState {
   const env = readEnv();
   const detectedWord = detectCapabilityWord();
   const capsSpec = env[CAPS_ENV];
-  const word = capsSpec !== undefined && capsSpec.trim() !== '' ? applyCapabilityMask(detectedWord, capsSpec) : detectedWord;
+  const word =
+    capsSpec !== undefined && capsSpec.trim() !== '' ? applyCapabilityMask(detectedWord, capsSpec) : detectedWord;
   const infos = implementationInfo(word);
   const avail = availableNames(infos);
-  const maskNote = word !== detectedWord ? ` (LAYERBENCH_CAPS=${capsSpec}: ${formatCapabilityWord(detectedWord)} -> ${formatCapabilityWord(word)})` : '';
+  const maskNote =
+    word !== detectedWord
+      ? ` (LAYERBENCH_CAPS=${capsSpec}: ${formatCapabilityWord(detectedWord)} -> ${formatCapabilityWord(word)})`
+      : '';
   const skipped = (names: Sha1ImplName[]) =>
     names
       .filter((n) => !avail.includes(n))
@@ -158,7 +162,9 @@ function computeState(): DispatchState {
       .join('; ');
 
   const measurements = measuredOverride ?? shippedMeasurements;
-  const source = measuredOverride ? `measured on this machine ${measurements.date}` : `shipped measurements (${measurements.machine}, ${measurements.date})`;
+  const source = measuredOverride
+    ? `measured on this machine ${measurements.date}`
+    : `shipped measurements (${measurements.machine}, ${measurements.date})`;
   const pureAll: Sha1ImplName[] = ['wasm', 'unrolled', 'generic'];
   const pure = pureAll.filter((n) => avail.includes(n));
   const nodeOk = avail.includes('node');
@@ -184,7 +190,11 @@ function computeState(): DispatchState {
   const envCross = env[SHA1_CROSSOVER_ENV];
   if (envCross !== undefined && envCross.trim() !== '') {
     if (!/^\d+$/.test(envCross.trim())) {
-      throw new EnvironmentValueError(`${SHA1_CROSSOVER_ENV} must be a whole number of bytes, got '${envCross}'`, SHA1_CROSSOVER_ENV, envCross);
+      throw new EnvironmentValueError(
+        `${SHA1_CROSSOVER_ENV} must be a whole number of bytes, got '${envCross}'`,
+        SHA1_CROSSOVER_ENV,
+        envCross,
+      );
     }
     crossover = Number(envCross.trim());
     crossoverSource = `LAYERBENCH_SHA1_CROSSOVER=${envCross.trim()}`;
@@ -209,9 +219,14 @@ function computeState(): DispatchState {
       impl: band.impl,
       reason: `cheapest available pure implementation for this size in ${source}${nodeOk && Number.isFinite(crossover) ? `; below the node:crypto crossover ${crossover} B` : ''}`,
     }));
-  if (segments.length === 0 && !(nodeOk && crossover === 0)) segments.push({ minSize: 0, impl: blockImpl, reason: block.reason });
+  if (segments.length === 0 && !(nodeOk && crossover === 0))
+    segments.push({ minSize: 0, impl: blockImpl, reason: block.reason });
   if (nodeOk && Number.isFinite(crossover)) {
-    segments.push({ minSize: crossover, impl: 'node', reason: `size >= crossover ${crossover} B (${crossoverSource}): node:crypto's per-call cost is repaid` });
+    segments.push({
+      minSize: crossover,
+      impl: 'node',
+      reason: `size >= crossover ${crossover} B (${crossoverSource}): node:crypto's per-call cost is repaid`,
+    });
   } else if (!nodeOk) {
     segments[segments.length - 1]!.reason += `; ${skipped(['node'])}`;
   }
@@ -243,20 +258,27 @@ function computeState(): DispatchState {
       };
     }
   } else if (oneBlock !== undefined && oneBlock.impl === blockImpl) {
-    streaming = { impl: block.impl, reason: `the block function, also the cheapest for one block (${runsOf} figures): ${block.reason}` };
+    streaming = {
+      impl: block.impl,
+      reason: `the block function, also the cheapest for one block (${runsOf} figures): ${block.reason}`,
+    };
   }
 
   let forced: Sha1ImplName | undefined;
   let forcedBy: string | undefined;
   // apps/cli/scenarios/history.ts edits this exact line to make a slowed history.
-  const envImpl = env['LAYERBENCH_SHA1_IMPL'];
+  const envImpl = env.LAYERBENCH_SHA1_IMPL;
   if (envImpl !== undefined && envImpl.trim() !== '') {
     forcedBy = `${SHA1_IMPL_ENV}=${envImpl.trim()}`;
     forced = checkImplName(envImpl.trim(), infos, forcedBy, SHA1_IMPL_ENV);
     const reason = `forced by ${forcedBy}`;
     segments.splice(0, segments.length, { minSize: 0, impl: forced, reason });
     if (forced !== 'node') block = { impl: forced, reason };
-    else block = { impl: block.impl, reason: `${reason}, but node has no block function; block function: ${block.reason}` };
+    else
+      block = {
+        impl: block.impl,
+        reason: `${reason}, but node has no block function; block function: ${block.reason}`,
+      };
     streaming = { impl: forced, reason };
     streamingCompressor = compressorOf(forced);
   }
@@ -302,8 +324,10 @@ export function implForSize(size: number): Sha1ImplName {
 export function dispatch(options: { size?: number } = {}): DispatchChoice {
   const s = dispatchState();
   const size = options.size;
-  if (size === undefined) return { impl: s.streaming.impl, reason: `size unknown (streams, HMAC): ${s.streaming.reason}` };
-  if (!Number.isInteger(size) || size < 0) throw new RangeError(`dispatch: size must be a non-negative integer, got ${size}`);
+  if (size === undefined)
+    return { impl: s.streaming.impl, reason: `size unknown (streams, HMAC): ${s.streaming.reason}` };
+  if (!Number.isInteger(size) || size < 0)
+    throw new RangeError(`dispatch: size must be a non-negative integer, got ${size}`);
   let seg = s.segments[0]!;
   for (const candidate of s.segments) if (size >= candidate.minSize) seg = candidate;
   return { impl: seg.impl, reason: `size ${size} B: ${seg.reason}` };
@@ -346,11 +370,19 @@ export function describeDispatch(): DispatchDecision[] {
     layer,
     decision: 'capabilities',
     impl: formatCapabilityWord(s.word),
-    reason: s.capsSpec !== undefined ? `detected ${formatCapabilityWord(s.detectedWord)}, masked by LAYERBENCH_CAPS=${s.capsSpec}` : `detected ${formatCapabilityWord(s.detectedWord)}, no mask`,
+    reason:
+      s.capsSpec !== undefined
+        ? `detected ${formatCapabilityWord(s.detectedWord)}, masked by LAYERBENCH_CAPS=${s.capsSpec}`
+        : `detected ${formatCapabilityWord(s.detectedWord)}, no mask`,
   });
   if (s.forced !== undefined) out.push({ layer, decision: 'forced', impl: s.forced, reason: `${s.forcedBy}` });
   out.push({ layer, decision: 'block function', impl: s.block.impl, reason: s.block.reason });
-  out.push({ layer, decision: 'streaming and HMAC (size unknown)', impl: s.streaming.impl, reason: s.streaming.reason });
+  out.push({
+    layer,
+    decision: 'streaming and HMAC (size unknown)',
+    impl: s.streaming.impl,
+    reason: s.streaming.reason,
+  });
   s.segments.forEach((seg, i) => {
     const next = s.segments[i + 1];
     const range = next ? `${seg.minSize}..${next.minSize - 1} B` : `>= ${seg.minSize} B`;

@@ -9,7 +9,10 @@ import { BlockHmacSha1 } from './hmac.js';
 import { createHmacSha1, hmacSha1, SHA1_IMPL_NAMES } from './index.js';
 import type { Sha1Compressor } from './types.js';
 
-interface Rfc2202File { source: string; tests: { tcId: number; key: string; msg: string; tag: string; tag96?: string }[] }
+interface Rfc2202File {
+  source: string;
+  tests: { tcId: number; key: string; msg: string; tag: string; tag96?: string }[];
+}
 const rfc2202 = loadVectors<Rfc2202File>('hmac-sha1-rfc2202.json');
 const wycheproof = loadWycheproof('hmac_sha1_test.json');
 
@@ -37,14 +40,14 @@ describe.each(SHA1_IMPL_NAMES)('implementation %s', (impl) => {
     for (const group of wycheproof.testGroups) {
       const tagLength = group.tagSize! / 8;
       for (const t of group.tests) {
-        const key = hexToBytes(t['key'] as string);
-        const msg = hexToBytes(t['msg'] as string);
-        const tag = hexToBytes(t['tag'] as string);
+        const key = hexToBytes(t.key as string);
+        const msg = hexToBytes(t.msg as string);
+        const tag = hexToBytes(t.tag as string);
         const h = createHmacSha1(key, { impl, tagLength });
         const label = `tcId ${t.tcId} (${t.comment})`;
         if (t.result === 'valid') {
           valid++;
-          expect(bytesToHex(h.mac(msg)), label).toBe(t['tag']);
+          expect(bytesToHex(h.mac(msg)), label).toBe(t.tag);
           expect(h.verify(msg, tag), label).toBe(true);
         } else {
           invalid++;
@@ -70,7 +73,12 @@ describe.each(SHA1_IMPL_NAMES)('implementation %s', (impl) => {
     const key = seededBytes(5)(33);
     const msg = seededBytes(6)(700);
     const want = hexToBytes(createHmac('sha1', key).update(msg).digest('hex'));
-    checkStreamingEquivalence(() => createHmacSha1(key, { impl }), msg, want, Array.from({ length: 130 }, (_, i) => i + 1));
+    checkStreamingEquivalence(
+      () => createHmacSha1(key, { impl }),
+      msg,
+      want,
+      Array.from({ length: 130 }, (_, i) => i + 1),
+    );
   });
 
   it('clone keeps working after the original is destroyed', () => {
@@ -79,7 +87,11 @@ describe.each(SHA1_IMPL_NAMES)('implementation %s', (impl) => {
     const c = h.clone();
     h.destroy();
     expect(() => h.mac(new Uint8Array(1))).toThrow(/destroyed/);
-    expect(bytesToHex(c.digest())).toBe(createHmac('sha1', key).update(new Uint8Array([1, 2, 3])).digest('hex'));
+    expect(bytesToHex(c.digest())).toBe(
+      createHmac('sha1', key)
+        .update(new Uint8Array([1, 2, 3]))
+        .digest('hex'),
+    );
   });
 
   it('verify: wrong length, one flipped bit anywhere, and a non-bytes tag', () => {
@@ -99,12 +111,17 @@ describe.each(SHA1_IMPL_NAMES)('implementation %s', (impl) => {
   });
 });
 
-describe('the dispatcher\'s choice', () => {
+describe("the dispatcher's choice", () => {
   it('streams at every chunk size 1..130 like node:crypto', () => {
     const key = seededBytes(15)(40);
     const msg = seededBytes(16)(700);
     const want = hexToBytes(createHmac('sha1', key).update(msg).digest('hex'));
-    checkStreamingEquivalence(() => createHmacSha1(key), msg, want, Array.from({ length: 130 }, (_, i) => i + 1));
+    checkStreamingEquivalence(
+      () => createHmacSha1(key),
+      msg,
+      want,
+      Array.from({ length: 130 }, (_, i) => i + 1),
+    );
     expect(bytesToHex(hmacSha1(key, msg))).toBe(bytesToHex(want));
   });
 });
@@ -126,7 +143,9 @@ describe('tag length (RFC 2104: at least half the output and at least 80 bits)',
   });
 
   it('rejects a key that is not bytes', () => {
-    expect(() => createHmacSha1('secret' as unknown as Uint8Array)).toThrow(new TypeError('HMAC-SHA1 key must be a Uint8Array, got string'));
+    expect(() => createHmacSha1('secret' as unknown as Uint8Array)).toThrow(
+      new TypeError('HMAC-SHA1 key must be a Uint8Array, got string'),
+    );
   });
 });
 
@@ -136,7 +155,13 @@ describe('pre-keyed state', () => {
   function counting(): { c: Sha1Compressor; blocks: () => number } {
     let n = 0;
     return {
-      c: { name: 'counting', blockDataOrder: (s, d, o, b) => { n += b; unrolledBlocks(s, d, o, b); } },
+      c: {
+        name: 'counting',
+        blockDataOrder: (s, d, o, b) => {
+          n += b;
+          unrolledBlocks(s, d, o, b);
+        },
+      },
       blocks: () => n,
     };
   }

@@ -17,7 +17,12 @@ export const HMAC_SHA1_MAX_TAG = 20;
  */
 export function checkTagLength(tagLength: unknown): number {
   if (tagLength === undefined) return HMAC_SHA1_MAX_TAG;
-  if (typeof tagLength !== 'number' || !Number.isInteger(tagLength) || tagLength < HMAC_SHA1_MIN_TAG || tagLength > HMAC_SHA1_MAX_TAG) {
+  if (
+    typeof tagLength !== 'number' ||
+    !Number.isInteger(tagLength) ||
+    tagLength < HMAC_SHA1_MIN_TAG ||
+    tagLength > HMAC_SHA1_MAX_TAG
+  ) {
     throw new RangeError(
       `HMAC-SHA1 tag length must be an integer from ${HMAC_SHA1_MIN_TAG} to ${HMAC_SHA1_MAX_TAG} bytes ` +
         `(RFC 2104: at least half the output and at least 80 bits), got ${String(tagLength)}`,

@@ -34,8 +34,20 @@ interface ImplEntry {
 }
 
 const ENTRIES: Record<Sha1ImplName, ImplEntry> = {
-  generic: { name: 'generic', native: false, requires: [], compressor: { name: 'generic', blockDataOrder: genericBlocks }, loads: () => true },
-  unrolled: { name: 'unrolled', native: false, requires: [], compressor: { name: 'unrolled', blockDataOrder: unrolledBlocks }, loads: () => true },
+  generic: {
+    name: 'generic',
+    native: false,
+    requires: [],
+    compressor: { name: 'generic', blockDataOrder: genericBlocks },
+    loads: () => true,
+  },
+  unrolled: {
+    name: 'unrolled',
+    native: false,
+    requires: [],
+    compressor: { name: 'unrolled', blockDataOrder: unrolledBlocks },
+    loads: () => true,
+  },
   wasm: { name: 'wasm', native: false, requires: ['wasm'], compressor: wasmCompressor, loads: wasmLoads },
   node: { name: 'node', native: true, requires: ['nodeCrypto'], loads: nodeCryptoWorks },
 };

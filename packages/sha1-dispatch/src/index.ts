@@ -6,7 +6,14 @@ import { compressorOf } from './implementations.js';
 import type { Sha1ImplName } from './implementations.js';
 import { applyMeasurements, dispatchState, implForSize, resolveImpl } from './dispatch.js';
 import { crossoverOf } from './cost-model.js';
-import { DEFAULT_BLOCK_RUNS, DEFAULT_SIZES, machineDescription, measureBlockRuns, measurementClock, measureSizes } from './measurements.js';
+import {
+  DEFAULT_BLOCK_RUNS,
+  DEFAULT_SIZES,
+  machineDescription,
+  measureBlockRuns,
+  measurementClock,
+  measureSizes,
+} from './measurements.js';
 import type { CrossoverMeasurements } from './measurements.js';
 import { checkBytes } from './layer-shared.generated.js';
 import { BlockSha1 } from './sha1-hash.js';
@@ -22,7 +29,12 @@ export { CAPABILITY_BITS, CAPABILITY_NAMES } from './capabilities.js';
 export { SHA1_IMPL_NAMES } from './implementations.js';
 export { Sha1ImplementationError } from './errors.js';
 export { HMAC_SHA1_MAX_TAG, HMAC_SHA1_MIN_TAG } from './hmac.js';
-export { constantTimeEqual, DestroyedError, EnvironmentValueError, ImplementationError } from './layer-shared.generated.js';
+export {
+  constantTimeEqual,
+  DestroyedError,
+  EnvironmentValueError,
+  ImplementationError,
+} from './layer-shared.generated.js';
 export type { LayerErrorCode } from './layer-shared.generated.js';
 export { shippedMeasurements } from './crossover.js';
 export {
@@ -56,7 +68,9 @@ export interface HmacSha1Options extends Sha1Options {
 export function sha1(msg: Uint8Array, options?: Sha1Options): Uint8Array {
   checkBytes(msg, 'sha1: message');
   const impl =
-    options?.impl === undefined ? implForSize(msg.length) : resolveImpl(options.impl, () => implForSize(msg.length), 'sha1');
+    options?.impl === undefined
+      ? implForSize(msg.length)
+      : resolveImpl(options.impl, () => implForSize(msg.length), 'sha1');
   return hashWholeMessage(impl, msg);
 }
 
@@ -86,7 +100,8 @@ export function sha1Compressor(options: Sha1Options = {}): Sha1Compressor {
   }
   const impl = resolveImpl(options.impl, () => dispatchState().block.impl, 'sha1Compressor');
   const c = compressorOf(impl);
-  if (c === undefined) throw new TypeError(`sha1Compressor: '${impl}' has no block function (node:crypto hides its chaining state)`);
+  if (c === undefined)
+    throw new TypeError(`sha1Compressor: '${impl}' has no block function (node:crypto hides its chaining state)`);
   return c;
 }
 
@@ -131,7 +146,8 @@ export interface MeasureCrossoverOptions {
 export function measureCrossover(options: MeasureCrossoverOptions = {}): CrossoverMeasurements {
   const sizes = options.sizes ?? DEFAULT_SIZES;
   for (const size of sizes) {
-    if (!Number.isInteger(size) || size < 0) throw new RangeError(`measureCrossover: sizes must be non-negative integers, got ${size}`);
+    if (!Number.isInteger(size) || size < 0)
+      throw new RangeError(`measureCrossover: sizes must be non-negative integers, got ${size}`);
   }
   const ms = options.msPerPoint ?? 20;
   if (!(ms > 0)) throw new RangeError(`measureCrossover: msPerPoint must be positive, got ${ms}`);

@@ -49,7 +49,9 @@ export function measurementClock(): MeasurementClock {
   return { kind: 'wall time', nowNs: () => performance.now() * 1e6 };
 }
 
-export const DEFAULT_SIZES = [64, 128, 256, 384, 512, 768, 1024, 1280, 1500, 1792, 2048, 3072, 4096, 8192, 16384, 65536];
+export const DEFAULT_SIZES = [
+  64, 128, 256, 384, 512, 768, 1024, 1280, 1500, 1792, 2048, 3072, 4096, 8192, 16384, 65536,
+];
 
 export function machineDescription(): string {
   const list = cpus();
@@ -65,7 +67,14 @@ type Operation = (input: Uint8Array) => unknown;
  * per point (on a shared machine most batches lose time to another process;
  * the low ones ran alone, which is the cost the dispatcher compares).
  */
-function measurePoints(impls: Sha1ImplName[], sizes: number[], operationOf: (impl: Sha1ImplName) => Operation, msPerPoint: number, batches: number, clock: MeasurementClock): SizeMeasurement[] {
+function measurePoints(
+  impls: Sha1ImplName[],
+  sizes: number[],
+  operationOf: (impl: Sha1ImplName) => Operation,
+  msPerPoint: number,
+  batches: number,
+  clock: MeasurementClock,
+): SizeMeasurement[] {
   const rows: SizeMeasurement[] = [];
   const ops = impls.map(operationOf);
   const inputs = sizes.map((size) => {
@@ -107,7 +116,13 @@ function measurePoints(impls: Sha1ImplName[], sizes: number[], operationOf: (imp
 }
 
 /** Whole-message SHA-1 (the path sha1() takes) per (size, impl). */
-export function measureSizes(impls: Sha1ImplName[], sizes: number[], msPerPoint: number, batches = 7, clock = measurementClock()): SizeMeasurement[] {
+export function measureSizes(
+  impls: Sha1ImplName[],
+  sizes: number[],
+  msPerPoint: number,
+  batches = 7,
+  clock = measurementClock(),
+): SizeMeasurement[] {
   const out = new Uint8Array(20);
   return measurePoints(impls, sizes, (impl) => (msg) => hashWholeMessage(impl, msg, out), msPerPoint, batches, clock);
 }
@@ -120,14 +135,27 @@ export const DEFAULT_BLOCK_RUNS = [1, 2, 3, 4, 6, 8, 16, 32];
  * what a streaming update costs, including any per-call cost (wasm copies
  * into linear memory and moves the state in and out).
  */
-export function measureBlockRuns(impls: Sha1ImplName[], blockCounts: number[], msPerPoint: number, batches = 7, clock = measurementClock()): SizeMeasurement[] {
+export function measureBlockRuns(
+  impls: Sha1ImplName[],
+  blockCounts: number[],
+  msPerPoint: number,
+  batches = 7,
+  clock = measurementClock(),
+): SizeMeasurement[] {
   const state = new Uint32Array([0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476, 0xc3d2e1f0]);
   const operationOf = (impl: Sha1ImplName): Operation => {
     const c = compressorOf(impl);
     if (c === undefined) throw new RangeError(`measureBlockRuns: '${impl}' has no block function`);
     return (data) => c.blockDataOrder(state, data, 0, data.length >> 6);
   };
-  return measurePoints(impls, blockCounts.map((n) => n * 64), operationOf, msPerPoint, batches, clock);
+  return measurePoints(
+    impls,
+    blockCounts.map((n) => n * 64),
+    operationOf,
+    msPerPoint,
+    batches,
+    clock,
+  );
 }
 
 /** Per-point median of several measurement rounds (same sizes and impls in each). */

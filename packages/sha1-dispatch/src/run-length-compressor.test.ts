@@ -35,11 +35,15 @@ it('short runs and short tails go to the short backend, the rest to the long one
   expect(c.name).toBe('short+long');
   const msg = seededBytes(3)(64 * 10 + 5);
   const h = new BlockSha1(c);
-  h.update(msg.subarray(0, 64)).update(msg.subarray(64, 64 * 9)).update(msg.subarray(64 * 9));
+  h.update(msg.subarray(0, 64))
+    .update(msg.subarray(64, 64 * 9))
+    .update(msg.subarray(64 * 9));
   expect(bytesToHex(h.digest())).toBe(createHash('sha1').update(msg).digest('hex'));
   expect(log).toEqual(['short:1', 'long:8', 'short:1', 'short:1']);
   log.length = 0;
-  expect(bytesToHex(sha1WithCompressor(c, msg.subarray(0, 100)))).toBe(createHash('sha1').update(msg.subarray(0, 100)).digest('hex'));
+  expect(bytesToHex(sha1WithCompressor(c, msg.subarray(0, 100)))).toBe(
+    createHash('sha1').update(msg.subarray(0, 100)).digest('hex'),
+  );
   expect(bytesToHex(sha1WithCompressor(c, msg))).toBe(createHash('sha1').update(msg).digest('hex'));
   expect(log).toEqual(['short:1', 'short:1', 'long:finish 645']);
 });

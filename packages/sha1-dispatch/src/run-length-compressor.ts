@@ -7,7 +7,11 @@
 import { finishFrom } from './sha1-hash.js';
 import type { Sha1Compressor } from './types.js';
 
-export function runLengthCompressor(short: Sha1Compressor, long: Sha1Compressor, minLongBlocks: number): Sha1Compressor {
+export function runLengthCompressor(
+  short: Sha1Compressor,
+  long: Sha1Compressor,
+  minLongBlocks: number,
+): Sha1Compressor {
   const shortBlocks = short.blockDataOrder;
   const longBlocks = long.blockDataOrder;
   const minLongBytes = minLongBlocks * 64;

@@ -162,7 +162,14 @@ const finishTail = new Uint8Array(128);
  * finishFrom when it has one; otherwise full blocks go in one blockDataOrder
  * call straight from `msg` and the padded tail in a second. `state` is not modified.
  */
-export function finishFrom(compressor: Sha1Compressor, state: ArrayLike<number>, priorLength: number, msg: Uint8Array, out: Uint8Array, offset: number): void {
+export function finishFrom(
+  compressor: Sha1Compressor,
+  state: ArrayLike<number>,
+  priorLength: number,
+  msg: Uint8Array,
+  out: Uint8Array,
+  offset: number,
+): void {
   const st = finishState;
   st[0] = state[0]!;
   st[1] = state[1]!;
@@ -192,7 +199,12 @@ export function finishFrom(compressor: Sha1Compressor, state: ArrayLike<number>,
 }
 
 /** SHA-1 of a whole message with one block function. */
-export function sha1WithCompressor(compressor: Sha1Compressor, msg: Uint8Array, out: Uint8Array = new Uint8Array(20), offset = 0): Uint8Array {
+export function sha1WithCompressor(
+  compressor: Sha1Compressor,
+  msg: Uint8Array,
+  out: Uint8Array = new Uint8Array(20),
+  offset = 0,
+): Uint8Array {
   finishFrom(compressor, SHA1_IV, 0, msg, out, offset);
   return out;
 }

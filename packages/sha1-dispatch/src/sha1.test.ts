@@ -5,9 +5,20 @@ import { bytesToHex, checkStreamingEquivalence, hexToBytes, loadVectors, seededB
 import { createSha1, sha1, SHA1_IMPL_NAMES, sha1Compressor, sha1Implementations } from './index.js';
 import { resetDispatchForTests } from './testing.js';
 
-interface FipsFile { source: string; tests: { comment: string; ascii: string; repeat: number; md: string }[] }
-interface ShavsFile { source: string; shortMsg: ShavsTest[]; longMsg: ShavsTest[] }
-interface ShavsTest { len: number; msg: string; md: string }
+interface FipsFile {
+  source: string;
+  tests: { comment: string; ascii: string; repeat: number; md: string }[];
+}
+interface ShavsFile {
+  source: string;
+  shortMsg: ShavsTest[];
+  longMsg: ShavsTest[];
+}
+interface ShavsTest {
+  len: number;
+  msg: string;
+  md: string;
+}
 
 const fips = loadVectors<FipsFile>('sha1-fips180-4.json');
 const shavs = loadVectors<ShavsFile>('sha1-shavs.json');
@@ -65,7 +76,12 @@ describe.each(SHA1_IMPL_NAMES)('implementation %s', (impl) => {
 
   it('one-shot = chunked = cloned = reset, every chunk size 1..130', () => {
     const msg = seededBytes(77)(1000);
-    checkStreamingEquivalence(() => createSha1({ impl }), msg, hexToBytes(nodeHex(msg)), Array.from({ length: 130 }, (_, i) => i + 1));
+    checkStreamingEquivalence(
+      () => createSha1({ impl }),
+      msg,
+      hexToBytes(nodeHex(msg)),
+      Array.from({ length: 130 }, (_, i) => i + 1),
+    );
   });
 
   it('clone is independent of the original', () => {
@@ -94,28 +110,43 @@ describe.each(SHA1_IMPL_NAMES)('implementation %s', (impl) => {
   });
 });
 
-describe('the dispatcher\'s own choices', () => {
+describe("the dispatcher's own choices", () => {
   it('sha1() at every size 0..300 and createSha1() streamed at every chunk size 1..130 match node:crypto', () => {
     const msg = seededBytes(4242)(1000);
-    for (let len = 0; len <= 300; len++) expect(bytesToHex(sha1(msg.subarray(0, len))), `length ${len}`).toBe(nodeHex(msg.subarray(0, len)));
-    checkStreamingEquivalence(() => createSha1(), msg, hexToBytes(nodeHex(msg)), Array.from({ length: 130 }, (_, i) => i + 1));
+    for (let len = 0; len <= 300; len++)
+      expect(bytesToHex(sha1(msg.subarray(0, len))), `length ${len}`).toBe(nodeHex(msg.subarray(0, len)));
+    checkStreamingEquivalence(
+      () => createSha1(),
+      msg,
+      hexToBytes(nodeHex(msg)),
+      Array.from({ length: 130 }, (_, i) => i + 1),
+    );
   });
 });
 
 describe('block functions', () => {
-  it.each(['generic', 'unrolled', 'wasm'])('%s: blockDataOrder at an offset, many blocks, equals the generic reference', (impl) => {
-    const reference = sha1Compressor({ impl: 'generic' });
-    const c = sha1Compressor({ impl });
-    expect(c.name).toBe(impl);
-    const data = seededBytes(9)(64 * 2100 + 3);
-    for (const [offset, blocks] of [[0, 1], [3, 1], [3, 2048], [64, 2100 - 1], [1, 1025]] as const) {
-      const a = new Uint32Array([1, 2, 3, 4, 5]);
-      const b = new Uint32Array([1, 2, 3, 4, 5]);
-      reference.blockDataOrder(a, data, offset, blocks);
-      c.blockDataOrder(b, data, offset, blocks);
-      expect(Array.from(b), `offset ${offset}, ${blocks} blocks`).toEqual(Array.from(a));
-    }
-  });
+  it.each(['generic', 'unrolled', 'wasm'])(
+    '%s: blockDataOrder at an offset, many blocks, equals the generic reference',
+    (impl) => {
+      const reference = sha1Compressor({ impl: 'generic' });
+      const c = sha1Compressor({ impl });
+      expect(c.name).toBe(impl);
+      const data = seededBytes(9)(64 * 2100 + 3);
+      for (const [offset, blocks] of [
+        [0, 1],
+        [3, 1],
+        [3, 2048],
+        [64, 2100 - 1],
+        [1, 1025],
+      ] as const) {
+        const a = new Uint32Array([1, 2, 3, 4, 5]);
+        const b = new Uint32Array([1, 2, 3, 4, 5]);
+        reference.blockDataOrder(a, data, offset, blocks);
+        c.blockDataOrder(b, data, offset, blocks);
+        expect(Array.from(b), `offset ${offset}, ${blocks} blocks`).toEqual(Array.from(a));
+      }
+    },
+  );
 
   it('node has no block function and says so', () => {
     expect(() => sha1Compressor({ impl: 'node' })).toThrow(/no block function/);
@@ -124,7 +155,9 @@ describe('block functions', () => {
 
 describe('bad input', () => {
   it('rejects non-bytes with a TypeError naming what was wrong', () => {
-    expect(() => sha1('abc' as unknown as Uint8Array)).toThrow(new TypeError('sha1: message must be a Uint8Array, got string'));
+    expect(() => sha1('abc' as unknown as Uint8Array)).toThrow(
+      new TypeError('sha1: message must be a Uint8Array, got string'),
+    );
     expect(() => createSha1().update([1, 2] as unknown as Uint8Array)).toThrow(/must be a Uint8Array, got Array/);
     expect(() => createSha1({ sizeHint: -1 })).toThrow(RangeError);
     expect(() => createSha1().digestInto(new Uint8Array(19))).toThrow(RangeError);

@@ -78,7 +78,11 @@ export interface CaseAttribution {
 const changed = (v: Verdict | undefined): v is 'regressed' | 'improved' => v === 'regressed' || v === 'improved';
 
 /** Whether a swap shows the change `direction`: significant that way, and significantly beyond the A/A control. */
-export function reproduces(effect: Effect | undefined, overControl: Effect | undefined, direction: 'regressed' | 'improved'): boolean {
+export function reproduces(
+  effect: Effect | undefined,
+  overControl: Effect | undefined,
+  direction: 'regressed' | 'improved',
+): boolean {
   return effect?.verdict === direction && overControl?.verdict === direction;
 }
 
@@ -102,7 +106,9 @@ export function attributeCase(
   const notes: string[] = [];
   if (!control) notes.push(`no A/A control (${problems[CONTROL_ID] ?? 'not measured'}): no layer can be attributed`);
   else if (changed(control.verdict)) {
-    notes.push(`the A/A control moved (${formatEffect(control)}, ${control.verdict}): identical stacks differed in this case, so its verdicts are doubtful`);
+    notes.push(
+      `the A/A control moved (${formatEffect(control)}, ${control.verdict}): identical stacks differed in this case, so its verdicts are doubtful`,
+    );
   }
 
   const shares: LayerShare[] = layers.map((layer) => {
@@ -147,11 +153,15 @@ export function attributeCase(
     const product = swapIns.reduce((p, s) => p * s.swapIn!.ratio, 1);
     const gap = Math.abs(Math.log(product) - logTotal);
     if (gap > Math.log(1 + threshold) && (product < total.ci[0] || product > total.ci[1])) {
-      notes.push(`the parts do not add up: one layer at a time they give ${formatRatio(product)}, the whole change is ${formatRatio(total.ratio)}`);
+      notes.push(
+        `the parts do not add up: one layer at a time they give ${formatRatio(product)}, the whole change is ${formatRatio(total.ratio)}`,
+      );
     }
   }
   if (changed(direction) && control && shares.length > 0 && attributed.length === 0 && oneWay.length === 0) {
-    notes.push('no single layer reproduces the change beyond the A/A control: it needs several layers together, or it is within the noise');
+    notes.push(
+      'no single layer reproduces the change beyond the A/A control: it needs several layers together, or it is within the noise',
+    );
   }
   const result: CaseAttribution = { total, layers: shares, attributed, oneWay, notes };
   if (control) result.control = control;

@@ -19,7 +19,13 @@
 // One record per case (CaseRecord) carries everything measured about it.
 import { loadavg } from 'node:os';
 import { layerFingerprint } from '@layerbench/bench-runner';
-import { median, percentile, processModel, type ProcessModel, type SampleComparison } from '@layerbench/bench-runner/stats';
+import {
+  median,
+  percentile,
+  processModel,
+  type ProcessModel,
+  type SampleComparison,
+} from '@layerbench/bench-runner/stats';
 import { attributeCase, CONTROL_ID, swapInId, type CaseComparisons, type Effect } from './attribution.js';
 import type { BisectCase, BisectResult, BisectVariant } from '@layerbench/bench-runner/results';
 import type { ResolvedComposition } from './side-sources.js';
@@ -125,7 +131,9 @@ async function startVariants(inputs: BisectInputs, plans: VariantPlan[]): Promis
         skipPeers: !inputs.peers,
         warmupSeconds: WARMUP_SECONDS,
       };
-      const started = await Promise.allSettled(Array.from({ length: inputs.processes }, () => CompositionWorker.start(options)));
+      const started = await Promise.allSettled(
+        Array.from({ length: inputs.processes }, () => CompositionWorker.start(options)),
+      );
       const workers = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
       const failure = started.find((s): s is PromiseRejectedResult => s.status === 'rejected');
       if (failure) {
@@ -149,13 +157,26 @@ function caseRecords(runs: VariantRun[]): CaseRecord[] {
     for (const c of r.cases.values()) {
       if (seen.has(c.id)) continue;
       seen.add(c.id);
-      const record: CaseRecord = { meta: c, values: new Map(), problems: new Map(), implementations: new Map(), digests: new Map() };
+      const record: CaseRecord = {
+        meta: c,
+        values: new Map(),
+        problems: new Map(),
+        implementations: new Map(),
+        digests: new Map(),
+      };
       for (const v of runs) {
         if (v.workers.length === 0) record.problems.set(v.plan.id, `this mix cannot run: ${v.problem}`);
         else if (!v.cases.has(c.id)) {
           const failed = v.workers[0]!.suiteErrors.map((e) => `${e.suite}: ${e.message}`).join('; ');
-          record.problems.set(v.plan.id, `this mix has no such case${failed ? ` (suites that fail to build their cases here: ${failed})` : ''}`);
-        } else record.values.set(v.plan.id, v.workers.map(() => []));
+          record.problems.set(
+            v.plan.id,
+            `this mix has no such case${failed ? ` (suites that fail to build their cases here: ${failed})` : ''}`,
+          );
+        } else
+          record.values.set(
+            v.plan.id,
+            v.workers.map(() => []),
+          );
       }
       records.push(record);
     }
@@ -168,7 +189,9 @@ function recordVisit(record: CaseRecord, variant: string, process: number, m: Me
   if (m.status !== 'ok' || m.digestOk === false) {
     record.problems.set(
       variant,
-      m.error ? `${m.error.name}: ${m.error.message}` : `output digest ${m.digest ?? '?'} does not match the expected one`,
+      m.error
+        ? `${m.error.name}: ${m.error.message}`
+        : `output digest ${m.digest ?? '?'} does not match the expected one`,
     );
     record.values.delete(variant);
     return;
@@ -222,7 +245,10 @@ async function measureRounds(inputs: BisectInputs, runs: VariantRun[], records: 
 }
 
 /** Phase report (part): each variant's environment, from every worker; a one-copy breach fails the variant. */
-async function variantReports(runs: VariantRun[], records: CaseRecord[]): Promise<{ variants: BisectVariant[]; envs: Record<string, WorkerEnv> }> {
+async function variantReports(
+  runs: VariantRun[],
+  records: CaseRecord[],
+): Promise<{ variants: BisectVariant[]; envs: Record<string, WorkerEnv> }> {
   const envs: Record<string, WorkerEnv> = {};
   const variants: BisectVariant[] = [];
   for (const r of runs) {
@@ -302,10 +328,13 @@ function analyseCase(record: CaseRecord, inputs: BisectInputs, measured: Measure
     const failed = missing.filter((v) => record.problems.has(v));
     out.status = failed.length ? 'failed' : 'not-measured';
     out.problem = missing
-      .map((v) => `the all-${v} stack has no values: ${record.problems.get(v) ?? (measured.interrupted ? 'the bisect stopped before it was measured' : 'not measured')}`)
+      .map(
+        (v) =>
+          `the all-${v} stack has no values: ${record.problems.get(v) ?? (measured.interrupted ? 'the bisect stopped before it was measured' : 'not measured')}`,
+      )
       .join('; ');
     // No whole to attribute, but each layer swapped into the good stack still says what it does alone.
-    if (model && values['good']) {
+    if (model && values.good) {
       for (const layer of inputs.layers) {
         const c = model.compare('good', swapInId(layer));
         const share: BisectCase['layers'][number] = { layer, reproduced: 'neither', explains: false };
@@ -330,7 +359,13 @@ function analyseCase(record: CaseRecord, inputs: BisectInputs, measured: Measure
     // (head / base) / (control / good); for a swap in (base = good) the good terms cancel.
     overControl: (base, head) => {
       const weights: Record<string, number> = {};
-      for (const [variant, w] of [[head, 1], [base, -1], [CONTROL_ID, -1], ['good', 1]] as const) weights[variant] = (weights[variant] ?? 0) + w;
+      for (const [variant, w] of [
+        [head, 1],
+        [base, -1],
+        [CONTROL_ID, -1],
+        ['good', 1],
+      ] as const)
+        weights[variant] = (weights[variant] ?? 0) + w;
       return effect(model.contrast(weights, 0));
     },
   };

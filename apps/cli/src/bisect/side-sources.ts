@@ -162,7 +162,8 @@ export function linkNodeModules(sourceRoot: string, targetRoot: string): void {
       const pkgPath = join(dir, folder, 'package.json');
       if (!existsSync(pkgPath)) continue;
       const name = (JSON.parse(readFileSync(pkgPath, 'utf8')) as { name?: string }).name;
-      if (name?.startsWith('@layerbench/')) symlinkSync(join(dir, folder), join(own, name.slice('@layerbench/'.length)));
+      if (name?.startsWith('@layerbench/'))
+        symlinkSync(join(dir, folder), join(own, name.slice('@layerbench/'.length)));
     }
   }
 }
@@ -180,8 +181,8 @@ export class LayerResolver {
     this.cacheDir = options.cacheDir ?? join(this.repoRoot, '.layerbench-cache');
     this.runtimeCacheDir =
       options.runtimeCacheDir ??
-      process.env['LAYERBENCH_RUNTIME_CACHE'] ??
-      join(process.env['XDG_CACHE_HOME'] ?? join(homedir(), '.cache'), 'layerbench', 'runtimes');
+      process.env.LAYERBENCH_RUNTIME_CACHE ??
+      join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'layerbench', 'runtimes');
     this.deps = options.deps ?? 'ci';
     this.log = options.log ?? (() => undefined);
   }
@@ -216,7 +217,11 @@ export class LayerResolver {
   private checkBuilt(layer: ResolvedLayer): ResolvedLayer {
     const pkgPath = join(layer.dir, 'package.json');
     if (!existsSync(pkgPath)) {
-      throw new LayerSourceError(`${layer.name} from ${layer.source}: no package.json in ${layer.dir}`, layer.name, layer.source);
+      throw new LayerSourceError(
+        `${layer.name} from ${layer.source}: no package.json in ${layer.dir}`,
+        layer.name,
+        layer.source,
+      );
     }
     let pkg: { name?: string };
     try {
@@ -283,16 +288,22 @@ export class LayerResolver {
       );
     };
     if (this.deps === 'link') linkNodeModules(this.repoRoot, root);
-    else if (!run('npm', ['ci', '--ignore-scripts=false', '--no-audit', '--no-fund'], root, logFile).ok) fail('npm ci failed');
+    else if (!run('npm', ['ci', '--ignore-scripts=false', '--no-audit', '--no-fund'], root, logFile).ok)
+      fail('npm ci failed');
     const present = CODE_LAYERS.map(packageNameOf).filter((name) =>
       existsSync(join(root, 'packages', name.replace('@layerbench/', ''), 'package.json')),
     );
     if (present.length === 0) fail('no layer packages in this commit');
     const filters = present.map((p) => `--filter=${p}`);
-    if (!run('npx', ['--no-install', 'turbo', 'run', 'build', ...filters, '--output-logs=errors-only'], root, logFile).ok) {
+    if (
+      !run('npx', ['--no-install', 'turbo', 'run', 'build', ...filters, '--output-logs=errors-only'], root, logFile).ok
+    ) {
       fail('build failed');
     }
-    writeFileSync(join(root, BUILT_MARKER), JSON.stringify({ commit, ref, builtAt: new Date().toISOString(), packages: present }) + '\n');
+    writeFileSync(
+      join(root, BUILT_MARKER),
+      `${JSON.stringify({ commit, ref, builtAt: new Date().toISOString(), packages: present })}\n`,
+    );
     return { commit, root };
   }
 
@@ -312,9 +323,13 @@ export class LayerResolver {
     mkdirSync(dest, { recursive: true });
     const r = run('tar', ['-xzf', file, '-C', dest], dest);
     if (!r.ok || !existsSync(join(dest, 'package', 'package.json'))) {
-      throw new LayerSourceError(`tgz:${path}: not an npm pack tarball (${tail(r.output, 3) || 'no package/ folder'})`, layer, `tgz:${path}`);
+      throw new LayerSourceError(
+        `tgz:${path}: not an npm pack tarball (${tail(r.output, 3) || 'no package/ folder'})`,
+        layer,
+        `tgz:${path}`,
+      );
     }
-    writeFileSync(join(dest, BUILT_MARKER), file + '\n');
+    writeFileSync(join(dest, BUILT_MARKER), `${file}\n`);
     return join(dest, 'package');
   }
 
@@ -324,10 +339,16 @@ export class LayerResolver {
     if (cached) return cached;
     let nodePath: string;
     if (source.kind === 'current') nodePath = process.execPath;
-    else if (source.kind === 'path') nodePath = isAbsolute(source.path) ? source.path : resolve(this.repoRoot, source.path);
+    else if (source.kind === 'path')
+      nodePath = isAbsolute(source.path) ? source.path : resolve(this.repoRoot, source.path);
     else nodePath = this.downloadNode(source.version);
     const probe = run(nodePath, ['-p', 'JSON.stringify([process.version, process.versions.openssl])'], this.repoRoot);
-    if (!probe.ok) throw new LayerSourceError(`runtime ${label}: ${nodePath} does not run: ${tail(probe.output, 3)}`, 'runtime', label);
+    if (!probe.ok)
+      throw new LayerSourceError(
+        `runtime ${label}: ${nodePath} does not run: ${tail(probe.output, 3)}`,
+        'runtime',
+        label,
+      );
     const [version, openssl] = JSON.parse(probe.output.trim()) as [string, string];
     const resolved = { source: label, nodePath, version, openssl };
     this.runtimes.set(label, resolved);
@@ -349,7 +370,11 @@ export class LayerResolver {
     const tarball = pack.output.trim().split('\n').pop() ?? '';
     if (!pack.ok || !tarball.endsWith('.tgz')) {
       rmSync(staging, { recursive: true, force: true });
-      throw new LayerSourceError(`runtime ${label}: npm pack ${pkg}@${version} failed: ${tail(pack.output, 5)}`, 'runtime', label);
+      throw new LayerSourceError(
+        `runtime ${label}: npm pack ${pkg}@${version} failed: ${tail(pack.output, 5)}`,
+        'runtime',
+        label,
+      );
     }
     const untar = run('tar', ['-xzf', join(staging, tarball), '-C', staging], staging);
     if (!untar.ok || !existsSync(join(staging, 'package', 'bin', 'node'))) {

@@ -30,10 +30,7 @@ export type LayerSource =
   | { kind: 'dir'; path: string; whole: boolean }
   | { kind: 'tgz'; path: string };
 
-export type RuntimeSource =
-  | { kind: 'current' }
-  | { kind: 'node'; version: string }
-  | { kind: 'path'; path: string };
+export type RuntimeSource = { kind: 'current' } | { kind: 'node'; version: string } | { kind: 'path'; path: string };
 
 export interface CompositionSpec {
   /** The text it was parsed from (for reports). */
@@ -119,7 +116,10 @@ export function parseSideSpec(text: string, flag = 'spec'): CompositionSpec {
 
 /** Parses `--layers a,b,c`. */
 export function parseLayerList(text: string): LayerName[] {
-  const names = text.split(',').map((s) => s.trim()).filter(Boolean);
+  const names = text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (names.length === 0) throw new SpecError('--layers: no layer named');
   for (const n of names) {
     if (!isLayerName(n)) throw new SpecError(`--layers: unknown layer '${n}'; layers are ${ALL_LAYERS.join(', ')}`);

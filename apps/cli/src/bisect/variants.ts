@@ -80,14 +80,26 @@ export function planVariants(layers: readonly LayerName[]): VariantPlan[] {
     { id: CONTROL_ID, label: 'all good, processes of its own (A/A control)', take: all('good') },
   ];
   for (const layer of layers) {
-    plans.push({ id: swapInId(layer), label: `good stack, ${layer} from bad`, take: { ...all('good'), [layer]: 'bad' } });
-    plans.push({ id: swapOutId(layer), label: `bad stack, ${layer} from good`, take: { ...all('bad'), [layer]: 'good' } });
+    plans.push({
+      id: swapInId(layer),
+      label: `good stack, ${layer} from bad`,
+      take: { ...all('good'), [layer]: 'bad' },
+    });
+    plans.push({
+      id: swapOutId(layer),
+      label: `bad stack, ${layer} from good`,
+      take: { ...all('bad'), [layer]: 'good' },
+    });
   }
   return plans;
 }
 
 /** The folder of each code layer in a variant. */
-export function dirsFor(plan: VariantPlan, good: ResolvedComposition, bad: ResolvedComposition): Record<CodeLayerName, string> {
+export function dirsFor(
+  plan: VariantPlan,
+  good: ResolvedComposition,
+  bad: ResolvedComposition,
+): Record<CodeLayerName, string> {
   const dirs = {} as Record<CodeLayerName, string>;
   for (const name of CODE_LAYERS) dirs[name] = (plan.take[name] === 'good' ? good : bad).layers[name].dir;
   return dirs;
@@ -119,8 +131,8 @@ export function stackChanges(
       causedBy: [layer],
     });
   }
-  const good = envs['good'];
-  const bad = envs['bad'];
+  const good = envs.good;
+  const bad = envs.bad;
   if (!good || !bad) return changes;
   const causes = (value: (env: WorkerEnv) => string | undefined, badValue: string | undefined): string[] =>
     layers.filter((l) => {
@@ -128,7 +140,13 @@ export function stackChanges(
       return env !== undefined && value(env) === badValue;
     });
   if (good.openssl !== bad.openssl) {
-    changes.push({ kind: 'openssl', what: 'OpenSSL', good: good.openssl, bad: bad.openssl, causedBy: causes((e) => e.openssl, bad.openssl) });
+    changes.push({
+      kind: 'openssl',
+      what: 'OpenSSL',
+      good: good.openssl,
+      bad: bad.openssl,
+      causedBy: causes((e) => e.openssl, bad.openssl),
+    });
   }
   if ((good.capabilities ?? '') !== (bad.capabilities ?? '')) {
     changes.push({

@@ -6,7 +6,20 @@
 // exits 0 (nothing regressed) / 1 (regressed) / 2 (bad input) / 3 (incomplete).
 import { collectEnv, layerFingerprint } from '@layerbench/bench-runner';
 import { writeResultFile } from '@layerbench/bench-runner/results';
-import { anyText, formatOptionHelp, fraction, oneOf, parseArgs, positiveInteger, positiveNumber, regexText, repeatedOption, UsageError, valueOption, booleanOption } from '../args.js';
+import {
+  anyText,
+  formatOptionHelp,
+  fraction,
+  oneOf,
+  parseArgs,
+  positiveInteger,
+  positiveNumber,
+  regexText,
+  repeatedOption,
+  UsageError,
+  valueOption,
+  booleanOption,
+} from '../args.js';
 import { formatBisectMarkdown, formatBisectTable } from '@layerbench/bench-runner/reporters';
 import type { BisectResult } from '@layerbench/bench-runner/results';
 import { DEFAULT_VISIT_PERCENTILE, runBisect } from '../bisect/run.js';
@@ -47,8 +60,16 @@ export const percentileValue = (raw: string, flag: string): number => {
 };
 
 export const sharedSourceOptions = {
-  repo: valueOption('dir', 'the git repository and workspace the sides refer to (default: the one around the current folder)', anyText),
-  deps: valueOption('mode', 'how git worktrees get node_modules: ci (npm ci, default) or link (link this repository\'s, offline)', oneOf(['ci', 'link'] as const)),
+  repo: valueOption(
+    'dir',
+    'the git repository and workspace the sides refer to (default: the one around the current folder)',
+    anyText,
+  ),
+  deps: valueOption(
+    'mode',
+    "how git worktrees get node_modules: ci (npm ci, default) or link (link this repository's, offline)",
+    oneOf(['ci', 'link'] as const),
+  ),
 };
 
 /** Defaults of the measuring options (shared with find). */
@@ -58,7 +79,9 @@ export const BISECT_DEFAULTS = { time: 0.6, rounds: 4, processes: 3, threshold: 
 export const processCount = (raw: string, flag: string): number => {
   const value = positiveInteger('processes')(raw, flag);
   if (value < 2) {
-    throw new UsageError(`${flag} must be at least 2: the process is the unit of replication, and one process per variant cannot tell a process offset from a change`);
+    throw new UsageError(
+      `${flag} must be at least 2: the process is the unit of replication, and one process per variant cannot tell a process offset from a change`,
+    );
   }
   return value;
 };
@@ -69,15 +92,45 @@ const options = {
   layers: valueOption('a,b,...', 'only swap these layers (default: every layer that differs)', layerList),
   suite: repeatedOption('name', `a suite to measure (default: ${DEFAULT_BISECT_SUITES.join(', ')})`, anyText),
   filter: valueOption('regex', 'only cases whose id matches', regexText),
-  peers: booleanOption('measure the peer libraries\' cases too (default: only when the runtime or bench-runner differs)'),
-  time: valueOption('seconds', `seconds measured per case per variant, over its processes and rounds (default ${BISECT_DEFAULTS.time})`, positiveNumber('seconds')),
-  rounds: valueOption('n', `interleaved rounds, each visiting every process of every variant (default ${BISECT_DEFAULTS.rounds})`, positiveInteger('rounds')),
-  processes: valueOption('n', `worker processes per variant, the replicates (default ${BISECT_DEFAULTS.processes}; at least 2)`, processCount),
-  percentile: valueOption('p', 'the percentile of a visit\'s samples that stands for the visit (default 10; 50 = median)', percentileValue),
-  threshold: valueOption('ratio', `changes smaller than this are "unchanged" (default ${BISECT_DEFAULTS.threshold})`, fraction('a relative change')),
-  alpha: valueOption('p', `significance level; intervals are at confidence 1 - alpha (default ${BISECT_DEFAULTS.alpha})`, fraction('a probability')),
+  peers: booleanOption(
+    "measure the peer libraries' cases too (default: only when the runtime or bench-runner differs)",
+  ),
+  time: valueOption(
+    'seconds',
+    `seconds measured per case per variant, over its processes and rounds (default ${BISECT_DEFAULTS.time})`,
+    positiveNumber('seconds'),
+  ),
+  rounds: valueOption(
+    'n',
+    `interleaved rounds, each visiting every process of every variant (default ${BISECT_DEFAULTS.rounds})`,
+    positiveInteger('rounds'),
+  ),
+  processes: valueOption(
+    'n',
+    `worker processes per variant, the replicates (default ${BISECT_DEFAULTS.processes}; at least 2)`,
+    processCount,
+  ),
+  percentile: valueOption(
+    'p',
+    "the percentile of a visit's samples that stands for the visit (default 10; 50 = median)",
+    percentileValue,
+  ),
+  threshold: valueOption(
+    'ratio',
+    `changes smaller than this are "unchanged" (default ${BISECT_DEFAULTS.threshold})`,
+    fraction('a relative change'),
+  ),
+  alpha: valueOption(
+    'p',
+    `significance level; intervals are at confidence 1 - alpha (default ${BISECT_DEFAULTS.alpha})`,
+    fraction('a probability'),
+  ),
   out: valueOption('file', 'write the bisect result file here (also when interrupted)', anyText),
-  format: valueOption('name', 'table|markdown|json (json: the result file on stdout)', oneOf(['table', 'markdown', 'json'] as const)),
+  format: valueOption(
+    'name',
+    'table|markdown|json (json: the result file on stdout)',
+    oneOf(['table', 'markdown', 'json'] as const),
+  ),
   ...sharedSourceOptions,
   quiet: booleanOption('no progress on stderr'),
 };
@@ -148,7 +201,7 @@ export function resolverFor(
   }
   return new LayerResolver({
     repoRoot,
-    deps: chosen.deps ?? (ctx.env['LAYERBENCH_DEPS'] === 'link' ? 'link' : 'ci'),
+    deps: chosen.deps ?? (ctx.env.LAYERBENCH_DEPS === 'link' ? 'link' : 'ci'),
     log,
   });
 }
@@ -175,8 +228,8 @@ async function bisect(args: string[], ctx: CommandContext): Promise<number> {
   const resolver = resolverFor(ctx, chosen, (m) => {
     if (!chosen.quiet) ctx.stderr.write(`bisect: ${m}\n`);
   });
-  let goodSide;
-  let badSide;
+  let goodSide: ReturnType<typeof resolver.resolve>;
+  let badSide: ReturnType<typeof resolver.resolve>;
   try {
     goodSide = resolver.resolve(chosen.good);
     badSide = resolver.resolve(bad);
@@ -222,16 +275,16 @@ async function bisect(args: string[], ctx: CommandContext): Promise<number> {
   });
   if (result.cases.length === 0) {
     ctx.stderr.write('layerbench bisect: no case to measure (check --suite/--filter, and the notes below)\n');
-    ctx.stderr.write(formatBisectTable(result) + '\n');
+    ctx.stderr.write(`${formatBisectTable(result)}\n`);
     if (out !== undefined) await writeResultFile(out, result);
     return 2;
   }
   if (out !== undefined) await writeResultFile(out, result);
   const format = chosen.format ?? 'table';
   const compared = result.cases.some((c) => c.status === 'ok');
-  if (format === 'json') ctx.stdout.write(JSON.stringify(result, null, 2) + '\n');
-  else if (format === 'markdown') ctx.stdout.write(formatBisectMarkdown(result) + '\n');
-  else ctx.stdout.write(formatBisectTable(result) + '\n');
+  if (format === 'json') ctx.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+  else if (format === 'markdown') ctx.stdout.write(`${formatBisectMarkdown(result)}\n`);
+  else ctx.stdout.write(`${formatBisectTable(result)}\n`);
   if (!compared) {
     if (!result.complete) return 3;
     ctx.stderr.write('layerbench bisect: no case could be compared between the good and bad stacks (see the notes)\n');

@@ -40,15 +40,31 @@ import { defaultRun, suiteByName } from '../suites/index.js';
 import type { Command, CommandContext } from './types.js';
 
 const options = {
-  time: valueOption('seconds', `seconds of measurement per case, as in \`run --time\` (default 1; ${defaultRun.timePerCase} for the default suites)`, positiveNumber('seconds')),
-  processes: valueOption('n', 'fresh processes, each one full run (default 8, at least 4)', positiveInteger('processes')),
+  time: valueOption(
+    'seconds',
+    `seconds of measurement per case, as in \`run --time\` (default 1; ${defaultRun.timePerCase} for the default suites)`,
+    positiveNumber('seconds'),
+  ),
+  processes: valueOption(
+    'n',
+    'fresh processes, each one full run (default 8, at least 4)',
+    positiveInteger('processes'),
+  ),
   filter: valueOption('regex', 'only cases whose id matches', regexText),
-  threshold: valueOption('ratio', 'noise threshold of the comparisons (default: compare\'s)', fraction('a relative change')),
-  alpha: valueOption('p', 'significance level (default: compare\'s)', fraction('a probability')),
+  threshold: valueOption(
+    'ratio',
+    "noise threshold of the comparisons (default: compare's)",
+    fraction('a relative change'),
+  ),
+  alpha: valueOption('p', "significance level (default: compare's)", fraction('a probability')),
   format: valueOption('name', 'text|json', oneOf(['text', 'json'] as const)),
   out: valueOption('file', 'also write the calibration result file here', anyText),
   'keep-runs': valueOption('dir', "keep each process's run result file here (run-1.json, ...)", anyText),
-  'from-runs': valueOption('dir', 'calibrate from the run result files already in this folder (e.g. an earlier --keep-runs) instead of running', anyText),
+  'from-runs': valueOption(
+    'dir',
+    'calibrate from the run result files already in this folder (e.g. an earlier --keep-runs) instead of running',
+    anyText,
+  ),
   quiet: booleanOption('no progress on stderr', 'q'),
   interleaved: booleanOption('calibrate interleaved measurement in one process instead (what bisect uses)'),
   repeats: valueOption('n', 'with --interleaved: comparisons per effect size (default 20)', positiveInteger('repeats')),
@@ -68,11 +84,11 @@ export const calibrateCommand: Command = {
     'much. The spread is stored for this machine and runtime (in',
     `${calibrationDir({ ...process.env })}, or $LAYERBENCH_CALIBRATION_DIR), and`,
     '`compare` and `check` then use it (the stored calibration with the same --time, or',
-    'the nearest). It prints what that allows, with compare\'s own machinery:',
+    "the nearest). It prints what that allows, with compare's own machinery:",
     '- the false-alarm rate: each pair of processes compared, using the spread measured',
     '  by the other processes only (so no process judges itself);',
     '- the share of comparisons that detect an injected slowdown of 2% ... 100%, and each',
-    '  case\'s minimum detectable effect (the smallest detected in every pair).',
+    "  case's minimum detectable effect (the smallest detected in every pair).",
     'Calibrate with the load the comparisons will see: the spread grows with it.',
     '',
     'Options:',
@@ -131,7 +147,10 @@ export function formatBetweenRunText(calibration: BetweenRunCalibration, stored?
     `Spread of one case between processes (sd of log figure, median / 90th percentile over cases), per figure of a slice:`,
     ...figureBases
       .filter((basis) => calibration.pooled[basis] !== undefined)
-      .map((basis) => `  ${basis.padEnd(16)} ${percent(calibration.pooled[basis]!.p50, 2).padStart(7)} / ${percent(calibration.pooled[basis]!.p90, 2)}`),
+      .map(
+        (basis) =>
+          `  ${basis.padEnd(16)} ${percent(calibration.pooled[basis]!.p50, 2).padStart(7)} / ${percent(calibration.pooled[basis]!.p90, 2)}`,
+      ),
     `  compare and check use the ${calibration.basis} figure, and take no case as steadier than ${percent(calibration.floor.sigma, 2)}` +
       ` (the ${calibration.floor.quantile * 100}th percentile of the cases: the smallest floor that kept cross-validated A/A pairs quiet)`,
     '',
@@ -142,7 +161,9 @@ export function formatBetweenRunText(calibration: BetweenRunCalibration, stored?
     'Injected slowdown -> share of case comparisons called regressed:',
   ];
   for (const d of calibration.detection) {
-    lines.push(`  +${percent(d.effect, 0).padStart(4)}  ${percent(d.compared ? d.detected / d.compared : 0).padStart(6)}`);
+    lines.push(
+      `  +${percent(d.effect, 0).padStart(4)}  ${percent(d.compared ? d.detected / d.compared : 0).padStart(6)}`,
+    );
   }
   const mdes = ids.map((id) => calibration.cases[id]!.minimumDetectableEffect ?? null);
   const within = (limit: number) => mdes.filter((m) => m !== null && m <= limit + 1e-12).length;
@@ -155,7 +176,9 @@ export function formatBetweenRunText(calibration: BetweenRunCalibration, stored?
   );
   const spread = (id: string) => calibration.cases[id]!.sigma[calibration.basis] ?? 0;
   const widest = [...ids].sort((a, b) => spread(b) - spread(a)).slice(0, 5);
-  lines.push(`Most variable cases (${calibration.basis}): ${widest.map((id) => `${id} ${percent(spread(id), 1)}`).join(', ')}`);
+  lines.push(
+    `Most variable cases (${calibration.basis}): ${widest.map((id) => `${id} ${percent(spread(id), 1)}`).join(', ')}`,
+  );
   if (stored !== undefined) lines.push('', `Stored for compare and check: ${stored}`);
   return lines.join('\n');
 }
@@ -164,7 +187,11 @@ export function formatBetweenRunText(calibration: BetweenRunCalibration, stored?
 function runInFreshProcess(ctx: CommandContext, args: string[]): Promise<{ code: number; stderr: string } | undefined> {
   const main = fileURLToPath(new URL('../main.js', import.meta.url));
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [main, 'run', ...args], { cwd: ctx.cwd, env: ctx.env, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, [main, 'run', ...args], {
+      cwd: ctx.cwd,
+      env: ctx.env,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => {
       stderr += chunk.toString();
@@ -190,7 +217,12 @@ function sayer(ctx: CommandContext, quiet: boolean): (message: string) => void {
 }
 
 /** Computes, stores and prints the calibration of these runs. */
-function finishCalibration(chosen: ReturnType<typeof parseArgs<typeof options>>['options'], runs: RunResult[], out: string | undefined, ctx: CommandContext): number {
+function finishCalibration(
+  chosen: ReturnType<typeof parseArgs<typeof options>>['options'],
+  runs: RunResult[],
+  out: string | undefined,
+  ctx: CommandContext,
+): number {
   const say = sayer(ctx, chosen.quiet);
   say('comparing every pair of processes (cross-validated) ...');
   const calibration = calibrateBetweenRuns(runs, {
@@ -200,7 +232,12 @@ function finishCalibration(chosen: ReturnType<typeof parseArgs<typeof options>>[
   });
   const stored = saveBetweenRunCalibration(calibration, calibrationDir(ctx.env));
   if (out !== undefined) writeResultFile(out, calibration);
-  ctx.stdout.write((chosen.format === 'json' ? formatJson(calibration) : formatBetweenRunText(calibration, stored)).replace(/\n?$/, '\n'));
+  ctx.stdout.write(
+    (chosen.format === 'json' ? formatJson(calibration) : formatBetweenRunText(calibration, stored)).replace(
+      /\n?$/,
+      '\n',
+    ),
+  );
   return 0;
 }
 
@@ -209,17 +246,28 @@ function runsFrom(ctx: CommandContext, dir: string): RunResult[] {
   const folder = resolve(ctx.cwd, dir);
   let names: string[];
   try {
-    names = readdirSync(folder).filter((name) => name.endsWith('.json')).sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
+    names = readdirSync(folder)
+      .filter((name) => name.endsWith('.json'))
+      .sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
   } catch {
     throw new InputFileError(`--from-runs ${dir}: cannot read that folder`);
   }
   return names.map((name) => readRunInput(ctx, join(folder, name)));
 }
 
-async function betweenRuns(chosen: ReturnType<typeof parseArgs<typeof options>>['options'], suites: string[], ctx: CommandContext): Promise<number> {
+async function betweenRuns(
+  chosen: ReturnType<typeof parseArgs<typeof options>>['options'],
+  suites: string[],
+  ctx: CommandContext,
+): Promise<number> {
   const out = chosen.out === undefined ? undefined : outputPath(ctx, chosen.out);
   if (chosen['from-runs'] !== undefined) {
-    if (suites.length > 0 || chosen.time !== undefined || chosen.processes !== undefined || chosen.filter !== undefined) {
+    if (
+      suites.length > 0 ||
+      chosen.time !== undefined ||
+      chosen.processes !== undefined ||
+      chosen.filter !== undefined
+    ) {
       throw new UsageError('--from-runs takes the suites, --time and processes from the run files: give none of them');
     }
     const runs = runsFrom(ctx, chosen['from-runs']);
@@ -231,7 +279,8 @@ async function betweenRuns(chosen: ReturnType<typeof parseArgs<typeof options>>[
     }
   }
   const processes = chosen.processes ?? 8;
-  if (processes < 4) throw new UsageError(`--processes ${processes} is too few: leave-two-out cross-validation needs at least 4`);
+  if (processes < 4)
+    throw new UsageError(`--processes ${processes} is too few: leave-two-out cross-validation needs at least 4`);
   const useDefaults = suites.length === 0;
   for (const name of suites) suiteByName(name);
   const names = useDefaults ? [...defaultRun.suites] : suites;
@@ -249,7 +298,9 @@ async function betweenRuns(chosen: ReturnType<typeof parseArgs<typeof options>>[
       say(`process ${k} of ${processes}: layerbench run ${names.join(' ')} --time ${time}`);
       const ended = await runInFreshProcess(ctx, args);
       if (ended === undefined) {
-        ctx.stderr.write(`layerbench calibrate: interrupted after ${k - 1} of ${processes} processes; nothing stored\n`);
+        ctx.stderr.write(
+          `layerbench calibrate: interrupted after ${k - 1} of ${processes} processes; nothing stored\n`,
+        );
         return 130;
       }
       if (ended.code !== 0) {
@@ -275,7 +326,8 @@ async function runCalibration(args: string[], ctx: CommandContext): Promise<numb
   }
   const out = chosen.out === undefined ? undefined : outputPath(ctx, chosen.out);
   const showProgress = ctx.stderr.isTTY === true && !chosen.quiet;
-  if (!chosen.quiet && !showProgress) ctx.stderr.write('calibrate: interleaved A/A and A/B comparisons of a fixed workload in this process\n');
+  if (!chosen.quiet && !showProgress)
+    ctx.stderr.write('calibrate: interleaved A/A and A/B comparisons of a fixed workload in this process\n');
   let calibration: Calibration;
   try {
     calibration = await calibrate({
@@ -294,6 +346,8 @@ async function runCalibration(args: string[], ctx: CommandContext): Promise<numb
   }
   if (showProgress) ctx.stderr.write('\r\u001b[K');
   if (out !== undefined) writeResultFile(out, calibration);
-  ctx.stdout.write((chosen.format === 'json' ? formatJson(calibration) : formatCalibrationText(calibration)).replace(/\n?$/, '\n'));
+  ctx.stdout.write(
+    (chosen.format === 'json' ? formatJson(calibration) : formatCalibrationText(calibration)).replace(/\n?$/, '\n'),
+  );
   return 0;
 }

@@ -12,32 +12,54 @@ const base = syntheticRun([syntheticCase('a', samplesAround(100, 1)), syntheticC
 describe('checkVerdict (the git bisect run answer)', () => {
   it('good when nothing regressed', () => {
     const head = syntheticRun([syntheticCase('a', samplesAround(100, 3)), syntheticCase('b', samplesAround(200, 4))]);
-    expect(checkVerdict(compareResults(base, head), head)).toEqual({ code: checkExit.good, reason: '2 case(s) not regressed' });
+    expect(checkVerdict(compareResults(base, head), head)).toEqual({
+      code: checkExit.good,
+      reason: '2 case(s) not regressed',
+    });
   });
 
   it('bad when a case regressed, naming it', () => {
     const head = syntheticRun([syntheticCase('a', samplesAround(150, 3)), syntheticCase('b', samplesAround(200, 4))]);
-    expect(checkVerdict(compareResults(base, head), head)).toEqual({ code: checkExit.regressed, reason: 'regressed: a' });
+    expect(checkVerdict(compareResults(base, head), head)).toEqual({
+      code: checkExit.regressed,
+      reason: 'regressed: a',
+    });
   });
 
   it('cannot tell when a digest changed, a case failed, or nothing was compared', () => {
     const digest = syntheticRun([syntheticCase('a', samplesAround(100, 3), 'beef')]);
-    expect(checkVerdict(compareResults(base, digest), digest)).toEqual({ code: checkExit.cannotTell, reason: 'output digest changed: a' });
+    expect(checkVerdict(compareResults(base, digest), digest)).toEqual({
+      code: checkExit.cannotTell,
+      reason: 'output digest changed: a',
+    });
 
     const { stats: _none, ...withoutStats } = syntheticCase('a', [1]);
-    const failedCase = { ...withoutStats, samples: [], status: 'failed' as const, error: { name: 'Error', message: 'boom' } };
+    const failedCase = {
+      ...withoutStats,
+      samples: [],
+      status: 'failed' as const,
+      error: { name: 'Error', message: 'boom' },
+    };
     const failed = syntheticRun([failedCase]);
     expect(checkVerdict(compareResults(base, failed), failed).code).toBe(checkExit.cannotTell);
 
     const none = syntheticRun([syntheticCase('zzz', samplesAround(100, 5))]);
-    expect(checkVerdict(compareResults(base, none), none)).toEqual({ code: checkExit.cannotTell, reason: 'no case was compared' });
+    expect(checkVerdict(compareResults(base, none), none)).toEqual({
+      code: checkExit.cannotTell,
+      reason: 'no case was compared',
+    });
   });
 
   it('cannot tell when a verdict is inconclusive', () => {
     // Ten samples spread over a factor of two: the interval straddles the threshold.
     const wide = (seed: number) => samplesAround(100, seed, 10).map((value, i) => value * (1 + (i % 2)));
     const noisyBase = syntheticRun([syntheticCase('a', wide(1))]);
-    const noisyHead = syntheticRun([syntheticCase('a', wide(2).map((value) => value * 1.05))]);
+    const noisyHead = syntheticRun([
+      syntheticCase(
+        'a',
+        wide(2).map((value) => value * 1.05),
+      ),
+    ]);
     const comparison = compareResults(noisyBase, noisyHead);
     expect(comparison.cases[0]!.verdict).toBe('inconclusive');
     expect(checkVerdict(comparison, noisyHead)).toEqual({ code: checkExit.cannotTell, reason: 'inconclusive: a' });

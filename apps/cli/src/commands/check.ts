@@ -39,10 +39,20 @@ const options = {
   baseline: valueOption('file', 'the result file of a good state (from `layerbench run --out`) (required)', anyText),
   filter: valueOption('regex', "only cases whose id matches (default: the baseline's filter)", regexText),
   time: valueOption('seconds', "seconds of measurement per case (default: the baseline's)", positiveNumber('seconds')),
-  threshold: valueOption('ratio', 'slowdowns smaller than this count as good (e.g. 0.05)', fraction('a relative change')),
+  threshold: valueOption(
+    'ratio',
+    'slowdowns smaller than this count as good (e.g. 0.05)',
+    fraction('a relative change'),
+  ),
   alpha: valueOption('p', 'significance level of the per-case test', fraction('a probability')),
-  build: booleanOption('run `npm run build` in this checkout first (exit 125 when it fails), then check with the fresh build'),
-  calibration: valueOption('file', 'the between-run calibration to use (default: the stored one of this machine and runtime)', anyText),
+  build: booleanOption(
+    'run `npm run build` in this checkout first (exit 125 when it fails), then check with the fresh build',
+  ),
+  calibration: valueOption(
+    'file',
+    'the between-run calibration to use (default: the stored one of this machine and runtime)',
+    anyText,
+  ),
   'across-environments': booleanOption('judge speed even when the CPU, core count or runtime differ from the baseline'),
   quiet: booleanOption('no progress on stderr', 'q'),
 };
@@ -51,7 +61,7 @@ const argSpec = { options, positionals: { name: '[suite...]' } };
 
 export const checkCommand: Command = {
   name: 'check',
-  summary: 'for `git bisect run`: measure the baseline\'s cases, exit 0 good / 1 regressed / 125 cannot tell',
+  summary: "for `git bisect run`: measure the baseline's cases, exit 0 good / 1 regressed / 125 cannot tell",
   usage: [
     'Usage: layerbench check --baseline <file> [suite...] [options]',
     '',
@@ -59,8 +69,8 @@ export const checkCommand: Command = {
     'has) on this checkout and compares them with the baseline, exactly as',
     '`layerbench compare` does: each interval includes the between-run spread of the',
     'case from `layerbench calibrate` (or the conservative default). One guard: a case',
-    'whose code is byte-identical to the baseline\'s (its layer and the layers below it,',
-    'the CLI\'s suites, bench-runner, the runtime, CPU and dispatch decisions, by content',
+    "whose code is byte-identical to the baseline's (its layer and the layers below it,",
+    "the CLI's suites, bench-runner, the runtime, CPU and dispatch decisions, by content",
     'hash) cannot have regressed and counts as unchanged, so a commit that did not touch',
     'a case is never blamed for it.',
     '',
@@ -72,7 +82,7 @@ export const checkCommand: Command = {
     '  1    bad: a case regressed beyond the threshold',
     '  125  cannot tell: a verdict was inconclusive, the build failed, a case failed or',
     '       computed a different digest, the baseline has none of the selected cases, or',
-    '       the CPU, core count or runtime differ from the baseline\'s',
+    "       the CPU, core count or runtime differ from the baseline's",
     '  128  bad input (usage, unreadable baseline): stops `git bisect run` rather than',
     '       marking the commit bad, which exit 2 would do',
     '',
@@ -95,7 +105,9 @@ export const checkCommand: Command = {
       // This checkout could not be measured at all (e.g. a layer's API differs here):
       // exit 1 would mark the commit bad, so say "cannot tell" and let git bisect skip it.
       const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
-      ctx.stderr.write(`${style.red('layerbench check:')} could not measure this checkout: ${detail}\ncannot tell (125)\n`);
+      ctx.stderr.write(
+        `${style.red('layerbench check:')} could not measure this checkout: ${detail}\ncannot tell (125)\n`,
+      );
       return checkExit.cannotTell;
     }
   },
@@ -109,16 +121,24 @@ export interface CheckVerdict {
 /** The bisect answer for one comparison of this checkout's run against the baseline. */
 export function checkVerdict(comparison: Comparison, head: RunResult): CheckVerdict {
   const failures = failureLines(head);
-  if (failures.length > 0) return { code: checkExit.cannotTell, reason: `${failures.length} case(s) failed or computed a wrong digest` };
+  if (failures.length > 0)
+    return { code: checkExit.cannotTell, reason: `${failures.length} case(s) failed or computed a wrong digest` };
   const changedDigest = comparison.cases.filter((result) => result.digestChanged).map((result) => result.id);
-  if (changedDigest.length > 0) return { code: checkExit.cannotTell, reason: `output digest changed: ${changedDigest.join(', ')}` };
+  if (changedDigest.length > 0)
+    return { code: checkExit.cannotTell, reason: `output digest changed: ${changedDigest.join(', ')}` };
   if ((comparison.incomparable?.length ?? 0) > 0 && comparison.acrossEnvironments !== true) {
-    return { code: checkExit.cannotTell, reason: `environments differ from the baseline's (${comparison.incomparable!.join(', ')}); use \`layerbench bisect\`` };
+    return {
+      code: checkExit.cannotTell,
+      reason: `environments differ from the baseline's (${comparison.incomparable!.join(', ')}); use \`layerbench bisect\``,
+    };
   }
   const regressed = comparison.cases.filter((result) => result.verdict === 'regressed').map((result) => result.id);
   if (regressed.length > 0) return { code: checkExit.regressed, reason: `regressed: ${regressed.join(', ')}` };
-  const inconclusive = comparison.cases.filter((result) => result.verdict === 'inconclusive').map((result) => result.id);
-  if (inconclusive.length > 0) return { code: checkExit.cannotTell, reason: `inconclusive: ${inconclusive.join(', ')}` };
+  const inconclusive = comparison.cases
+    .filter((result) => result.verdict === 'inconclusive')
+    .map((result) => result.id);
+  if (inconclusive.length > 0)
+    return { code: checkExit.cannotTell, reason: `inconclusive: ${inconclusive.join(', ')}` };
   if (comparison.cases.length === 0) return { code: checkExit.cannotTell, reason: 'no case was compared' };
   return { code: checkExit.good, reason: `${comparison.cases.length} case(s) not regressed` };
 }
@@ -128,7 +148,10 @@ function workspaceRoot(): string | undefined {
   let dir = dirname(fileURLToPath(import.meta.url));
   for (;;) {
     const manifest = join(dir, 'package.json');
-    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { workspaces?: unknown }).workspaces !== undefined) {
+    if (
+      existsSync(manifest) &&
+      (JSON.parse(readFileSync(manifest, 'utf8')) as { workspaces?: unknown }).workspaces !== undefined
+    ) {
       return dir;
     }
     const parent = dirname(dir);
@@ -145,13 +168,19 @@ async function buildThenCheck(args: string[], ctx: CommandContext): Promise<numb
   const build = spawnSync('npm', ['run', 'build'], { cwd: root, encoding: 'utf8', env: ctx.env });
   if (build.status !== 0) {
     ctx.stderr.write(`${build.stdout ?? ''}${build.stderr ?? ''}`);
-    ctx.stderr.write(`layerbench check: the build failed (${build.error?.message ?? `exit ${build.status}`}): cannot tell (125)\n`);
+    ctx.stderr.write(
+      `layerbench check: the build failed (${build.error?.message ?? `exit ${build.status}`}): cannot tell (125)\n`,
+    );
     return checkExit.cannotTell;
   }
   const main = join(root, 'apps', 'cli', 'dist', 'main.js');
   const rest = args.filter((arg) => arg !== '--build');
   return new Promise<number>((resolve) => {
-    const child = spawn(process.execPath, [main, 'check', ...rest], { cwd: ctx.cwd, env: ctx.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [main, 'check', ...rest], {
+      cwd: ctx.cwd,
+      env: ctx.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     child.stdout.on('data', (chunk: Buffer) => ctx.stdout.write(chunk));
     child.stderr.on('data', (chunk: Buffer) => ctx.stderr.write(chunk));
     child.on('error', (error) => {
@@ -182,7 +211,8 @@ async function checkAgainstBaseline(args: string[], ctx: CommandContext): Promis
       timePerCase: chosen.time ?? baseline.options.timePerCase,
       quiet: chosen.quiet,
       onlyIds: baselineIds,
-      onStart: ({ cases }) => ctx.stderr.write(`layerbench check: ${cases.length} case(s) against ${chosen.baseline}\n`),
+      onStart: ({ cases }) =>
+        ctx.stderr.write(`layerbench check: ${cases.length} case(s) against ${chosen.baseline}\n`),
     },
     ctx,
   );

@@ -12,12 +12,26 @@ import { styleFor } from '../terminal.js';
 import type { Command, CommandContext } from './types.js';
 
 const options = {
-  threshold: valueOption('ratio', 'changes smaller than this are "unchanged" (e.g. 0.03 = 3%)', fraction('a relative change')),
+  threshold: valueOption(
+    'ratio',
+    'changes smaller than this are "unchanged" (e.g. 0.03 = 3%)',
+    fraction('a relative change'),
+  ),
   alpha: valueOption('p', 'significance level of the per-case test (e.g. 0.01)', fraction('a probability')),
-  format: valueOption('name', 'table|markdown|json (json: the comparison file on stdout)', oneOf(['table', 'markdown', 'json'] as const)),
+  format: valueOption(
+    'name',
+    'table|markdown|json (json: the comparison file on stdout)',
+    oneOf(['table', 'markdown', 'json'] as const),
+  ),
   out: valueOption('file', 'also write the comparison result file here', anyText),
-  calibration: valueOption('file', 'the between-run calibration to use (default: the stored one of this machine and runtime)', anyText),
-  'across-environments': booleanOption('give regressed/improved verdicts even when the CPU, core count or runtime differ'),
+  calibration: valueOption(
+    'file',
+    'the between-run calibration to use (default: the stored one of this machine and runtime)',
+    anyText,
+  ),
+  'across-environments': booleanOption(
+    'give regressed/improved verdicts even when the CPU, core count or runtime differ',
+  ),
 };
 
 /** What `layerbench compare` exits with. */
@@ -72,7 +86,8 @@ export function comparisonExitCode(comparison: Comparison): number {
   const regressed = comparison.cases.some((result) => result.verdict === 'regressed' || result.digestChanged);
   if (regressed) return compareExit.regressed;
   if (comparison.cases.length === 0) return compareExit.cannotTell;
-  if ((comparison.incomparable?.length ?? 0) > 0 && comparison.acrossEnvironments !== true) return compareExit.cannotTell;
+  if ((comparison.incomparable?.length ?? 0) > 0 && comparison.acrossEnvironments !== true)
+    return compareExit.cannotTell;
   return compareExit.ok;
 }
 

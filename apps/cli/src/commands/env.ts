@@ -37,14 +37,26 @@ export const envCommand: Command = {
 
 function columns(rows: string[][]): string[] {
   const widths = rows[0]?.map((_, column) => Math.max(...rows.map((row) => row[column]?.length ?? 0))) ?? [];
-  return rows.map((row) => row.map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column]! + 2))).join('').trimEnd());
+  return rows.map((row) =>
+    row
+      .map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column]! + 2)))
+      .join('')
+      .trimEnd(),
+  );
 }
 
 export function formatEnvText(env: EnvFingerprint): string {
   const lines = [`CPU capabilities: ${env.capabilities ?? '(not reported)'}`, '', 'Dispatch decisions:'];
   if (env.dispatch.length === 0) lines.push('  (none reported)');
   lines.push(
-    ...columns(env.dispatch.map((decision) => [`  ${decision.layer}`, decision.decision, `-> ${decision.impl}`, decision.reason])),
+    ...columns(
+      env.dispatch.map((decision) => [
+        `  ${decision.layer}`,
+        decision.decision,
+        `-> ${decision.impl}`,
+        decision.reason,
+      ]),
+    ),
   );
   lines.push(
     '',
@@ -63,7 +75,9 @@ export function formatEnvText(env: EnvFingerprint): string {
         layer.version,
         layer.source ?? '',
         layer.commit === undefined ? 'commit -' : `commit ${layer.commit.slice(0, 12)}`,
-        layer.contentHash === undefined ? 'content -' : `content ${layer.contentHash.replace(/^sha256:/, '').slice(0, 12)}`,
+        layer.contentHash === undefined
+          ? 'content -'
+          : `content ${layer.contentHash.replace(/^sha256:/, '').slice(0, 12)}`,
       ]),
     ),
   );
@@ -82,6 +96,6 @@ async function printEnv(args: string[], ctx: CommandContext): Promise<number> {
   );
   const style = styleFor(ctx.stderr, ctx.env);
   for (const note of report.missing) ctx.stderr.write(`${style.dim('note:')} ${note}\n`);
-  ctx.stdout.write(json ? formatJson(env).replace(/\n?$/, '\n') : formatEnvText(env) + '\n');
+  ctx.stdout.write(json ? formatJson(env).replace(/\n?$/, '\n') : `${formatEnvText(env)}\n`);
   return 0;
 }

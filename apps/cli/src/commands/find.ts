@@ -7,25 +7,64 @@
 // `git bisect skip`. Prints the path it took.
 import { spawnSync } from 'node:child_process';
 import { processModel, type SampleComparison } from '@layerbench/bench-runner/stats';
-import { anyText, booleanOption, formatOptionHelp, fraction, parseArgs, positiveInteger, positiveNumber, regexText, repeatedOption, UsageError, valueOption } from '../args.js';
+import {
+  anyText,
+  booleanOption,
+  formatOptionHelp,
+  fraction,
+  parseArgs,
+  positiveInteger,
+  positiveNumber,
+  regexText,
+  repeatedOption,
+  UsageError,
+  valueOption,
+} from '../args.js';
 import { formatEffect } from '@layerbench/bench-runner/reporters';
 import { LayerSourceError, resolveCommit, type LayerResolver } from '../bisect/side-sources.js';
 import { CODE_LAYERS, type CodeLayerName } from '../bisect/side-spec.js';
 import { DEFAULT_VISIT_PERCENTILE, shuffle, visitValue, WARMUP_SECONDS } from '../bisect/run.js';
 import { CompositionWorker, MixError } from '../bisect/worker/client.js';
 import { progressStream } from '../terminal.js';
-import { BISECT_DEFAULTS, DEFAULT_BISECT_SUITES, percentileValue, processCount, resolverFor, sharedSourceOptions } from './bisect.js';
+import {
+  BISECT_DEFAULTS,
+  DEFAULT_BISECT_SUITES,
+  percentileValue,
+  processCount,
+  resolverFor,
+  sharedSourceOptions,
+} from './bisect.js';
 import type { Command, CommandContext } from './types.js';
 
 const options = {
   good: valueOption('ref', 'a commit where the case was as expected', anyText),
   bad: valueOption('ref', 'a later commit where it changed (default HEAD)', anyText),
   filter: valueOption('regex', 'the case (a regular expression matching exactly one case id)', regexText),
-  suite: repeatedOption('name', `the suite(s) holding the case (default: ${DEFAULT_BISECT_SUITES.join(', ')})`, anyText),
-  time: valueOption('seconds', `seconds measured per commit per step, over its processes and rounds (default ${BISECT_DEFAULTS.time})`, positiveNumber('seconds')),
-  rounds: valueOption('n', `interleaved rounds per step (default ${BISECT_DEFAULTS.rounds})`, positiveInteger('rounds')),
-  processes: valueOption('n', `worker processes per commit, the replicates (default ${BISECT_DEFAULTS.processes}; at least 2)`, processCount),
-  percentile: valueOption('p', 'the percentile of a visit\'s samples that stands for the visit (default 10; 50 = median)', percentileValue),
+  suite: repeatedOption(
+    'name',
+    `the suite(s) holding the case (default: ${DEFAULT_BISECT_SUITES.join(', ')})`,
+    anyText,
+  ),
+  time: valueOption(
+    'seconds',
+    `seconds measured per commit per step, over its processes and rounds (default ${BISECT_DEFAULTS.time})`,
+    positiveNumber('seconds'),
+  ),
+  rounds: valueOption(
+    'n',
+    `interleaved rounds per step (default ${BISECT_DEFAULTS.rounds})`,
+    positiveInteger('rounds'),
+  ),
+  processes: valueOption(
+    'n',
+    `worker processes per commit, the replicates (default ${BISECT_DEFAULTS.processes}; at least 2)`,
+    processCount,
+  ),
+  percentile: valueOption(
+    'p',
+    "the percentile of a visit's samples that stands for the visit (default 10; 50 = median)",
+    percentileValue,
+  ),
   threshold: valueOption('ratio', 'a change smaller than this is noise (default 0.03)', fraction('a relative change')),
   alpha: valueOption('p', 'significance level (default 0.01)', fraction('a probability')),
   ...sharedSourceOptions,
@@ -64,7 +103,10 @@ export const findCommand: Command = {
 };
 
 function revList(repoRoot: string, good: string, bad: string): string[] {
-  const r = spawnSync('git', ['rev-list', '--reverse', '--ancestry-path', `${good}..${bad}`], { cwd: repoRoot, encoding: 'utf8' });
+  const r = spawnSync('git', ['rev-list', '--reverse', '--ancestry-path', `${good}..${bad}`], {
+    cwd: repoRoot,
+    encoding: 'utf8',
+  });
   if (r.status !== 0) throw new UsageError(`git rev-list ${good}..${bad} failed: ${(r.stderr ?? '').trim()}`);
   return r.stdout.split('\n').filter(Boolean);
 }
@@ -81,10 +123,23 @@ interface Step {
 }
 
 /** Builds a commit's stack and starts its worker processes; a build failure is a LayerSourceError. */
-async function workersAt(resolver: LayerResolver, commit: string, suites: string[], filter: string, processes: number): Promise<CompositionWorker[]> {
+async function workersAt(
+  resolver: LayerResolver,
+  commit: string,
+  suites: string[],
+  filter: string,
+  processes: number,
+): Promise<CompositionWorker[]> {
   const dirs = {} as Record<CodeLayerName, string>;
   for (const name of CODE_LAYERS) dirs[name] = resolver.resolveLayer(name, { kind: 'git', ref: commit }).dir;
-  const options = { nodePath: process.execPath, nodeVersion: process.version, dirs, suites, filter, warmupSeconds: WARMUP_SECONDS };
+  const options = {
+    nodePath: process.execPath,
+    nodeVersion: process.version,
+    dirs,
+    suites,
+    filter,
+    warmupSeconds: WARMUP_SECONDS,
+  };
   const started = await Promise.allSettled(Array.from({ length: processes }, () => CompositionWorker.start(options)));
   const workers = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
   const failure = started.find((s): s is PromiseRejectedResult => s.status === 'rejected');
@@ -118,7 +173,8 @@ async function find(args: string[], ctx: CommandContext): Promise<number> {
     throw new UsageError((err as Error).message);
   }
   const commits = revList(repo, good, bad);
-  if (commits.length === 0) throw new UsageError(`${badRef} is not a descendant of ${chosen.good} (no commits on the ancestry path)`);
+  if (commits.length === 0)
+    throw new UsageError(`${badRef} is not a descendant of ${chosen.good} (no commits on the ancestry path)`);
   const suites = chosen.suite.length ? chosen.suite : DEFAULT_BISECT_SUITES;
   const threshold = chosen.threshold ?? BISECT_DEFAULTS.threshold;
   const alpha = chosen.alpha ?? BISECT_DEFAULTS.alpha;
@@ -126,7 +182,7 @@ async function find(args: string[], ctx: CommandContext): Promise<number> {
   const rounds = chosen.rounds ?? BISECT_DEFAULTS.rounds;
   const processes = chosen.processes ?? BISECT_DEFAULTS.processes;
   const percentile = chosen.percentile ?? DEFAULT_VISIT_PERCENTILE;
-  const out = (line: string) => ctx.stdout.write(line + '\n');
+  const out = (line: string) => ctx.stdout.write(`${line}\n`);
   const short = (c: string) => c.slice(0, 10);
 
   let goodWorkers: CompositionWorker[];
@@ -157,7 +213,10 @@ async function find(args: string[], ctx: CommandContext): Promise<number> {
      * process model, as bisect does.
      */
     const measureAgainstGood = async (workers: CompositionWorker[]): Promise<SampleComparison> => {
-      const values: Record<'good' | 'head', number[][]> = { good: goodWorkers.map(() => []), head: workers.map(() => []) };
+      const values: Record<'good' | 'head', number[][]> = {
+        good: goodWorkers.map(() => []),
+        head: workers.map(() => []),
+      };
       const visits = [
         ...goodWorkers.map((w, p) => [w, values.good[p]!] as const),
         ...workers.map((w, p) => [w, values.head[p]!] as const),
@@ -165,16 +224,20 @@ async function find(args: string[], ctx: CommandContext): Promise<number> {
       for (let round = 0; round < rounds; round++) {
         for (const [w, into] of shuffle(visits, Math.random)) {
           const m = await w.measure(caseId, visitSeconds);
-          if (m.status !== 'ok') throw new MixError(m.error ? `${m.error.name}: ${m.error.message}` : 'the case failed');
+          if (m.status !== 'ok')
+            throw new MixError(m.error ? `${m.error.name}: ${m.error.message}` : 'the case failed');
           // One value per visit (see visitValue in bisect/run.ts).
           if (m.samples.length) into.push(visitValue(m.samples, percentile));
         }
       }
       return processModel(values, { threshold, alpha }).compare('good', 'head')!;
     };
-    const effectText = (c: SampleComparison) => formatEffect({ ratio: c.ratio, ci: c.ratioCi, pValue: c.pValue, verdict: c.verdict });
+    const effectText = (c: SampleComparison) =>
+      formatEffect({ ratio: c.ratio, ci: c.ratioCi, pValue: c.pValue, verdict: c.verdict });
 
-    out(`find: ${caseId} between ${short(good)} (good) and ${short(bad)} (bad): ${commits.length} commits, ${processes} processes each`);
+    out(
+      `find: ${caseId} between ${short(good)} (good) and ${short(bad)} (bad): ${commits.length} commits, ${processes} processes each`,
+    );
     let badWorkers: CompositionWorker[];
     try {
       badWorkers = await workersAt(resolver, bad, suites, filter, processes);
@@ -187,7 +250,9 @@ async function find(args: string[], ctx: CommandContext): Promise<number> {
     await closeAll(badWorkers);
     out(`  bad  ${short(bad)}  ${effectText(whole)}  ${whole.verdict}`);
     if (whole.verdict !== 'regressed' && whole.verdict !== 'improved') {
-      out(`find: ${caseId} did not change beyond the noise threshold (${threshold}) between ${short(good)} and ${short(bad)}: nothing to find`);
+      out(
+        `find: ${caseId} did not change beyond the noise threshold (${threshold}) between ${short(good)} and ${short(bad)}: nothing to find`,
+      );
       return 0;
     }
     const halfway = Math.log(whole.ratio) / 2;
@@ -228,7 +293,8 @@ async function find(args: string[], ctx: CommandContext): Promise<number> {
         continue;
       }
       await closeAll(workers);
-      const changed = Math.abs(Math.log(cmp.ratio)) > Math.abs(halfway) && Math.sign(Math.log(cmp.ratio)) === Math.sign(halfway);
+      const changed =
+        Math.abs(Math.log(cmp.ratio)) > Math.abs(halfway) && Math.sign(Math.log(cmp.ratio)) === Math.sign(halfway);
       const text = `  ${changed ? 'bad ' : 'good'} ${short(commit)}  (${index + 1}/${commits.length}) ${effectText(cmp)}  ${cmp.verdict}  ${subject(repo, commit)}`;
       path.push({ commit, ratio: cmp.ratio, text, outcome: changed ? 'changed' : 'same' });
       out(text);
@@ -244,7 +310,9 @@ async function find(args: string[], ctx: CommandContext): Promise<number> {
       for (const c of [...unresolved, first]) out(`  ${short(c)}  ${subject(repo, c)}`);
       return 125;
     }
-    out(`find: first commit where ${caseId} changed (${whole.verdict}, x${whole.ratio.toFixed(3)} overall): ${short(first)} ${subject(repo, first)}`);
+    out(
+      `find: first commit where ${caseId} changed (${whole.verdict}, x${whole.ratio.toFixed(3)} overall): ${short(first)} ${subject(repo, first)}`,
+    );
     return 0;
   } finally {
     await closeAll(live);

@@ -10,7 +10,11 @@ const options = {
   filter: valueOption('regex', 'only cases whose id matches this regular expression', regexText),
   shard: valueOption('k/n', 'only the cases of shard k of n', shardSpec),
   suites: booleanOption('list the suites (name, default format, description) instead of cases'),
-  format: valueOption('name', 'text|json (json: an array of { id, suite, layer, params })', oneOf(['text', 'json'] as const)),
+  format: valueOption(
+    'name',
+    'text|json (json: an array of { id, suite, layer, params })',
+    oneOf(['text', 'json'] as const),
+  ),
 };
 
 const argSpec = { options, positionals: { name: '[suite...]' } };
@@ -43,11 +47,16 @@ async function listCases(args: string[], ctx: CommandContext): Promise<number> {
   const chosen = parsed.options;
   const json = chosen.format === 'json';
   if (chosen.suites) {
-    const rows = allSuites.map((suite) => ({ name: suite.name, defaultFormat: suite.defaultFormat, description: suite.description }));
-    if (json) ctx.stdout.write(JSON.stringify(rows, null, 2) + '\n');
+    const rows = allSuites.map((suite) => ({
+      name: suite.name,
+      defaultFormat: suite.defaultFormat,
+      description: suite.description,
+    }));
+    if (json) ctx.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
     else {
       const width = Math.max(...rows.map((row) => row.name.length)) + 2;
-      for (const row of rows) ctx.stdout.write(`${row.name.padEnd(width)}${row.defaultFormat.padEnd(9)}${row.description}\n`);
+      for (const row of rows)
+        ctx.stdout.write(`${row.name.padEnd(width)}${row.defaultFormat.padEnd(9)}${row.description}\n`);
     }
     return 0;
   }
@@ -67,7 +76,7 @@ async function listCases(args: string[], ctx: CommandContext): Promise<number> {
       layer: benchCase.layer,
       params: benchCase.params,
     }));
-    ctx.stdout.write(JSON.stringify(rows, null, 2) + '\n');
+    ctx.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
   } else {
     for (const benchCase of selected) ctx.stdout.write(`${benchCase.id}\n`);
   }

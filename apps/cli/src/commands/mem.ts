@@ -13,7 +13,7 @@ import type { Command, CommandContext } from './types.js';
 
 const options = {
   filter: valueOption('regex', 'only objects whose id matches this regular expression', regexText),
-  count: valueOption('n', 'objects kept alive per measurement (default: bench-runner\'s)', positiveInteger('objects')),
+  count: valueOption('n', "objects kept alive per measurement (default: bench-runner's)", positiveInteger('objects')),
   format: valueOption('name', 'table|json', oneOf(['table', 'json'] as const)),
 };
 
@@ -56,16 +56,22 @@ export function formatMemTable(results: readonly MemResult[]): string {
     result.status === 'ok'
       ? [
           result.id,
-          ...[result.perObject.heapUsed, result.perObject.external, result.perObject.arrayBuffers, result.perObject.total].map((bytes) =>
-            Math.round(bytes).toString(),
-          ),
+          ...[
+            result.perObject.heapUsed,
+            result.perObject.external,
+            result.perObject.arrayBuffers,
+            result.perObject.total,
+          ].map((bytes) => Math.round(bytes).toString()),
         ]
       : [result.id, `failed: ${result.error?.message ?? 'no error recorded'}`, '', '', ''],
   );
   const all = [header, ...rows];
   const widths = header.map((_, column) => Math.max(...all.map((row) => row[column]!.length)));
   const line = (row: string[]) =>
-    row.map((cell, column) => (column === 0 ? cell.padEnd(widths[0]!) : cell.padStart(widths[column]!))).join('  ').trimEnd();
+    row
+      .map((cell, column) => (column === 0 ? cell.padEnd(widths[0]!) : cell.padStart(widths[column]!)))
+      .join('  ')
+      .trimEnd();
   return [line(header), ...rows.map(line)].join('\n');
 }
 
@@ -75,10 +81,15 @@ async function measureObjects(args: string[], ctx: CommandContext): Promise<numb
   const suites = parsed.positionals.length === 0 ? allSuites : parsed.positionals.map(suiteByName);
   // Nothing to measure is bad input, said before anything runs (a typo in CI must not pass).
   const layers = await loadWorkspaceLayers();
-  const memCases = selectCases(buildMemCases(suites, layers), chosen.filter === undefined ? {} : { filter: chosen.filter });
+  const memCases = selectCases(
+    buildMemCases(suites, layers),
+    chosen.filter === undefined ? {} : { filter: chosen.filter },
+  );
   if (memCases.length === 0) {
     const names = suites.map((suite) => suite.name).join(', ');
-    const withMemory = allSuites.filter((suite) => buildMemCases([suite], layers).length > 0).map((suite) => suite.name);
+    const withMemory = allSuites
+      .filter((suite) => buildMemCases([suite], layers).length > 0)
+      .map((suite) => suite.name);
     throw new UsageError(
       chosen.filter === undefined
         ? `${names} has no memory cases (suites with memory cases: ${withMemory.join(', ')})`

@@ -1,6 +1,14 @@
 // `layerbench run [suite...]`: measure suites and print them in the suite's
 // own format (the NTPsec table, esptest lines, ...) or one chosen format.
-import { formatEsptest, formatJson, formatMarkdown, formatNtpsec, formatSpeed, formatTable, toBmf } from '@layerbench/bench-runner/reporters';
+import {
+  formatEsptest,
+  formatJson,
+  formatMarkdown,
+  formatNtpsec,
+  formatSpeed,
+  formatTable,
+  toBmf,
+} from '@layerbench/bench-runner/reporters';
 import type { RunResult } from '@layerbench/bench-runner';
 import {
   anyText,
@@ -27,13 +35,23 @@ export type RunFormat = (typeof runFormats)[number];
 
 const options = {
   filter: valueOption('regex', 'only cases whose id matches this regular expression', regexText),
-  time: valueOption('seconds', `seconds of measurement per case (default 1; ${defaultRun.timePerCase} for the default suites)`, positiveNumber('seconds')),
+  time: valueOption(
+    'seconds',
+    `seconds of measurement per case (default 1; ${defaultRun.timePerCase} for the default suites)`,
+    positiveNumber('seconds'),
+  ),
   format: valueOption('name', `output: ${runFormats.join('|')} (default: each suite's own format)`, oneOf(runFormats)),
   out: valueOption('file', 'write the result file here, rewritten after every finished case', anyText),
   shard: valueOption('k/n', 'run only shard k of n (for a CI matrix); every case is in exactly one shard', shardSpec),
   quiet: booleanOption('no progress on stderr', 'q'),
-  'esptest-seconds': valueOption('seconds', `length of each esptest loop (default 5; ${defaultRun.esptestSeconds} for the default suites)`, positiveNumber('seconds')),
-  compat: booleanOption("esptest lines use esptest's own Mb/s figure (packets x 1400 / seconds / 250000, truncated: half the true rate)"),
+  'esptest-seconds': valueOption(
+    'seconds',
+    `length of each esptest loop (default 5; ${defaultRun.esptestSeconds} for the default suites)`,
+    positiveNumber('seconds'),
+  ),
+  compat: booleanOption(
+    "esptest lines use esptest's own Mb/s figure (packets x 1400 / seconds / 250000, truncated: half the true rate)",
+  ),
 };
 
 const argSpec = { options, positionals: { name: '[suite...]' } };
@@ -99,7 +117,9 @@ export function capabilityLine(report: LayerReport): string {
 
 /** Every dispatch decision with its reason: printed with esptest output, which the seed's cause hid in. */
 export function dispatchLines(report: LayerReport): string[] {
-  return report.dispatch.map((decision) => `Dispatch: ${decision.layer}: ${decision.decision} -> ${decision.impl} (${decision.reason})`);
+  return report.dispatch.map(
+    (decision) => `Dispatch: ${decision.layer}: ${decision.decision} -> ${decision.impl} (${decision.reason})`,
+  );
 }
 
 async function runSuites(args: string[], ctx: CommandContext): Promise<number> {
@@ -115,7 +135,8 @@ async function runSuites(args: string[], ctx: CommandContext): Promise<number> {
   const esptestSeconds = chosen['esptest-seconds'] ?? (useDefaults ? defaultRun.esptestSeconds : undefined);
   const style = styleFor(ctx.stderr, ctx.env);
   // Only esptest output: the dispatch decisions follow the capability line before measuring, as in the seed.
-  const onlyEsptest = format === 'esptest' || (format === undefined && suites.every((suite) => suite.defaultFormat === 'esptest'));
+  const onlyEsptest =
+    format === 'esptest' || (format === undefined && suites.every((suite) => suite.defaultFormat === 'esptest'));
 
   const measurement = await measure(
     {
@@ -130,7 +151,8 @@ async function runSuites(args: string[], ctx: CommandContext): Promise<number> {
       quiet: chosen.quiet,
       filterMustMatch: true,
       onStart: ({ report, cases }) => {
-        if (preamble) ctx.stdout.write([capabilityLine(report), ...(onlyEsptest ? dispatchLines(report) : [])].join('\n') + '\n');
+        if (preamble)
+          ctx.stdout.write(`${[capabilityLine(report), ...(onlyEsptest ? dispatchLines(report) : [])].join('\n')}\n`);
         if (cases.length === 0) ctx.stderr.write(`${style.yellow('warning:')} no cases selected\n`);
       },
     },
@@ -139,18 +161,26 @@ async function runSuites(args: string[], ctx: CommandContext): Promise<number> {
   const { run } = measurement;
 
   if (format === 'json') ctx.stdout.write(withNewline(formatJson(run)));
-  else if (format === 'bmf') ctx.stdout.write(JSON.stringify(toBmf(run), null, 2) + '\n');
+  else if (format === 'bmf') ctx.stdout.write(`${JSON.stringify(toBmf(run), null, 2)}\n`);
   else if (format !== undefined) ctx.stdout.write(withNewline(renderRun(run, format, chosen.compat)));
   else {
     // Each suite in its own format, in the order given.
     const groups = suites
-      .map((suite) => ({ suite, cases: run.cases.filter((result) => measurement.suiteOf.get(result.id) === suite.name) }))
+      .map((suite) => ({
+        suite,
+        cases: run.cases.filter((result) => measurement.suiteOf.get(result.id) === suite.name),
+      }))
       .filter((group) => group.cases.length > 0);
     for (const group of groups) {
       const suiteFormat: DefaultFormat = group.suite.defaultFormat;
       if (groups.length > 1) {
         ctx.stdout.write(`\n== ${group.suite.name}: ${group.suite.description}\n\n`);
-        if (suiteFormat === 'esptest' && !onlyEsptest) ctx.stdout.write(dispatchLines(measurement.report).map((line) => `${line}\n`).join(''));
+        if (suiteFormat === 'esptest' && !onlyEsptest)
+          ctx.stdout.write(
+            dispatchLines(measurement.report)
+              .map((line) => `${line}\n`)
+              .join(''),
+          );
       }
       ctx.stdout.write(withNewline(renderRun({ ...run, cases: group.cases }, suiteFormat, chosen.compat)));
     }
@@ -161,7 +191,9 @@ async function runSuites(args: string[], ctx: CommandContext): Promise<number> {
   for (const line of failures) ctx.stderr.write(`${style.red(line)}\n`);
   if (run.interrupted === true) {
     const kept = out === undefined ? '' : ` (kept in ${chosen.out})`;
-    ctx.stderr.write(`layerbench: interrupted after ${run.cases.length} of ${measurement.selected.length} cases${kept}\n`);
+    ctx.stderr.write(
+      `layerbench: interrupted after ${run.cases.length} of ${measurement.selected.length} cases${kept}\n`,
+    );
     return 130;
   }
   return failures.length > 0 || measurement.suiteErrors.length > 0 ? 1 : 0;

@@ -17,7 +17,8 @@ export function aesImplOptions(name: string): { impl: string; backend: string } 
 /** `keyed` when it runs backend `name`; otherwise an error saying what ran instead. */
 export function checkBackend<T extends { readonly backend: { readonly name: string } }>(keyed: T, name: string): T {
   const ran = keyed.backend.name;
-  if (ran !== name) throw new Error(`asked aes-core for backend '${name}' and it ran '${ran}': this aes-core does not read the option`);
+  if (ran !== name)
+    throw new Error(`asked aes-core for backend '${name}' and it ran '${ran}': this aes-core does not read the option`);
   return keyed;
 }
 

@@ -22,7 +22,12 @@ describe('suite aes', () => {
     expect(impls).toEqual(new Set(['table', 'ct', 'bitsliced', 'node', ...AES_PEER_IDS]));
     expect(cases.map((c) => c.id)).toContain('aes/aes-128/cbc-enc/16384/table');
     expect(cases.find((c) => c.id === 'aes/aes-128/cbc-dec/1024/noble')?.params).toEqual({
-      algorithm: 'AES-128', keyBytes: 16, size: 1024, impl: 'noble', pattern: 'cbc-decrypt', peer: true,
+      algorithm: 'AES-128',
+      keyBytes: 16,
+      size: 1024,
+      impl: 'noble',
+      pattern: 'cbc-decrypt',
+      peer: true,
     });
   });
 

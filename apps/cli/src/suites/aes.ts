@@ -103,17 +103,37 @@ function backendCase(layers: Layers, backend: string, shape: CaseShape): BenchCa
         let cipher = checkBackend(createAes(key, options), backend);
         const fn = () => (cipher = createAes(key, options));
         // The digest proves the last schedule built is right: it encrypts one block.
-        return { fn, digest: () => (cipher.encryptBlock(block, out), outputDigest(out)), implementation: cipher.backend.name };
+        return {
+          fn,
+          digest: () => {
+            cipher.encryptBlock(block, out);
+            return outputDigest(out);
+          },
+          implementation: cipher.backend.name,
+        };
       }
       const cipher = createAesAs(layers, key, backend);
       if (pattern === 'block-encrypt') {
         const fn = () => cipher.encryptBlock(block, out);
-        return { fn, digest: () => (fn(), outputDigest(out)), implementation: cipher.backend.name };
+        return {
+          fn,
+          digest: () => {
+            fn();
+            return outputDigest(out);
+          },
+          implementation: cipher.backend.name,
+        };
       }
       const data = aesData(size);
       const input = pattern === 'cbc-encrypt' ? data : referenceCbcEncrypt(key, iv, data);
-      const fn = pattern === 'cbc-encrypt' ? () => cipher.cbcEncrypt(iv, input, out) : () => cipher.cbcDecrypt(iv, input, out);
-      return { fn, digest: () => outputDigest(fn()), implementation: cipher.backend.name, teardown: () => cipher.destroy() };
+      const fn =
+        pattern === 'cbc-encrypt' ? () => cipher.cbcEncrypt(iv, input, out) : () => cipher.cbcDecrypt(iv, input, out);
+      return {
+        fn,
+        digest: () => outputDigest(fn()),
+        implementation: cipher.backend.name,
+        teardown: () => cipher.destroy(),
+      };
     },
   };
 }
@@ -131,24 +151,45 @@ function peerCase(id: string, shape: CaseShape): BenchCase {
       if (pattern === 'key-expansion') {
         const fn = () => peer.expandKey(key);
         // The peer's keyed object has no common shape; its block path proves the key is handled right.
-        return { fn, digest: () => (peer.createBlockEncrypt(key)(block, out), outputDigest(out)), implementation: peer.name };
+        return {
+          fn,
+          digest: () => {
+            peer.createBlockEncrypt(key)(block, out);
+            return outputDigest(out);
+          },
+          implementation: peer.name,
+        };
       }
       if (pattern === 'block-encrypt') {
         const encrypt = peer.createBlockEncrypt(key);
         const fn = () => encrypt(block, out);
-        return { fn, digest: () => (fn(), outputDigest(out)), implementation: peer.name };
+        return {
+          fn,
+          digest: () => {
+            fn();
+            return outputDigest(out);
+          },
+          implementation: peer.name,
+        };
       }
       const data = aesData(size);
-      const fn = pattern === 'cbc-encrypt'
-        ? () => peer.cbcEncrypt(key, iv, data)
-        : ((ct) => () => peer.cbcDecrypt(key, iv, ct))(referenceCbcEncrypt(key, iv, data));
+      const fn =
+        pattern === 'cbc-encrypt'
+          ? () => peer.cbcEncrypt(key, iv, data)
+          : (
+              (ct) => () =>
+                peer.cbcDecrypt(key, iv, ct)
+            )(referenceCbcEncrypt(key, iv, data));
       return { fn, digest: () => outputDigest(fn()), implementation: peer.name };
     },
   };
 }
 
 function availableBackends(layers: Layers): string[] {
-  return layers.aes.aesBackends().filter((b) => b.available).map((b) => b.name);
+  return layers.aes
+    .aesBackends()
+    .filter((b) => b.available)
+    .map((b) => b.name);
 }
 
 function aesMemCases(layers: Layers): MemCase[] {
@@ -188,7 +229,8 @@ function aesMemCases(layers: Layers): MemCase[] {
 
 export const aesSuite: SuiteDefinition = {
   name: 'aes',
-  description: 'AES key expansion, one pre-keyed block, CBC encrypt/decrypt at 16 B, 1 KiB, 16 KiB: each aes-core backend and the npm peers',
+  description:
+    'AES key expansion, one pre-keyed block, CBC encrypt/decrypt at 16 B, 1 KiB, 16 KiB: each aes-core backend and the npm peers',
   defaultFormat: 'table',
   cases(layers) {
     const cases: BenchCase[] = [];

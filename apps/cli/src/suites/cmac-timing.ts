@@ -73,7 +73,8 @@ function timingCases(layers: Layers): BenchCase[] {
 
 export const cmacTimingSuite: SuiteDefinition = {
   name: 'cmac-timing',
-  description: 'the NTPsec CMAC timings table: seed inputs, AES-128/192/256, PL 48/96/4096, one section per access pattern and backend',
+  description:
+    'the NTPsec CMAC timings table: seed inputs, AES-128/192/256, PL 48/96/4096, one section per access pattern and backend',
   defaultFormat: 'ntpsec',
   cases: (layers) => timingCases(layers),
   memCases: (layers) => cmacMemCases(layers),

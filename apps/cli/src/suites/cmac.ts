@@ -43,7 +43,10 @@ const hex = (bytes: Uint8Array): string => Buffer.from(bytes.buffer, bytes.byteO
 
 /** The aes-core backends that can run here, by name. */
 export function availableAesBackends(layers: Layers): string[] {
-  return layers.aes.aesBackends().filter((backend) => backend.available).map((backend) => backend.name);
+  return layers.aes
+    .aesBackends()
+    .filter((backend) => backend.available)
+    .map((backend) => backend.name);
 }
 
 /**
@@ -111,7 +114,12 @@ async function loadPeer(name: string) {
   return peer;
 }
 
-async function peerInstance(name: string, pattern: 'oneshot' | 'preloaded', key: Uint8Array, msg: Uint8Array): Promise<CaseInstance> {
+async function peerInstance(
+  name: string,
+  pattern: 'oneshot' | 'preloaded',
+  key: Uint8Array,
+  msg: Uint8Array,
+): Promise<CaseInstance> {
   const peer = await loadPeer(name);
   let fn: () => Uint8Array;
   if (pattern === 'oneshot') {
@@ -219,7 +227,8 @@ export function cmacMemCases(layers: Layers): MemCase[] {
 
 export const cmacSuite: SuiteDefinition = {
   name: 'cmac',
-  description: 'AES-CMAC access patterns (one-shot, preloaded, dup, native) x aes-core backends x key sizes at PL 48, with the npm CMAC libraries side by side',
+  description:
+    'AES-CMAC access patterns (one-shot, preloaded, dup, native) x aes-core backends x key sizes at PL 48, with the npm CMAC libraries side by side',
   defaultFormat: 'table',
   cases: (layers) => cmacCases(layers),
   memCases: (layers) => cmacMemCases(layers),

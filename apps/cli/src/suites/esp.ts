@@ -96,9 +96,7 @@ export function espInstance(layers: Layers, choice: EspCompositionChoice, op: Es
   const data = payload();
   const sa = composedSa(layers, choice);
   const fn =
-    op === 'encrypt'
-      ? () => sa.seal(data, ESPTEST.nextHeader)
-      : () => sa.open(sa.seal(data, ESPTEST.nextHeader));
+    op === 'encrypt' ? () => sa.seal(data, ESPTEST.nextHeader) : () => sa.open(sa.seal(data, ESPTEST.nextHeader));
   const digest = () => {
     const fresh = composedSa(layers, choice);
     const packet = fresh.seal(data, ESPTEST.nextHeader);
@@ -115,10 +113,17 @@ export function espInstance(layers: Layers, choice: EspCompositionChoice, op: Es
 
 /** Every composition this machine can run with the given layers. */
 export function espCompositions(layers: Layers): EspCompositionChoice[] {
-  const aesNames = layers.aes.aesBackends().filter((b) => b.available).map((b) => b.name);
-  const sha1Names = layers.sha1.sha1Implementations().filter((s) => s.available).map((s) => s.name);
+  const aesNames = layers.aes
+    .aesBackends()
+    .filter((b) => b.available)
+    .map((b) => b.name);
+  const sha1Names = layers.sha1
+    .sha1Implementations()
+    .filter((s) => s.available)
+    .map((s) => s.name);
   const out: EspCompositionChoice[] = [];
-  for (const aes of aesNames) for (const sha1 of sha1Names) for (const pipeline of PIPELINES) out.push({ aes, sha1, pipeline });
+  for (const aes of aesNames)
+    for (const sha1 of sha1Names) for (const pipeline of PIPELINES) out.push({ aes, sha1, pipeline });
   return out;
 }
 
@@ -166,7 +171,14 @@ function espCases(layers: Layers): BenchCase[] {
       cases.push({
         id: `esp/${opName}/pl=1400/${id}`,
         layer: 'esp',
-        params: { ...common(op), impl: id, aes: choice.aes, sha1: choice.sha1, pipeline: choice.pipeline, section: opName },
+        params: {
+          ...common(op),
+          impl: id,
+          aes: choice.aes,
+          sha1: choice.sha1,
+          pipeline: choice.pipeline,
+          section: opName,
+        },
         bytesPerOp: ESPTEST.payloadBytes,
         expectedDigest: digests[op],
         setup: () => espInstance(layers, choice, op),
@@ -190,14 +202,20 @@ function espMemCases(layers: Layers): MemCase[] {
   return espCompositions(layers).map((choice) => ({
     id: `esp/sa/${compositionId(choice)}`,
     layer: 'esp',
-    params: { algorithm: 'ESP AES-128-CBC HMAC-SHA1-96', keyBytes: ESPTEST.encKeyBytes, impl: compositionId(choice), pattern: 'sa' },
+    params: {
+      algorithm: 'ESP AES-128-CBC HMAC-SHA1-96',
+      keyBytes: ESPTEST.encKeyBytes,
+      impl: compositionId(choice),
+      pattern: 'sa',
+    },
     create: () => composedSa(layers, choice),
   }));
 }
 
 export const espSuite: SuiteDefinition = {
   name: 'esp',
-  description: 'ESP seal and seal+open of 1400-byte packets: every aes backend x sha1 implementation x pipeline, and the npm peers',
+  description:
+    'ESP seal and seal+open of 1400-byte packets: every aes backend x sha1 implementation x pipeline, and the npm peers',
   defaultFormat: 'table',
   cases: (layers) => espCases(layers),
   memCases: (layers) => espMemCases(layers),

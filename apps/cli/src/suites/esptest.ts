@@ -38,7 +38,8 @@ function esptestCases(layers: Layers, seconds: number): BenchCase[] {
 
 export const esptestSuite: SuiteDefinition = {
   name: 'esptest',
-  description: "OpenConnect's esptest: seal, and seal+open, 1400-byte ESP packets for N seconds with the default composition",
+  description:
+    "OpenConnect's esptest: seal, and seal+open, 1400-byte ESP packets for N seconds with the default composition",
   defaultFormat: 'esptest',
   cases: (layers, options) => esptestCases(layers, options.esptestSeconds ?? 5),
 };

@@ -6,7 +6,6 @@
 // pre-keyed object per implementation and per peer.
 import { createHmac } from 'node:crypto';
 import type { BenchCase, CaseInstance, MemCase } from '@layerbench/bench-runner';
-import type { Layers } from '../layers.js';
 import { availableSha1Impls, hex, loadSha1Peer, sha1Message } from './sha1.js';
 import type { SuiteDefinition } from './types.js';
 
@@ -24,7 +23,8 @@ const HMAC_PEERS: readonly { id: string; oneshot: boolean; prekeyed: boolean }[]
 
 export const hmacSuite: SuiteDefinition = {
   name: 'hmac',
-  description: 'HMAC-SHA1 of 64 B and 1400 B: pre-keyed per sha1-dispatch implementation, one-shot, node:crypto per message, npm peers',
+  description:
+    'HMAC-SHA1 of 64 B and 1400 B: pre-keyed per sha1-dispatch implementation, one-shot, node:crypto per message, npm peers',
   defaultFormat: 'table',
   cases(layers) {
     const { sha1 } = layers;

@@ -19,13 +19,17 @@ function withAesReading(read: (options: CreateAesOptions | undefined) => CreateA
 }
 
 const aesCores: [string, Layers][] = [
-  ['an aes-core that reads only backend (before 0.2)', withAesReading((o) => (o?.backend === undefined ? undefined : { backend: o.backend }))],
+  [
+    'an aes-core that reads only backend (before 0.2)',
+    withAesReading((o) => (o?.backend === undefined ? undefined : { backend: o.backend })),
+  ],
   ['an aes-core that reads only impl', withAesReading((o) => (o?.impl === undefined ? undefined : { impl: o.impl }))],
 ];
 const readsNeither = withAesReading(() => undefined);
 
 // Backends other than the default (table), so ignoring the option would show.
-const wanted = (impl: unknown) => impl === 'ct' || impl === 'bitsliced' || (typeof impl === 'string' && /^(ct|bitsliced)\+/.test(impl));
+const wanted = (impl: unknown) =>
+  impl === 'ct' || impl === 'bitsliced' || (typeof impl === 'string' && /^(ct|bitsliced)\+/.test(impl));
 
 function casesOf(layers: Layers) {
   return [
@@ -52,7 +56,10 @@ describe('suites over aes-core versions', () => {
   it('an aes-core that reads neither name: every case refuses to set up', async () => {
     const cases = casesOf(readsNeither);
     for (const c of cases) {
-      await expect(Promise.resolve().then(() => c.setup()), c.id).rejects.toThrow(/asked (aes-core for backend '(ct|bitsliced)' and it ran 'table'|esp for composition)/);
+      await expect(
+        Promise.resolve().then(() => c.setup()),
+        c.id,
+      ).rejects.toThrow(/asked (aes-core for backend '(ct|bitsliced)' and it ran 'table'|esp for composition)/);
     }
   });
 });

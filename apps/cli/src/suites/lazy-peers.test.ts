@@ -10,7 +10,9 @@ const suiteFiles = readdirSync(new URL('.', import.meta.url)).filter(
 
 describe('suites import the peers only lazily', () => {
   it('finds the suite files', () => {
-    expect(suiteFiles).toEqual(expect.arrayContaining(['aes.ts', 'cmac.ts', 'cmac-timing.ts', 'sha1.ts', 'hmac.ts', 'esp.ts', 'esptest.ts']));
+    expect(suiteFiles).toEqual(
+      expect.arrayContaining(['aes.ts', 'cmac.ts', 'cmac-timing.ts', 'sha1.ts', 'hmac.ts', 'esp.ts', 'esptest.ts']),
+    );
   });
   it.each(suiteFiles)('%s has no static import of @layerbench/peers', (file) => {
     const source = readFileSync(new URL(file, import.meta.url), 'utf8');

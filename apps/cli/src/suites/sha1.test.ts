@@ -33,7 +33,18 @@ describe('sha1 suite', () => {
   it('covers every implementation, the dispatcher and the peers at each size', () => {
     const ids = sha1Suite.cases(layers, {}).map((c) => c.id);
     for (const size of [64, 1500, 16384, 1048576]) {
-      for (const impl of ['generic', 'unrolled', 'wasm', 'node', 'dispatch', 'noble', 'hash-wasm', 'asmcrypto', 'rusha', 'node-crypto']) {
+      for (const impl of [
+        'generic',
+        'unrolled',
+        'wasm',
+        'node',
+        'dispatch',
+        'noble',
+        'hash-wasm',
+        'asmcrypto',
+        'rusha',
+        'node-crypto',
+      ]) {
         expect(ids).toContain(`sha1/${size}/${impl}`);
       }
     }
@@ -48,7 +59,9 @@ describe('sha1 suite', () => {
 describe('hmac memory cases', () => {
   it('creates a pre-keyed object per implementation and per peer', async () => {
     const mem = hmacSuite.memCases!(layers);
-    expect(mem.map((m) => m.id)).toEqual(expect.arrayContaining(['hmac/prekeyed/unrolled', 'hmac/prekeyed/wasm', 'hmac/prekeyed/noble']));
+    expect(mem.map((m) => m.id)).toEqual(
+      expect.arrayContaining(['hmac/prekeyed/unrolled', 'hmac/prekeyed/wasm', 'hmac/prekeyed/noble']),
+    );
     for (const m of mem) expect(await m.create(), m.id).toBeTruthy();
   });
 });

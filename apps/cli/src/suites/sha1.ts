@@ -17,7 +17,8 @@ export function sha1Message(size: number): Uint8Array {
   return msg;
 }
 
-export const hex = (bytes: Uint8Array): string => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('hex');
+export const hex = (bytes: Uint8Array): string =>
+  Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('hex');
 
 /**
  * The SHA-1 peers of apps/peers by id, listed here so cases() needs no import
@@ -36,12 +37,16 @@ export async function loadSha1Peer(id: string) {
 
 /** The layer's implementations that can run here. */
 export function availableSha1Impls(layers: Layers): string[] {
-  return layers.sha1.sha1Implementations().filter((impl) => impl.available).map((impl) => impl.name);
+  return layers.sha1
+    .sha1Implementations()
+    .filter((impl) => impl.available)
+    .map((impl) => impl.name);
 }
 
 export const sha1Suite: SuiteDefinition = {
   name: 'sha1',
-  description: 'SHA-1 of 64 B, 1500 B, 16 KiB and 1 MiB: each sha1-dispatch implementation, the dispatcher, and the npm peers',
+  description:
+    'SHA-1 of 64 B, 1500 B, 16 KiB and 1 MiB: each sha1-dispatch implementation, the dispatcher, and the npm peers',
   defaultFormat: 'speed',
   cases(layers) {
     const { sha1 } = layers;

@@ -1,3 +1,4 @@
+// biome-ignore-all format: the S-box circuit keeps the rows of its published listing (several gates per line)
 // Constant-time AES in plain JavaScript: bitsliced on 32-bit words, no table
 // lookups and no branches on secret data anywhere (key schedule included).
 // The fallback where WebAssembly SIMD (the `ct` backend) is unavailable, e.g.

@@ -25,7 +25,7 @@ function expectedSlot(key: Uint8Array): Uint8Array {
   const words = expandKeyWords(key, subWord, true);
   const out = new Uint8Array(L.keyBytes);
   const view = new DataView(out.buffer);
-  words.forEach((w, i) => view.setInt32(4 * i, w, true));
+  for (const [i, w] of words.entries()) view.setInt32(4 * i, w, true);
   return out;
 }
 
@@ -40,7 +40,9 @@ describe('ct build', () => {
   });
 
   it('ct.wat and ct-wasm.generated.ts are what scripts/build-ct-wasm.mjs emits', () => {
-    expect(() => execFileSync(process.execPath, [`${pkg}scripts/build-ct-wasm.mjs`, '--check'], { stdio: 'pipe' })).not.toThrow();
+    expect(() =>
+      execFileSync(process.execPath, [`${pkg}scripts/build-ct-wasm.mjs`, '--check'], { stdio: 'pipe' }),
+    ).not.toThrow();
   });
 
   it('loads here, with SIMD, in one page of memory', () => {
@@ -82,7 +84,10 @@ describe('ct CBC across the data-area chunk', () => {
         expect(Buffer.from(view).equals(Buffer.from(expected)), label).toBe(true);
         c.cbcDecrypt(iv, view, view);
         expect(Buffer.from(view).equals(Buffer.from(data)), label).toBe(true);
-        expect([...host.subarray(0, 3), ...host.subarray(3 + data.length)].every((b) => b === 0), label).toBe(true);
+        expect(
+          [...host.subarray(0, 3), ...host.subarray(3 + data.length)].every((b) => b === 0),
+          label,
+        ).toBe(true);
       }
     },
   );
@@ -151,7 +156,7 @@ describe('ct key slot (one per realm, shared by every ct cipher)', () => {
     }
   });
 
-  it('destroy() wipes the slot when it holds the cipher\'s key, and only then', () => {
+  it("destroy() wipes the slot when it holds the cipher's key, and only then", () => {
     const rand = seededBytes(0xde5);
     const ka = rand(32);
     const kb = rand(16);

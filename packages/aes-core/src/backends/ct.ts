@@ -202,7 +202,12 @@ class CtAesCipher extends AesCipherBase {
    * value carries over between chunks in the chain slot. A chunk's output is
    * copied out before the next chunk is read, so output === input is safe.
    */
-  private cbc(iv: Uint8Array, input: Uint8Array, output: Uint8Array, run: (rounds: number, blocks: number) => void): void {
+  private cbc(
+    iv: Uint8Array,
+    input: Uint8Array,
+    output: Uint8Array,
+    run: (rounds: number, blocks: number) => void,
+  ): void {
     const n = input.length;
     if (n === 0) return;
     this.loadKeys();
@@ -246,9 +251,15 @@ export const ctBackend: AesBackend = {
   expandKey: (key) => {
     const w = loadWasm();
     if (w === null) {
-      throw new ImplementationError('AES backend ct needs WebAssembly with SIMD128, which this runtime does not provide', {
-        unknown: false, layer: 'aes-core', requested: 'ct', available: [],
-      });
+      throw new ImplementationError(
+        'AES backend ct needs WebAssembly with SIMD128, which this runtime does not provide',
+        {
+          unknown: false,
+          layer: 'aes-core',
+          requested: 'ct',
+          available: [],
+        },
+      );
     }
     return new CtAesCipher(key, w);
   },

@@ -94,10 +94,10 @@ class NodeAesCipher extends AesCipherBase {
   protected override cbcEncryptRaw(iv: Uint8Array, input: Uint8Array, output: Uint8Array): void {
     const n = input.length;
     if (n === 0) return;
-    const s = this.cbcEnc ??= {
+    const s = (this.cbcEnc ??= {
       context: createCipheriv(this.cbcName, this.key, new Uint8Array(16)).setAutoPadding(false),
       chain: new Uint8Array(16),
-    };
+    });
     const chain = s.chain;
     // The caller's input is never modified: the corrected first block is in a
     // copy. Short inputs are copied whole (one update() call); long ones pass
@@ -124,10 +124,10 @@ class NodeAesCipher extends AesCipherBase {
   protected override cbcDecryptRaw(iv: Uint8Array, input: Uint8Array, output: Uint8Array): void {
     const n = input.length;
     if (n === 0) return;
-    const s = this.cbcDec ??= {
+    const s = (this.cbcDec ??= {
       context: createDecipheriv(this.cbcName, this.key, new Uint8Array(16)).setAutoPadding(false),
       chain: new Uint8Array(16),
-    };
+    });
     const chain = s.chain;
     let out: Buffer;
     try {

@@ -7,7 +7,12 @@ import { checkBlockArgs } from '../input-checks.js';
 import { SBOX } from '../aes-field.js';
 import { LITTLE_ENDIAN_HOST, carveScheduleWords } from '../schedule-slab.js';
 import {
-  cbcDecryptBytes, cbcDecryptWords, cbcEncryptBytes, cbcEncryptWords, cbcMacBytes, encryptOneBlock,
+  cbcDecryptBytes,
+  cbcDecryptWords,
+  cbcEncryptBytes,
+  cbcEncryptWords,
+  cbcMacBytes,
+  encryptOneBlock,
   invMixColumnOfSubWord,
 } from './table-rounds.generated.js';
 import type { AesBackend, AesBackendInfo } from '../types.js';
@@ -41,15 +46,24 @@ function expandKeyLittleEndian(key: Uint8Array): Int32Array {
   const w = carveScheduleWords(total);
   if (nk === 4) {
     // AES-128 (the NTP and most ESP keys): a round key per step, in locals.
-    let w0 = readWordLE(key, 0), w1 = readWordLE(key, 4), w2 = readWordLE(key, 8), w3 = readWordLE(key, 12);
-    w[0] = w0; w[1] = w1; w[2] = w2; w[3] = w3;
+    let w0 = readWordLE(key, 0),
+      w1 = readWordLE(key, 4),
+      w2 = readWordLE(key, 8),
+      w3 = readWordLE(key, 12);
+    w[0] = w0;
+    w[1] = w1;
+    w[2] = w2;
+    w[3] = w3;
     let rcon = 1;
     for (let i = 4; i < 44; i += 4) {
       w0 ^= subWord((w3 >>> 8) | (w3 << 24)) ^ rcon;
       w1 ^= w0;
       w2 ^= w1;
       w3 ^= w2;
-      w[i] = w0; w[i + 1] = w1; w[i + 2] = w2; w[i + 3] = w3;
+      w[i] = w0;
+      w[i + 1] = w1;
+      w[i + 2] = w2;
+      w[i + 3] = w3;
       rcon = (rcon << 1) ^ (0x11b & -(rcon >>> 7));
     }
     return w;
@@ -83,14 +97,11 @@ function expandDecryptionKey(ek: Int32Array): Int32Array {
     const from = total - 4 - r;
     for (let j = 0; j < 4; j++) {
       const w = ek[from + j]!;
-      dk[r + j] = r === 0 || r === total - 4
-        ? w
-        : invMixColumnOfSubWord(w);
+      dk[r + j] = r === 0 || r === total - 4 ? w : invMixColumnOfSubWord(w);
     }
   }
   return dk;
 }
-
 
 // From this length on, CBC runs on Int32Array views of the caller's arrays
 // when the host is little-endian and both views start on a 4-byte boundary:
@@ -133,13 +144,19 @@ class TableAesCipher extends AesCipherBase {
   }
 
   private decryptionSchedule(): Int32Array {
-    return this.dk ??= expandDecryptionKey(this.ek);
+    return (this.dk ??= expandDecryptionKey(this.ek));
   }
 
   override encryptBlock(src: Uint8Array, dst: Uint8Array): void {
     // One combined test on the hot path; the checks that build the error
     // messages run only when it fails.
-    if (this.destroyed || !(src instanceof Uint8Array) || !(dst instanceof Uint8Array) || src.length !== 16 || dst.length < 16) {
+    if (
+      this.destroyed ||
+      !(src instanceof Uint8Array) ||
+      !(dst instanceof Uint8Array) ||
+      src.length !== 16 ||
+      dst.length < 16
+    ) {
       this.assertUsable();
       checkBlockArgs(src, dst);
     }
@@ -149,7 +166,11 @@ class TableAesCipher extends AesCipherBase {
   // The raw block functions take offsets for the base class's derived modes;
   // this class overrides every caller, so views at an offset are rare here.
   protected encryptRaw(src: Uint8Array, so: number, dst: Uint8Array, dOff: number): void {
-    encryptOneBlock(this.ek, so === 0 ? src : src.subarray(so, so + 16), dOff === 0 ? dst : dst.subarray(dOff, dOff + 16));
+    encryptOneBlock(
+      this.ek,
+      so === 0 ? src : src.subarray(so, so + 16),
+      dOff === 0 ? dst : dst.subarray(dOff, dOff + 16),
+    );
   }
 
   protected decryptRaw(src: Uint8Array, so: number, dst: Uint8Array, dOff: number): void {
@@ -160,7 +181,10 @@ class TableAesCipher extends AesCipherBase {
 
   protected override cbcEncryptRaw(iv: Uint8Array, input: Uint8Array, output: Uint8Array): void {
     const n = input.length;
-    const c0 = readWordLE(iv, 0), c1 = readWordLE(iv, 4), c2 = readWordLE(iv, 8), c3 = readWordLE(iv, 12);
+    const c0 = readWordLE(iv, 0),
+      c1 = readWordLE(iv, 4),
+      c2 = readWordLE(iv, 8),
+      c3 = readWordLE(iv, 12);
     if (wordViewsFit(input, output, n)) {
       const src = wordView(input);
       cbcEncryptWords(this.ek, src, input === output ? src : wordView(output), n >>> 2, c0, c1, c2, c3);
@@ -171,13 +195,22 @@ class TableAesCipher extends AesCipherBase {
 
   // The MAC chain never leaves words: no byte conversion of the chaining
   // value between blocks and no output array.
-  protected override cbcMacRaw(state: Int32Array, data: Uint8Array, offset: number, blocks: number, mask: Int32Array | undefined): void {
+  protected override cbcMacRaw(
+    state: Int32Array,
+    data: Uint8Array,
+    offset: number,
+    blocks: number,
+    mask: Int32Array | undefined,
+  ): void {
     cbcMacBytes(this.ek, state, data, offset, blocks, mask);
   }
 
   protected override cbcDecryptRaw(iv: Uint8Array, input: Uint8Array, output: Uint8Array): void {
     const n = input.length;
-    const c0 = readWordLE(iv, 0), c1 = readWordLE(iv, 4), c2 = readWordLE(iv, 8), c3 = readWordLE(iv, 12);
+    const c0 = readWordLE(iv, 0),
+      c1 = readWordLE(iv, 4),
+      c2 = readWordLE(iv, 8),
+      c3 = readWordLE(iv, 12);
     const dk = this.decryptionSchedule();
     if (wordViewsFit(input, output, n)) {
       const src = wordView(input);

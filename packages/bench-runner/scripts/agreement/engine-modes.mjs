@@ -8,7 +8,9 @@ import { pathToFileURL } from 'node:url';
 import { loadWorkspaceLayers } from '../../../../apps/cli/dist/layers.js';
 import { buildCases, suiteByName } from '../../../../apps/cli/dist/suites/index.js';
 
-const engine = await import(process.env.BENCH_RUNNER ? pathToFileURL(process.env.BENCH_RUNNER).href : '@layerbench/bench-runner');
+const engine = await import(
+  process.env.BENCH_RUNNER ? pathToFileURL(process.env.BENCH_RUNNER).href : '@layerbench/bench-runner'
+);
 const [mode, id, seconds = '1'] = process.argv.slice(2);
 const suite = id.split('/')[0];
 const layers = await loadWorkspaceLayers();
@@ -17,8 +19,8 @@ const theCase = cases.find((c) => c.id === id);
 if (!theCase) throw new Error(`no case ${id}`);
 
 /** The interleaved group of a case: the cases a target script or a suite run measures beside it. */
-function groupOf(c) {
-  const prefix = id.split('/').slice(0, -1).join('/') + '/';
+function groupOf(_c) {
+  const prefix = `${id.split('/').slice(0, -1).join('/')}/`;
   if (suite === 'aes') return cases.filter((x) => x.id.startsWith(prefix)); // every backend and peer, one block
   if (suite === 'sha1') return cases.filter((x) => x.id.startsWith(prefix) && !x.id.endsWith('/rusha')); // the dispatch group of targets.mjs
   // cmac and cmac-timing: every access pattern, backend and peer at AES-128, 48-byte packets
@@ -42,4 +44,14 @@ if (result.status !== 'ok') throw new Error(`${id}: ${result.error?.message}`);
 // The 10th percentile as well: a busy machine only adds time, so the low end of the samples is what the code does when nothing interrupts it.
 const sorted = [...result.samples].sort((a, b) => a - b);
 const p10 = sorted[Math.floor(0.1 * (sorted.length - 1))];
-console.log(JSON.stringify({ id, mode, node: process.version, median: result.stats.median, ci: result.stats.ci, p10, group: result.groupSize }));
+console.log(
+  JSON.stringify({
+    id,
+    mode,
+    node: process.version,
+    median: result.stats.median,
+    ci: result.stats.ci,
+    p10,
+    group: result.groupSize,
+  }),
+);

@@ -10,25 +10,33 @@ import { pathToFileURL } from 'node:url';
 import { loadWorkspaceLayers } from '../../../../apps/cli/dist/layers.js';
 import { buildCases, suiteByName } from '../../../../apps/cli/dist/suites/index.js';
 
-const engine = await import(process.env.BENCH_RUNNER ? pathToFileURL(process.env.BENCH_RUNNER).href : '@layerbench/bench-runner');
+const engine = await import(
+  process.env.BENCH_RUNNER ? pathToFileURL(process.env.BENCH_RUNNER).href : '@layerbench/bench-runner'
+);
 const [id, turnsArg = '3', runArg = '1', ilArg = '0.5'] = process.argv.slice(2);
 const suite = id.split('/')[0];
 const cases = buildCases([suiteByName(suite)], await loadWorkspaceLayers(), {}).cases;
 const theCase = cases.find((c) => c.id === id);
 if (!theCase) throw new Error(`no case ${id}`);
-const prefix = id.split('/').slice(0, -1).join('/') + '/';
+const prefix = `${id.split('/').slice(0, -1).join('/')}/`;
 const group =
-  suite === 'aes' ? cases.filter((x) => x.id.startsWith(prefix))
-  : suite === 'sha1' ? cases.filter((x) => x.id.startsWith(prefix) && !x.id.endsWith('/rusha'))
-  : cases.filter((x) => x.id.startsWith(`${suite}/aes-128/pl=48/`));
+  suite === 'aes'
+    ? cases.filter((x) => x.id.startsWith(prefix))
+    : suite === 'sha1'
+      ? cases.filter((x) => x.id.startsWith(prefix) && !x.id.endsWith('/rusha'))
+      : cases.filter((x) => x.id.startsWith(`${suite}/aes-128/pl=48/`));
 
 const p10 = (samples) => [...samples].sort((a, b) => a - b)[Math.floor(0.1 * (samples.length - 1))];
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
 const seen = { run: [], il: [] };
 for (let turn = 0; turn < Number(turnsArg); turn++) {
-  const run = (await engine.runCases([theCase], { timePerCase: Number(runArg), quiet: true, overhead: false })).cases[0];
+  const run = (await engine.runCases([theCase], { timePerCase: Number(runArg), quiet: true, overhead: false }))
+    .cases[0];
   const il = (await engine.runInterleaved(group, { timePerCase: Number(ilArg) })).cases.find((c) => c.id === id);
-  for (const [mode, r] of [['run', run], ['il', il]]) {
+  for (const [mode, r] of [
+    ['run', run],
+    ['il', il],
+  ]) {
     if (r.status !== 'ok') throw new Error(`${id} (${mode}): ${r.error?.message}`);
     seen[mode].push(r.stats.median);
     console.log(JSON.stringify({ id, turn, mode, median: r.stats.median, ci: r.stats.ci, p10: p10(r.samples) }));
@@ -36,4 +44,13 @@ for (let turn = 0; turn < Number(turnsArg); turn++) {
 }
 const runMedian = median(seen.run);
 const ilMedian = median(seen.il);
-console.log(JSON.stringify({ id, summary: true, group: group.length, run: runMedian, il: ilMedian, ilOverRun: ilMedian / runMedian }));
+console.log(
+  JSON.stringify({
+    id,
+    summary: true,
+    group: group.length,
+    run: runMedian,
+    il: ilMedian,
+    ilOverRun: ilMedian / runMedian,
+  }),
+);

@@ -29,5 +29,7 @@ export function report(id, batch) {
   }
   samples.sort((a, b) => a - b);
   const q = (p) => samples[Math.floor(p * (samples.length - 1))];
-  console.log(JSON.stringify({ id, node: process.version, median: q(0.5), p10: q(0.1), p90: q(0.9), samples: samples.length }));
+  console.log(
+    JSON.stringify({ id, node: process.version, median: q(0.5), p10: q(0.1), p90: q(0.9), samples: samples.length }),
+  );
 }

@@ -24,7 +24,10 @@ function syntheticRuns(k: number, seed: number, moody = false): RunResult[] {
     const make = (id: string, mu: number, sigma: number, drifting: boolean): CaseResult => {
       const value = mu * Math.exp(sigma * normalVariate(random)) * (drifting ? drift : 1);
       const sliceMedians = slices(value);
-      const refs = Array.from({ length: 11 }, () => 1000 * (drifting ? drift : 1) * (1 + 0.002 * normalVariate(random)));
+      const refs = Array.from(
+        { length: 11 },
+        () => 1000 * (drifting ? drift : 1) * (1 + 0.002 * normalVariate(random)),
+      );
       return {
         id,
         layer: 'sha1-dispatch',
@@ -48,7 +51,13 @@ function syntheticRuns(k: number, seed: number, moody = false): RunResult[] {
         make('jumpy', 1000, 0.1, false),
         make('drifty', 1000, 0.005, true),
         // Agrees to 0.5% except in one process of eight, where it lands in another mode, 40% slower.
-        ...(moody ? [make('moody', r === 4 ? 1400 : 1000, 0.005, false), make('calm', 1000, 0.004, false), make('calmer', 1000, 0.003, false)] : []),
+        ...(moody
+          ? [
+              make('moody', r === 4 ? 1400 : 1000, 0.005, false),
+              make('calm', 1000, 0.004, false),
+              make('calmer', 1000, 0.003, false),
+            ]
+          : []),
       ],
     };
   });
@@ -58,16 +67,16 @@ describe('calibrateBetweenRuns', () => {
   const runs = syntheticRuns(8, 7);
   const cal = calibrateBetweenRuns(runs, { iterations: 999 });
 
-  it('measures each case\'s spread between processes on both bases', () => {
+  it("measures each case's spread between processes on both bases", () => {
     expect(cal.kind).toBe('layerbench/between-runs');
     expect(cal.processes).toBe(8);
     expect(cal.timePerCase).toBe(0.3);
-    expect(cal.cases['steady']!.sigma.median!).toBeLessThan(0.015);
-    expect(cal.cases['jumpy']!.sigma.median!).toBeGreaterThan(0.04);
-    expect(cal.cases['drifty']!.sigma.median!).toBeGreaterThan(0.03);
-    expect(cal.cases['drifty']!.sigma['median-relative']!).toBeLessThan(0.015);
+    expect(cal.cases.steady!.sigma.median!).toBeLessThan(0.015);
+    expect(cal.cases.jumpy!.sigma.median!).toBeGreaterThan(0.04);
+    expect(cal.cases.drifty!.sigma.median!).toBeGreaterThan(0.03);
+    expect(cal.cases.drifty!.sigma['median-relative']!).toBeLessThan(0.015);
     // These runs record no fastest batches: those bases are absent, and the relative median moved least.
-    expect(cal.cases['steady']!.sigma.fastest).toBeUndefined();
+    expect(cal.cases.steady!.sigma.fastest).toBeUndefined();
     expect(Object.keys(cal.pooled).sort()).toEqual(['median', 'median-relative']);
     expect(cal.basis).toBe('median-relative');
     expect(cal.load).toHaveLength(8);
@@ -79,9 +88,9 @@ describe('calibrateBetweenRuns', () => {
     expect(cal.floor.quantile).toBe(0);
     expect(cal.falseAlarms.flagged).toBe(0);
     expect(cal.falseAlarms.pairsFlagged).toBe(0);
-    expect(cal.cases['steady']!.minimumDetectableEffect).not.toBeNull();
-    expect(cal.cases['steady']!.minimumDetectableEffect!).toBeLessThanOrEqual(0.1);
-    const jumpy = cal.cases['jumpy']!.minimumDetectableEffect;
+    expect(cal.cases.steady!.minimumDetectableEffect).not.toBeNull();
+    expect(cal.cases.steady!.minimumDetectableEffect!).toBeLessThanOrEqual(0.1);
+    const jumpy = cal.cases.jumpy!.minimumDetectableEffect;
     expect(jumpy === null || (jumpy !== undefined && jumpy >= 0.2)).toBe(true);
     const rates = cal.detection.map((d) => d.detected / d.compared);
     for (let i = 1; i < rates.length; i++) expect(rates[i]!).toBeGreaterThanOrEqual(rates[i - 1]! - 0.05);
@@ -138,7 +147,9 @@ describe('the calibration store', () => {
     const near = findBetweenRunCalibration(env, env, 1.5, dir);
     expect(near).toMatchObject({ found: true, note: 'calibrated at --time 2, the runs used --time 1.5' });
     expect(findBetweenRunCalibration(env, { ...env, node: '18.0.0' }, 0.3, dir)).toMatchObject({ found: false });
-    expect(findBetweenRunCalibration({ ...env, machineId: 'other' }, { ...env, machineId: 'other' }, 0.3, dir)).toMatchObject({ found: false });
+    expect(
+      findBetweenRunCalibration({ ...env, machineId: 'other' }, { ...env, machineId: 'other' }, 0.3, dir),
+    ).toMatchObject({ found: false });
   });
 
   it('passes over an unreadable file and names it', () => {

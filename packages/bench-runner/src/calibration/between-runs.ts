@@ -60,7 +60,9 @@ function pooledOf(sigmas: readonly number[]): { p50: number; p90: number } {
 
 /** The cases measured (status ok) in every run, in the first run's order. */
 function commonCases(runs: readonly RunResult[]): string[] {
-  const okIn = runs.map((r) => new Set(r.cases.filter((c) => c.status === 'ok' && c.samples.length > 0).map((c) => c.id)));
+  const okIn = runs.map(
+    (r) => new Set(r.cases.filter((c) => c.status === 'ok' && c.samples.length > 0).map((c) => c.id)),
+  );
   return runs[0]!.cases.map((c) => c.id).filter((id) => okIn.every((s) => s.has(id)));
 }
 
@@ -107,7 +109,11 @@ function spreadsOf(runs: readonly RunResult[], ids: readonly string[]): Spreads 
       }
     }
     const medians = each.map((c) => caseFigure(c, 'median')).filter((v): v is number => v !== undefined);
-    cases[id] = { n: runs.length, medianNs: medians.length > 0 ? median(medians) : median(each.map((c) => median(c.samples))), sigma };
+    cases[id] = {
+      n: runs.length,
+      medianNs: medians.length > 0 ? median(medians) : median(each.map((c) => median(c.samples))),
+      sigma,
+    };
   }
   const pooled: BetweenRunCalibration['pooled'] = {};
   for (const [basis, sigmas] of perBasis) if (sigmas.length > 0) pooled[basis] = pooledOf(sigmas);
@@ -144,7 +150,9 @@ function checkRuns(runs: readonly RunResult[]): void {
       throw new RangeError('the runs of a between-run calibration must come from one machine and runtime');
     }
     if (r.options.timePerCase !== first.options.timePerCase) {
-      throw new RangeError(`the runs of a between-run calibration must have one time per case, got ${first.options.timePerCase} and ${r.options.timePerCase}`);
+      throw new RangeError(
+        `the runs of a between-run calibration must have one time per case, got ${first.options.timePerCase} and ${r.options.timePerCase}`,
+      );
     }
   }
 }
@@ -153,7 +161,10 @@ function checkRuns(runs: readonly RunResult[]): void {
  * The between-run calibration of K runs (K >= 4) of the same cases, each in
  * its own fresh process on one machine and runtime (see the module comment).
  */
-export function calibrateBetweenRuns(runs: readonly RunResult[], options: BetweenRunOptions = {}): BetweenRunCalibration {
+export function calibrateBetweenRuns(
+  runs: readonly RunResult[],
+  options: BetweenRunOptions = {},
+): BetweenRunCalibration {
   const { threshold, alpha } = checkCompareOptions(options);
   checkRuns(runs);
   const ids = commonCases(runs);
@@ -189,7 +200,11 @@ export function calibrateBetweenRuns(runs: readonly RunResult[], options: Betwee
         const others = runs.filter((_, k) => k !== i && k !== j);
         const held = spreadsOf(others, ids);
         const floor = { quantile: floorQuantile, sigma: floorOf(held, floorQuantile) };
-        const noise: RunNoise = runNoiseFromCalibration({ ...calibrationShell(others, threshold, alpha), ...held, floor });
+        const noise: RunNoise = runNoiseFromCalibration({
+          ...calibrationShell(others, threshold, alpha),
+          ...held,
+          floor,
+        });
         const aa = compareResults(only(runs[i]!), only(runs[j]!), {
           ...compareOptions,
           ...(iterations === undefined ? {} : { iterations }),
@@ -201,7 +216,9 @@ export function calibrateBetweenRuns(runs: readonly RunResult[], options: Betwee
         falseAlarms.pairs++;
         if (aa.summary.regressed > 0) falseAlarms.pairsFlagged++;
         for (const c of aa.cases) {
-          smallestDetected.get(c.id)!.push(c.ratioCi[0] > 0 ? Math.max(0, (1 + threshold) / c.ratioCi[0] - 1) : Infinity);
+          smallestDetected
+            .get(c.id)!
+            .push(c.ratioCi[0] > 0 ? Math.max(0, (1 + threshold) / c.ratioCi[0] - 1) : Infinity);
         }
       }
     }
@@ -214,7 +231,9 @@ export function calibrateBetweenRuns(runs: readonly RunResult[], options: Betwee
   let floorQuantile = floorQuantiles[floorQuantiles.length - 1]!;
   for (const q of floorQuantiles) {
     const { falseAlarms } = crossValidate(q, searchIterations);
-    say(`floor at the ${q * 100}th percentile of the cases' spreads: ${falseAlarms.pairsFlagged} of ${falseAlarms.pairs} A/A pairs with a case called regressed`);
+    say(
+      `floor at the ${q * 100}th percentile of the cases' spreads: ${falseAlarms.pairsFlagged} of ${falseAlarms.pairs} A/A pairs with a case called regressed`,
+    );
     if (falseAlarms.pairsFlagged <= targetPairFalseAlarms * falseAlarms.pairs) {
       floorQuantile = q;
       break;
@@ -235,7 +254,11 @@ export function calibrateBetweenRuns(runs: readonly RunResult[], options: Betwee
     floor: full.floor!,
     cases: full.cases,
     falseAlarms,
-    detection: effects.map((effect) => ({ effect, detected: all.filter((smallest) => effect > smallest).length, compared: all.length })),
+    detection: effects.map((effect) => ({
+      effect,
+      detected: all.filter((smallest) => effect > smallest).length,
+      compared: all.length,
+    })),
   };
 }
 

@@ -57,7 +57,12 @@ describe('calibrate statistics (injected samples, no timing)', () => {
   });
 
   it('cancels drift shared by a round: 10% drift per round changes nothing', async () => {
-    const cal = await calibrate({ repeats: 40, effects: [0.03], threshold: 0.01, sampleSource: syntheticSource(30, 10, 0.1) });
+    const cal = await calibrate({
+      repeats: 40,
+      effects: [0.03],
+      threshold: 0.01,
+      sampleSource: syntheticSource(30, 10, 0.1),
+    });
     expect(cal.falseAlarmRate).toBe(0);
     expect(cal.effects[0]!.detectionRate).toBe(1);
   });

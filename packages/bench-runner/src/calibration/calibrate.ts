@@ -67,7 +67,11 @@ function emptyVerdicts(): Record<Verdict, number> {
 }
 
 /** Summarises the comparisons of one effect size. */
-export function summarizeEffect(effect: number, outcomes: readonly SampleComparison[], alpha: number): CalibrationEffect {
+export function summarizeEffect(
+  effect: number,
+  outcomes: readonly SampleComparison[],
+  alpha: number,
+): CalibrationEffect {
   const verdicts = emptyVerdicts();
   let significant = 0;
   for (const o of outcomes) {
@@ -128,7 +132,11 @@ function workCase(id: string, iterations: number): BenchCase {
 }
 
 /** The real sample source: interleaved runs of the workload with and without extra iterations. */
-export function timedSampleSource(options: { timePerCase: number; rounds: number; workIterations: number }): CalibrationSampleSource {
+export function timedSampleSource(options: {
+  timePerCase: number;
+  rounds: number;
+  workIterations: number;
+}): CalibrationSampleSource {
   return async (effect) => {
     const extra = Math.round(options.workIterations * (1 + effect));
     const result = await runInterleaved([workCase('base', options.workIterations), workCase('head', extra)], {
@@ -149,15 +157,15 @@ export async function calibrate(options: CalibrateOptions = {}): Promise<Calibra
   const effects = options.effects ?? [...defaultEffects];
   const threshold = options.threshold ?? defaultThreshold;
   const alpha = options.alpha ?? defaultAlpha;
-  if (!(Number.isInteger(repeats) && repeats >= 1)) throw new RangeError(`repeats must be a positive integer, got ${repeats}`);
+  if (!(Number.isInteger(repeats) && repeats >= 1))
+    throw new RangeError(`repeats must be a positive integer, got ${repeats}`);
   for (const e of effects) {
     if (!(e > 0 && e < 10)) throw new RangeError(`effects must be relative sizes in (0, 10), got ${e}`);
   }
   const env = collectEnv(options.env);
   const rounds = options.rounds ?? defaultRounds(timePerCase);
   const source =
-    options.sampleSource ??
-    timedSampleSource({ timePerCase, rounds, workIterations: options.workIterations ?? 2000 });
+    options.sampleSource ?? timedSampleSource({ timePerCase, rounds, workIterations: options.workIterations ?? 2000 });
   const say = options.onProgress ?? (() => undefined);
 
   let overhead: Calibration['overhead'] = { medianNs: 0, madNs: 0, ci: [0, 0] };
@@ -177,8 +185,10 @@ export async function calibrate(options: CalibrateOptions = {}): Promise<Calibra
       const { base, head } = await source(effect, r);
       const outcome = compareRounds(base, head, { threshold, alpha });
       outcomes.push(outcome);
-      say(`${effect === 0 ? 'A/A' : `A/B +${(effect * 100).toFixed(0)}%`} ${r + 1}/${repeats}: ratio ${outcome.ratio.toFixed(4)} ` +
-        `[${outcome.ratioCi[0].toFixed(4)}, ${outcome.ratioCi[1].toFixed(4)}] p=${outcome.pValue.toPrecision(2)} ${outcome.verdict}`);
+      say(
+        `${effect === 0 ? 'A/A' : `A/B +${(effect * 100).toFixed(0)}%`} ${r + 1}/${repeats}: ratio ${outcome.ratio.toFixed(4)} ` +
+          `[${outcome.ratioCi[0].toFixed(4)}, ${outcome.ratioCi[1].toFixed(4)}] p=${outcome.pValue.toPrecision(2)} ${outcome.verdict}`,
+      );
     }
     return outcomes;
   };

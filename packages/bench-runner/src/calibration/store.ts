@@ -12,9 +12,9 @@ import type { BetweenRunCalibration, EnvFingerprint } from '../results/schemas.j
 
 /** The folder of stored calibrations (see the module comment). */
 export function calibrationDir(env: Record<string, string | undefined> = process.env): string {
-  const own = env['LAYERBENCH_CALIBRATION_DIR'];
+  const own = env.LAYERBENCH_CALIBRATION_DIR;
   if (own) return own;
-  const cache = env['XDG_CACHE_HOME'] || path.join(os.homedir(), '.cache');
+  const cache = env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache');
   return path.join(cache, 'layerbench', 'calibration');
 }
 
@@ -50,7 +50,10 @@ export function findBetweenRunCalibration(
   dir = calibrationDir(),
 ): CalibrationLookup {
   if (base.machineId !== head.machineId || base.node !== head.node) {
-    return { found: false, reason: 'the two runs come from different machines or runtimes, so no one calibration describes them' };
+    return {
+      found: false,
+      reason: 'the two runs come from different machines or runtimes, so no one calibration describes them',
+    };
   }
   const prefix = `${machineKey(base)}-t`;
   const names = existsSync(dir) ? readdirSync(dir).filter((n) => n.startsWith(prefix) && n.endsWith('.json')) : [];
@@ -60,7 +63,8 @@ export function findBetweenRunCalibration(
     const file = path.join(dir, name);
     try {
       const calibration = readBetweenRunCalibration(file);
-      if (calibration.env.machineId === base.machineId && calibration.env.node === base.node) candidates.push({ calibration, file });
+      if (calibration.env.machineId === base.machineId && calibration.env.node === base.node)
+        candidates.push({ calibration, file });
     } catch (error) {
       if (!(error instanceof ResultFileError)) throw error;
       problems.push(error.message);
@@ -68,7 +72,10 @@ export function findBetweenRunCalibration(
   }
   if (candidates.length === 0) {
     const unreadable = problems.length > 0 ? ` (unreadable: ${problems.join('; ')})` : '';
-    return { found: false, reason: `no between-run calibration for this machine (${base.machineId}) and Node ${base.node} in ${dir}${unreadable}` };
+    return {
+      found: false,
+      reason: `no between-run calibration for this machine (${base.machineId}) and Node ${base.node} in ${dir}${unreadable}`,
+    };
   }
   const distance = (t: number) => Math.abs(Math.log(t / timePerCase));
   candidates.sort((a, b) => distance(a.calibration.timePerCase) - distance(b.calibration.timePerCase));

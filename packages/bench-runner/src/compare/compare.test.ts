@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { collectEnv } from '../env.js';
-import { codeUnchanged, compareResults, compareSeparateRuns, diffFingerprints, environmentMismatch } from './compare.js';
+import {
+  codeUnchanged,
+  compareResults,
+  compareSeparateRuns,
+  diffFingerprints,
+  environmentMismatch,
+} from './compare.js';
 import { defaultRunNoise, fixedRunNoise, runNoiseFromCalibration } from './noise.js';
 import { computeStats, normalVariate, seededRandom } from '../stats/stats.js';
 import type { CaseResult, RunResult } from '../types.js';
@@ -11,11 +17,28 @@ function normalSamples(n: number, mu: number, sigma: number, seed: number): numb
 }
 
 function caseResult(id: string, samples: number[], extra: Partial<CaseResult> = {}): CaseResult {
-  return { id, layer: 'cmac', params: { algorithm: 'AES-128' }, status: 'ok', samples, digest: 'aa', ...(samples.length > 0 ? { stats: computeStats(samples) } : {}), ...extra };
+  return {
+    id,
+    layer: 'cmac',
+    params: { algorithm: 'AES-128' },
+    status: 'ok',
+    samples,
+    digest: 'aa',
+    ...(samples.length > 0 ? { stats: computeStats(samples) } : {}),
+    ...extra,
+  };
 }
 
 function run(cases: CaseResult[], env = collectEnv()): RunResult {
-  return { kind: 'layerbench/run', schemaVersion: 1, createdAt: '2026-11-30T14:00:00Z', suites: [], options: { timePerCase: 1 }, env, cases };
+  return {
+    kind: 'layerbench/run',
+    schemaVersion: 1,
+    createdAt: '2026-11-30T14:00:00Z',
+    suites: [],
+    options: { timePerCase: 1 },
+    env,
+    cases,
+  };
 }
 
 describe('compareResults', () => {
@@ -65,7 +88,12 @@ describe('compareResults', () => {
     headEnv,
   );
   // Within-run only (no between-run spread): what these synthetic runs model.
-  const cmp = compareResults(base, head, { threshold: 0.02, alpha: 0.01, noise: fixedRunNoise(0), acrossEnvironments: true });
+  const cmp = compareResults(base, head, {
+    threshold: 0.02,
+    alpha: 0.01,
+    noise: fixedRunNoise(0),
+    acrossEnvironments: true,
+  });
 
   it('gives per-case verdicts, ratios and digest changes', () => {
     const byId = new Map(cmp.cases.map((c) => [c.id, c]));
@@ -91,7 +119,13 @@ describe('compareResults', () => {
         { kind: 'runtime', what: 'node', base: process.versions.node, head: '16.20.2' },
         { kind: 'dispatch', what: 'sha1-dispatch: block', base: 'avx2-like', head: 'generic' },
         { kind: 'layer', what: '@layerbench/sha1-dispatch', base: '1.0.0', head: '1.1.0', field: 'version' },
-        { kind: 'layer', what: '@layerbench/sha1-dispatch', base: 'a'.repeat(40), head: 'b'.repeat(40), field: 'commit' },
+        {
+          kind: 'layer',
+          what: '@layerbench/sha1-dispatch',
+          base: 'a'.repeat(40),
+          head: 'b'.repeat(40),
+          field: 'commit',
+        },
         { kind: 'layer', what: '@layerbench/cmac', base: '1.0.0', head: '(absent)', field: 'presence' },
         { kind: 'layer', what: '@layerbench/esp', base: '(absent)', head: '0.1.0', field: 'presence' },
       ]),
@@ -118,7 +152,8 @@ describe('compareResults', () => {
     expect(bySlices.pValue).toBeGreaterThan(0.01);
     // The slices' 99% interval reaches past 1 + 2%: too wide to call it unchanged either.
     expect(bySlices.verdict).toBe('inconclusive');
-    const pooled = compareResults(run([{ ...b, sliceMedians: undefined }]), run([h]), { noise: fixedRunNoise(0) }).cases[0]!;
+    const pooled = compareResults(run([{ ...b, sliceMedians: undefined }]), run([h]), { noise: fixedRunNoise(0) })
+      .cases[0]!;
     expect(pooled.method).toBe('samples');
     expect(pooled.pValue).toBeLessThan(0.001);
     expect(pooled.ratioCi[0]).toBeGreaterThan(1);
@@ -156,7 +191,10 @@ describe('compareResults across separate runs', () => {
   const at = (cases: CaseResult[], e = env) => run(cases, e);
 
   it('without a calibration assumes the conservative default: +45% is inconclusive, x3 regressed, and says so', () => {
-    const cmp = compareResults(at([sliced('a', 100, 1), sliced('b', 100, 2)]), at([sliced('a', 145, 3), sliced('b', 300, 4)]));
+    const cmp = compareResults(
+      at([sliced('a', 100, 1), sliced('b', 100, 2)]),
+      at([sliced('a', 145, 3), sliced('b', 300, 4)]),
+    );
     expect(cmp.noise?.source).toBe('default');
     expect(cmp.noise?.description).toMatch(/conservative default/);
     const byId = new Map(cmp.cases.map((c) => [c.id, c]));
@@ -168,12 +206,17 @@ describe('compareResults across separate runs', () => {
   });
 
   it('compares the fastest batch of each slice when the basis asks for it, falling back to medians', () => {
-    const withFastest = (id: string, mu: number, fastest: number, seed: number) => sliced(id, mu, seed, { sliceFastest: normalSamples(10, fastest, fastest * 0.002, seed + 3) });
+    const withFastest = (id: string, mu: number, fastest: number, seed: number) =>
+      sliced(id, mu, seed, { sliceFastest: normalSamples(10, fastest, fastest * 0.002, seed + 3) });
     // Medians 20% slower (preempted batches), the fastest batches unchanged.
-    const cmp = compareResults(at([withFastest('x', 100, 90, 61)]), at([withFastest('x', 120, 90, 62)]), { noise: fixedRunNoise(0.002, Infinity, 'fastest') });
+    const cmp = compareResults(at([withFastest('x', 100, 90, 61)]), at([withFastest('x', 120, 90, 62)]), {
+      noise: fixedRunNoise(0.002, Infinity, 'fastest'),
+    });
     expect(cmp.cases[0]!.method).toBe('fastest');
     expect(cmp.cases[0]!.verdict).toBe('unchanged');
-    const medians = compareResults(at([withFastest('x', 100, 90, 61)]), at([withFastest('x', 120, 90, 62)]), { noise: fixedRunNoise(0.002, Infinity, 'median') });
+    const medians = compareResults(at([withFastest('x', 100, 90, 61)]), at([withFastest('x', 120, 90, 62)]), {
+      noise: fixedRunNoise(0.002, Infinity, 'median'),
+    });
     expect(medians.cases[0]!.verdict).toBe('regressed');
   });
 
@@ -206,7 +249,10 @@ describe('compareResults across separate runs', () => {
 
   it('uses the relative figures when the basis is relative and both runs have them', () => {
     const withRelative = (id: string, mu: number, rel: number, seed: number) =>
-      sliced(id, mu, seed, { reference: { work: 'w', sliceMedians: Array(11).fill(1000) }, relativeSliceMedians: normalSamples(10, rel, rel * 0.003, seed + 7) });
+      sliced(id, mu, seed, {
+        reference: { work: 'w', sliceMedians: Array(11).fill(1000) },
+        relativeSliceMedians: normalSamples(10, rel, rel * 0.003, seed + 7),
+      });
     // Raw figures 30% slower (a busy machine), relative ones unchanged.
     const base = at([withRelative('x', 100, 0.1, 11)]);
     const head = at([withRelative('x', 130, 0.1, 12)]);
@@ -217,7 +263,9 @@ describe('compareResults across separate runs', () => {
     expect(raw.method).toBe('median');
     expect(raw.verdict).toBe('regressed');
     // Without relative figures on one side it falls back to the plain median.
-    const mixed = compareResults(base, at([sliced('x', 130, 13)]), { noise: fixedRunNoise(0.002, Infinity, 'median-relative') }).cases[0]!;
+    const mixed = compareResults(base, at([sliced('x', 130, 13)]), {
+      noise: fixedRunNoise(0.002, Infinity, 'median-relative'),
+    }).cases[0]!;
     expect(mixed.method).toBe('median');
   });
 
@@ -254,11 +302,19 @@ describe('the unchanged-code guard', () => {
   const env = collectEnv({
     capabilities: '0000000f',
     dispatch: [{ layer: 'sha1-dispatch', decision: 'block', impl: 'wasm', reason: 'fastest' }],
-    layers: [layer('@layerbench/sha1-dispatch', 's1'), layer('@layerbench/cmac', 'c1'), layer('@layerbench/aes-core', 'a1'), layer('@layerbench/bench-runner', 'b1')],
+    layers: [
+      layer('@layerbench/sha1-dispatch', 's1'),
+      layer('@layerbench/cmac', 'c1'),
+      layer('@layerbench/aes-core', 'a1'),
+      layer('@layerbench/bench-runner', 'b1'),
+    ],
   });
   const sha1Stack = ['@layerbench/sha1-dispatch'];
   const cmacStack = ['@layerbench/cmac', '@layerbench/aes-core'];
-  const withLayer = (name: string, hash: string) => ({ ...env, layers: env.layers.map((l) => (l.name === name ? { ...l, contentHash: hash } : l)) });
+  const withLayer = (name: string, hash: string) => ({
+    ...env,
+    layers: env.layers.map((l) => (l.name === name ? { ...l, contentHash: hash } : l)),
+  });
 
   it('holds only when every layer of the stack, the engine, the runtime, CPU and dispatch are identical', () => {
     expect(codeUnchanged(env, env, sha1Stack)).toBe(true);
@@ -269,7 +325,10 @@ describe('the unchanged-code guard', () => {
     expect(codeUnchanged(env, withLayer('@layerbench/bench-runner', 'b2'), sha1Stack)).toBe(false);
     expect(codeUnchanged(env, { ...env, node: '18.0.0' }, sha1Stack)).toBe(false);
     expect(codeUnchanged(env, { ...env, capabilities: '00000007' }, sha1Stack)).toBe(false);
-    const otherDispatch = { ...env, dispatch: [{ layer: 'sha1-dispatch', decision: 'block', impl: 'generic', reason: 'forced' }] };
+    const otherDispatch = {
+      ...env,
+      dispatch: [{ layer: 'sha1-dispatch', decision: 'block', impl: 'generic', reason: 'forced' }],
+    };
     expect(codeUnchanged(env, otherDispatch, sha1Stack)).toBe(false);
     expect(codeUnchanged(env, otherDispatch, cmacStack)).toBe(true);
     // A layer without a content hash cannot be shown identical.
@@ -277,8 +336,14 @@ describe('the unchanged-code guard', () => {
   });
 
   it('with guardUnchangedCode, a case whose code is identical is unchanged whatever its timings', () => {
-    const base = run([sliced('sha1/64', 100, 41, { layer: 'sha1-dispatch' }), sliced('cmac/48', 100, 42, { layer: 'cmac' })], env);
-    const head = run([sliced('sha1/64', 130, 43, { layer: 'sha1-dispatch' }), sliced('cmac/48', 130, 44, { layer: 'cmac' })], withLayer('@layerbench/cmac', 'c2'));
+    const base = run(
+      [sliced('sha1/64', 100, 41, { layer: 'sha1-dispatch' }), sliced('cmac/48', 100, 42, { layer: 'cmac' })],
+      env,
+    );
+    const head = run(
+      [sliced('sha1/64', 130, 43, { layer: 'sha1-dispatch' }), sliced('cmac/48', 130, 44, { layer: 'cmac' })],
+      withLayer('@layerbench/cmac', 'c2'),
+    );
     const caseLayers = (c: CaseResult) => (c.layer === 'cmac' ? cmacStack : sha1Stack);
     const plain = compareResults(base, head, { noise: fixedRunNoise(0.005), caseLayers });
     expect(plain.cases.map((c) => [c.id, c.verdict, c.codeUnchanged])).toEqual([
@@ -305,4 +370,3 @@ describe('compareSeparateRuns', () => {
     for (const c of [tight, wide]) expect(c.pValue < 0.01).toBe(c.ratioCi[0] > 1 || c.ratioCi[1] < 1);
   });
 });
-

@@ -13,7 +13,13 @@ import {
   studentTVariate,
   type RandomSource,
 } from '../stats/stats.js';
-import { bootstrapIterations, checkCompareOptions, decideRatio, pFloorIndependent, type CompareOptions } from '../stats/verdict.js';
+import {
+  bootstrapIterations,
+  checkCompareOptions,
+  decideRatio,
+  pFloorIndependent,
+  type CompareOptions,
+} from '../stats/verdict.js';
 import { basisOf, pairFigures } from './figures.js';
 import { defaultRunNoise, type CaseSpreadEstimate, type RunNoise } from './noise.js';
 import type {
@@ -88,7 +94,10 @@ export function diffFingerprints(base: EnvFingerprint, head: EnvFingerprint): Fi
  */
 export function comparisonWarnings(base: EnvFingerprint, head: EnvFingerprint): string[] {
   const warnings: string[] = [];
-  for (const [side, env] of [['base', base], ['head', head]] as const) {
+  for (const [side, env] of [
+    ['base', base],
+    ['head', head],
+  ] as const) {
     const load = Math.max(env.loadAvgStart[0] ?? 0, env.loadAvgEnd[0] ?? 0);
     if (load > env.cpuCount) {
       warnings.push(
@@ -96,7 +105,8 @@ export function comparisonWarnings(base: EnvFingerprint, head: EnvFingerprint): 
       );
     }
   }
-  if (base.machineId !== head.machineId) warnings.push(`base and head ran on different machines (${base.machineId}, ${head.machineId})`);
+  if (base.machineId !== head.machineId)
+    warnings.push(`base and head ran on different machines (${base.machineId}, ${head.machineId})`);
   return warnings;
 }
 
@@ -125,7 +135,8 @@ export const enginePackage = '@layerbench/bench-runner';
  */
 export function codeUnchanged(base: EnvFingerprint, head: EnvFingerprint, layers: readonly string[]): boolean {
   if (base.node !== head.node || base.v8 !== head.v8 || base.openssl !== head.openssl) return false;
-  if (base.cpuModel !== head.cpuModel || base.cpuCount !== head.cpuCount || base.capabilities !== head.capabilities) return false;
+  if (base.cpuModel !== head.cpuModel || base.cpuCount !== head.cpuCount || base.capabilities !== head.capabilities)
+    return false;
   const hash = (env: EnvFingerprint, name: string) => env.layers.find((l) => l.name === name)?.contentHash;
   for (const name of [...layers, enginePackage]) {
     const b = hash(base, name);
@@ -133,7 +144,12 @@ export function codeUnchanged(base: EnvFingerprint, head: EnvFingerprint, layers
   }
   const short = new Set(layers.map((name) => name.replace(/^@layerbench\//, '')));
   const decisions = (env: EnvFingerprint) =>
-    JSON.stringify(env.dispatch.filter((d) => short.has(d.layer)).map((d) => `${d.layer}\0${d.decision}\0${d.impl}`).sort());
+    JSON.stringify(
+      env.dispatch
+        .filter((d) => short.has(d.layer))
+        .map((d) => `${d.layer}\0${d.decision}\0${d.impl}`)
+        .sort(),
+    );
   return decisions(base) === decisions(head);
 }
 
@@ -231,7 +247,11 @@ export function compareResults(base: RunResult, head: RunResult, options: Compar
       // The run-to-run offset of the summary is taken as shared by all cases (the
       // median case's spread), not averaged away over them.
       const draws = bootstrapGeomeanRatioDraws(geomeanParts, { iterations, random });
-      addBetweenRunNoise(draws, { sigma: median(sigmas), dof: Math.min(...cases.map((c) => c.betweenRuns!.dof)) }, random);
+      addBetweenRunNoise(
+        draws,
+        { sigma: median(sigmas), dof: Math.min(...cases.map((c) => c.betweenRuns!.dof)) },
+        random,
+      );
       geomean.ci = decideRatio(draws, { threshold, alpha }).ratioCi;
     }
   }
@@ -283,7 +303,10 @@ export function compareSeparateRuns(
     throw new RangeError(`cannot form a ratio of medians ${headMedian} / ${baseMedian}: both must be positive`);
   }
   const random = options.random ?? seededRandom(0x5eed1e55);
-  const draws = bootstrapRatioDraws(base, head, { iterations: options.iterations ?? bootstrapIterations(alpha), random });
+  const draws = bootstrapRatioDraws(base, head, {
+    iterations: options.iterations ?? bootstrapIterations(alpha),
+    random,
+  });
   addBetweenRunNoise(draws, spread, random);
   const decision = decideRatio(draws, { threshold, alpha, pFloor: pFloorIndependent(base.length, head.length) });
   return { ratio: headMedian / baseMedian, ...decision };

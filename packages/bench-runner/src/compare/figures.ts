@@ -17,7 +17,8 @@ export type FigureMethod = FigureBasis | 'samples';
 
 /** The per-slice figures of a case on a basis, or undefined when it did not record them. */
 export function sliceFigures(c: CaseResult, basis: FigureBasis): number[] | undefined {
-  const enough = (values: number[] | undefined) => (values !== undefined && values.length >= minSlices ? values : undefined);
+  const enough = (values: number[] | undefined) =>
+    values !== undefined && values.length >= minSlices ? values : undefined;
   const refs = c.reference;
   switch (basis) {
     case 'median':
@@ -48,7 +49,11 @@ function fallbacks(basis: FigureBasis): FigureBasis[] {
  * `basis` when both have them (relative ones only against the same reference
  * workload), else the nearest basis both have, else the pooled samples.
  */
-export function pairFigures(base: CaseResult, head: CaseResult, basis: FigureBasis): { method: FigureMethod; base: number[]; head: number[] } {
+export function pairFigures(
+  base: CaseResult,
+  head: CaseResult,
+  basis: FigureBasis,
+): { method: FigureMethod; base: number[]; head: number[] } {
   for (const candidate of fallbacks(basis)) {
     if (candidate.endsWith('relative') && base.reference?.work !== head.reference?.work) continue;
     const b = sliceFigures(base, candidate);

@@ -62,7 +62,11 @@ export function fixedRunNoise(sigma: number, dof = Infinity, basis: FigureBasis 
   if (!(dof > 0)) throw new RangeError(`dof must be positive, got ${dof}`);
   return {
     basis,
-    summary: { source: 'default', basis, description: `a fixed between-run spread of ${(sigma * 100).toFixed(2)}% per process; comparing the ${basis} figure of each slice` },
+    summary: {
+      source: 'default',
+      basis,
+      description: `a fixed between-run spread of ${(sigma * 100).toFixed(2)}% per process; comparing the ${basis} figure of each slice`,
+    },
     spreadFor: () => ({ sigma, dof }),
   };
 }
@@ -74,7 +78,10 @@ export function fixedRunNoise(sigma: number, dof = Infinity, basis: FigureBasis 
  * the measured ones.
  */
 export function runNoiseFromCalibration(
-  calibration: Pick<BetweenRunCalibration, 'cases' | 'pooled' | 'basis' | 'processes' | 'timePerCase' | 'createdAt' | 'floor'>,
+  calibration: Pick<
+    BetweenRunCalibration,
+    'cases' | 'pooled' | 'basis' | 'processes' | 'timePerCase' | 'createdAt' | 'floor'
+  >,
   file?: string,
 ): RunNoise {
   const dof = Math.max(1, calibration.processes - 1);
@@ -102,4 +109,3 @@ export function runNoiseFromCalibration(
     },
   };
 }
-

@@ -24,12 +24,28 @@ function bisectCase(id: string, over: Partial<BisectCase> = {}): BisectCase {
     total: effect(1.2, 0.03, 'regressed'),
     control: effect(1.004, 0.02, 'inconclusive'),
     layers: [
-      { layer: 'aes-core', swapIn: effect(1.19, 0.03, 'regressed'), swapOut: effect(1.21, 0.03, 'regressed'), share: 1.0, reproduced: 'both', explains: true },
-      { layer: 'cmac', swapIn: effect(1.062, 0.01, 'regressed'), swapOut: effect(1.007, 0.01, 'unchanged'), share: 0.19, reproduced: 'in', explains: false },
+      {
+        layer: 'aes-core',
+        swapIn: effect(1.19, 0.03, 'regressed'),
+        swapOut: effect(1.21, 0.03, 'regressed'),
+        share: 1.0,
+        reproduced: 'both',
+        explains: true,
+      },
+      {
+        layer: 'cmac',
+        swapIn: effect(1.062, 0.01, 'regressed'),
+        swapOut: effect(1.007, 0.01, 'unchanged'),
+        share: 0.19,
+        reproduced: 'in',
+        explains: false,
+      },
     ],
     attributed: ['aes-core'],
     oneWay: ['cmac'],
-    notes: ['cmac reproduces the change only when swapped in (x1.062 [1.052, 1.072]), not when swapped out (x1.007 [0.997, 1.017]): not attributed'],
+    notes: [
+      'cmac reproduces the change only when swapped in (x1.062 [1.052, 1.072]), not when swapped out (x1.007 [0.997, 1.017]): not attributed',
+    ],
     medians: { good: 240, bad: 288 },
     processes: { good: 3, bad: 3, control: 3 },
     ...over,
@@ -41,7 +57,16 @@ function result(over: Partial<BisectResult> = {}): BisectResult {
     kind: 'layerbench/bisect',
     schemaVersion: 2,
     createdAt: '2026-12-01T00:00:00.000Z',
-    options: { suites: ['cmac'], timePerCase: 0.6, rounds: 4, processes: 3, visitPercentile: 10, threshold: 0.03, alpha: 0.01, peers: false },
+    options: {
+      suites: ['cmac'],
+      timePerCase: 0.6,
+      rounds: 4,
+      processes: 3,
+      visitPercentile: 10,
+      threshold: 0.03,
+      alpha: 0.01,
+      peers: false,
+    },
     machine: { cpuModel: 'test', cpuCount: 2, os: 'linux' },
     good: { spec: 'git:aaaa', layers: [] },
     bad: { spec: 'git:bbbb', layers: [] },
@@ -49,7 +74,16 @@ function result(over: Partial<BisectResult> = {}): BisectResult {
     changes: [],
     variants: [],
     cases: [bisectCase('cmac/aes-128/pl=48/preloaded/table')],
-    summary: { regressed: 1, improved: 0, unchanged: 0, inconclusive: 0, failed: 0, notMeasured: 0, controlMoved: 0, attributed: { 'aes-core': 1 } },
+    summary: {
+      regressed: 1,
+      improved: 0,
+      unchanged: 0,
+      inconclusive: 0,
+      failed: 0,
+      notMeasured: 0,
+      controlMoved: 0,
+      attributed: { 'aes-core': 1 },
+    },
     complete: true,
     ...over,
   };
@@ -58,11 +92,17 @@ function result(over: Partial<BisectResult> = {}): BisectResult {
 describe('bisect reports', () => {
   it('show the A/A control beside each total, and a one-way layer as such', () => {
     const table = formatBisectTable(result());
-    expect(table).toMatch(/^Regression: 1 of 1 cases regressed, 0 improved, 0 unchanged, 0 inconclusive; explained by aes-core \(1 case\)/);
+    expect(table).toMatch(
+      /^Regression: 1 of 1 cases regressed, 0 improved, 0 unchanged, 0 inconclusive; explained by aes-core \(1 case\)/,
+    );
     expect(table).toMatch(/case +bad\/good +verdict +A\/A +aes-core +cmac +explained by/);
-    expect(table).toMatch(/x1\.200 \[1\.170, 1\.230\] +regressed +x1\.004 \[0\.984, 1\.024\] +in x1\.190 out x1\.210 100% \* +in x1\.062 out x1\.007 19% \(in only\) +aes-core/);
+    expect(table).toMatch(
+      /x1\.200 \[1\.170, 1\.230\] +regressed +x1\.004 \[0\.984, 1\.024\] +in x1\.190 out x1\.210 100% \* +in x1\.062 out x1\.007 19% \(in only\) +aes-core/,
+    );
     const markdown = formatBisectMarkdown(result());
-    expect(markdown).toContain('| case | bad/good [99% CI] | verdict | A/A [99% CI] | aes-core in / out | cmac in / out | explained by |');
+    expect(markdown).toContain(
+      '| case | bad/good [99% CI] | verdict | A/A [99% CI] | aes-core in / out | cmac in / out | explained by |',
+    );
     expect(markdown).toMatch(/^### :red_circle: layerbench bisect: Regression/);
     expect(markdown).toContain('- cmac/aes-128/pl=48/preloaded/table: cmac reproduces the change only when swapped in');
   });
@@ -73,22 +113,47 @@ describe('bisect reports', () => {
       incomplete: { reason: 'interrupted after 1 of 4 rounds', interrupted: true, roundsDone: 1, roundsPlanned: 4 },
       cases: [
         bisectCase('a', { total: effect(1.001, 0.02, 'unchanged'), attributed: [], oneWay: [], notes: [] }),
-        bisectCase('b', { status: 'not-measured', total: undefined, control: undefined, layers: [], attributed: [], oneWay: [], notes: [], problem: 'the all-good stack has no values: the bisect stopped before it was measured' }),
+        bisectCase('b', {
+          status: 'not-measured',
+          total: undefined,
+          control: undefined,
+          layers: [],
+          attributed: [],
+          oneWay: [],
+          notes: [],
+          problem: 'the all-good stack has no values: the bisect stopped before it was measured',
+        }),
       ],
-      summary: { regressed: 0, improved: 0, unchanged: 1, inconclusive: 0, failed: 0, notMeasured: 1, controlMoved: 0, attributed: {} },
+      summary: {
+        regressed: 0,
+        improved: 0,
+        unchanged: 1,
+        inconclusive: 0,
+        failed: 0,
+        notMeasured: 1,
+        controlMoved: 0,
+        attributed: {},
+      },
     });
     expect(bisectIcon(partial)).toBe(':warning:');
     const table = formatBisectTable(partial);
-    expect(table.split('\n')[0]).toBe('Incomplete (interrupted after 1 of 4 rounds): 0 of 2 cases regressed, 0 improved, 1 unchanged, 0 inconclusive, 1 not measured');
+    expect(table.split('\n')[0]).toBe(
+      'Incomplete (interrupted after 1 of 4 rounds): 0 of 2 cases regressed, 0 improved, 1 unchanged, 0 inconclusive, 1 not measured',
+    );
     expect(table).toContain('INCOMPLETE: interrupted after 1 of 4 rounds.');
     expect(table).toMatch(/\nb +n\/a +not measured/);
     const markdown = formatBisectMarkdown(partial);
     expect(markdown).toMatch(/^### :warning: layerbench bisect: Incomplete/);
     expect(markdown).toContain('**INCOMPLETE: interrupted after 1 of 4 rounds.');
     // A regression found before the interruption is still red, and still says it is incomplete.
-    const red = result({ complete: false, incomplete: { reason: 'interrupted after 2 of 4 rounds', interrupted: true, roundsDone: 2, roundsPlanned: 4 } });
+    const red = result({
+      complete: false,
+      incomplete: { reason: 'interrupted after 2 of 4 rounds', interrupted: true, roundsDone: 2, roundsPlanned: 4 },
+    });
     expect(bisectIcon(red)).toBe(':red_circle:');
-    expect(formatBisectTable(red).split('\n')[0]).toMatch(/^Regression \(incomplete: interrupted after 2 of 4 rounds\)/);
+    expect(formatBisectTable(red).split('\n')[0]).toMatch(
+      /^Regression \(incomplete: interrupted after 2 of 4 rounds\)/,
+    );
   });
 
   it('reads a bisect file, and refuses the schema-1 files of one process per variant by name', () => {

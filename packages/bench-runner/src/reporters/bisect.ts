@@ -56,8 +56,8 @@ export function describeLayerChange(result: BisectResult, layer: string): string
   const ran = new Map<string, string[]>();
   for (const c of result.cases) {
     const im = c.implementations;
-    if (!im || !c.attributed.includes(layer) || im['good'] === im['bad'] || im[`good+${layer}`] !== im['bad']) continue;
-    const key = `dispatch ${im['good'] ?? '?'} -> ${im['bad'] ?? '?'}`;
+    if (!im || !c.attributed.includes(layer) || im.good === im.bad || im[`good+${layer}`] !== im.bad) continue;
+    const key = `dispatch ${im.good ?? '?'} -> ${im.bad ?? '?'}`;
     ran.set(key, [...(ran.get(key) ?? []), c.id]);
   }
   for (const [key, ids] of [...ran].reverse()) {
@@ -97,7 +97,9 @@ export function bisectHeadline(result: BisectResult): string {
           : s.inconclusive > 0
             ? 'No regression detected (some cases inconclusive)'
             : 'No change';
-  const extra = [s.failed ? `${s.failed} failed` : '', s.notMeasured ? `${s.notMeasured} not measured` : ''].filter(Boolean);
+  const extra = [s.failed ? `${s.failed} failed` : '', s.notMeasured ? `${s.notMeasured} not measured` : ''].filter(
+    Boolean,
+  );
   const counts = `${s.regressed} of ${n} cases regressed, ${s.improved} improved, ${s.unchanged} unchanged, ${s.inconclusive} inconclusive${extra.length ? `, ${extra.join(', ')}` : ''}`;
   const why = attributed.length ? `; explained by ${attributed.join(', ')}` : '';
   return `${head}: ${counts}${why}`;
@@ -114,7 +116,8 @@ function layerCell(c: BisectCase, layer: string): string {
   if (!s) return '';
   if (!s.swapIn && !s.swapOut) return 'cannot run';
   const share = s.share === undefined ? '' : ` ${Math.round(s.share * 100)}%`;
-  const mark = s.reproduced === 'both' ? ' *' : s.reproduced === 'in' ? ' (in only)' : s.reproduced === 'out' ? ' (out only)' : '';
+  const mark =
+    s.reproduced === 'both' ? ' *' : s.reproduced === 'in' ? ' (in only)' : s.reproduced === 'out' ? ' (out only)' : '';
   return `in ${s.swapIn ? formatRatio(s.swapIn.ratio) : 'n/a'} out ${s.swapOut ? formatRatio(s.swapOut.ratio) : 'n/a'}${share}${mark}`;
 }
 
@@ -124,8 +127,8 @@ function caseNotes(c: BisectCase): string[] {
   for (const n of c.notes) notes.push(`${c.id}: ${n}`);
   if (c.digestChanged) notes.push(`${c.id}: the output digest differs between the good and bad stacks`);
   if (c.implementations) {
-    const good = c.implementations['good'];
-    const bad = c.implementations['bad'];
+    const good = c.implementations.good;
+    const bad = c.implementations.bad;
     if (good !== bad) notes.push(`${c.id}: implementation ${good ?? '?'} -> ${bad ?? '?'}`);
   }
   for (const l of c.layers) {
@@ -138,12 +141,21 @@ function caseNotes(c: BisectCase): string[] {
 
 function pad(rows: string[][]): string {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
-  return rows.map((r) => r.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n');
+  return rows
+    .map((r) =>
+      r
+        .map((cell, i) => cell.padEnd(widths[i]!))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
 }
 
 /** Variants that could not run, one line each. */
 function mixProblems(result: BisectResult): string[] {
-  return result.variants.filter((v) => v.status === 'failed').map((v) => `${v.id} (${v.label}) cannot run: ${v.problem ?? 'unknown reason'}`);
+  return result.variants
+    .filter((v) => v.status === 'failed')
+    .map((v) => `${v.id} (${v.label}) cannot run: ${v.problem ?? 'unknown reason'}`);
 }
 
 /** The sentence that says a bisect did not finish (empty when it did). */
@@ -221,24 +233,33 @@ export function formatBisectMarkdown(result: BisectResult, options: BisectMarkdo
   const attributedLayers = Object.entries(result.summary.attributed).sort((a, b) => b[1] - a[1]);
   if (attributedLayers.length) {
     out.push(`${h}# Attributed layers`, '');
-    for (const [l, n] of attributedLayers) out.push(`- **${md(l)}** explains ${n} case${n === 1 ? '' : 's'}: ${md(describeLayerChange(result, l))}`);
+    for (const [l, n] of attributedLayers)
+      out.push(`- **${md(l)}** explains ${n} case${n === 1 ? '' : 's'}: ${md(describeLayerChange(result, l))}`);
     out.push('');
   }
-  const cases = [...result.cases].sort((a, b) => Math.abs(Math.log(b.total?.ratio ?? 1)) - Math.abs(Math.log(a.total?.ratio ?? 1)));
+  const cases = [...result.cases].sort(
+    (a, b) => Math.abs(Math.log(b.total?.ratio ?? 1)) - Math.abs(Math.log(a.total?.ratio ?? 1)),
+  );
   const shown = cases.slice(0, options.maxCases ?? cases.length);
   const level = confidenceLabel(result.options.alpha);
   out.push(`${h}# Cases`, '');
-  out.push(`| case | bad/good [${level} CI] | verdict | A/A [${level} CI] | ${result.layers.map((l) => `${md(l)} in / out`).join(' | ')}${result.layers.length ? ' | ' : ''}explained by |`);
+  out.push(
+    `| case | bad/good [${level} CI] | verdict | A/A [${level} CI] | ${result.layers.map((l) => `${md(l)} in / out`).join(' | ')}${result.layers.length ? ' | ' : ''}explained by |`,
+  );
   out.push(`|---|---|---|---|${result.layers.map(() => '---|').join('')}---|`);
   for (const c of shown) {
     const layerCells = result.layers.map((l) => md(layerCell(c, l))).join(' | ');
-    out.push(`| \`${md(c.id)}\` | ${formatEffect(c.total)} | ${caseVerdict(c)} | ${controlCell(c)} | ${layerCells}${result.layers.length ? ' | ' : ''}${c.attributed.join(', ') || '-'} |`);
+    out.push(
+      `| \`${md(c.id)}\` | ${formatEffect(c.total)} | ${caseVerdict(c)} | ${controlCell(c)} | ${layerCells}${result.layers.length ? ' | ' : ''}${c.attributed.join(', ') || '-'} |`,
+    );
   }
-  if (shown.length < cases.length) out.push('', `_${cases.length - shown.length} more cases with smaller changes are in the result file._`);
+  if (shown.length < cases.length)
+    out.push('', `_${cases.length - shown.length} more cases with smaller changes are in the result file._`);
   out.push('', `_${md(LEGEND)}._`, '');
   if (result.changes.length) {
     out.push(`${h}# Stack changes`, '', '| kind | what | good | bad | reproduced by |', '|---|---|---|---|---|');
-    for (const c of result.changes) out.push(`| ${c.kind} | ${md(c.what)} | ${md(c.good)} | ${md(c.bad)} | ${c.causedBy.join(', ') || '-'} |`);
+    for (const c of result.changes)
+      out.push(`| ${c.kind} | ${md(c.what)} | ${md(c.good)} | ${md(c.bad)} | ${c.causedBy.join(', ') || '-'} |`);
     out.push('');
   }
   const notes = [...mixProblems(result), ...shown.flatMap(caseNotes)];

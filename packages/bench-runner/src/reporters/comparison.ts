@@ -65,13 +65,16 @@ export function formatComparison(cmp: Comparison): string {
   ]);
   if (rows.length > 0) {
     lines.push(
-      renderTextTable(['case', 'base', 'head', 'change', `${confidenceLabel(cmp.alpha)} CI`, 'p', 'verdict', 'note'], rows, [
-        false, true, true, true, true, true, false, false,
-      ]),
+      renderTextTable(
+        ['case', 'base', 'head', 'change', `${confidenceLabel(cmp.alpha)} CI`, 'p', 'verdict', 'note'],
+        rows,
+        [false, true, true, true, true, true, false, false],
+      ),
     );
   }
   const digestChanged = cmp.cases.filter((c) => c.digestChanged).map((c) => c.id);
-  if (digestChanged.length > 0) lines.push(`DIGEST CHANGED (the output differs: a correctness change): ${digestChanged.join(', ')}`);
+  if (digestChanged.length > 0)
+    lines.push(`DIGEST CHANGED (the output differs: a correctness change): ${digestChanged.join(', ')}`);
   if (cmp.onlyBase.length > 0) lines.push(`only in base: ${cmp.onlyBase.join(', ')}`);
   if (cmp.onlyHead.length > 0) lines.push(`only in head: ${cmp.onlyHead.join(', ')}`);
   if (cmp.failed.length > 0) lines.push(`failed on either side: ${cmp.failed.join(', ')}`);

@@ -20,11 +20,12 @@ export function esptestUnitLine(compat: boolean): string {
 
 export function esptestLine(c: CaseResult, compat: boolean): string {
   const label = opLabels[String(c.params.op)] ?? String(c.params.op);
-  if (c.status !== 'ok' || !c.fixedTime) return `${label}: FAILED ${c.error?.name ?? 'Error'}: ${c.error?.message ?? 'no fixed-time result'}`;
+  if (c.status !== 'ok' || !c.fixedTime)
+    return `${label}: FAILED ${c.error?.name ?? 'Error'}: ${c.error?.message ?? 'no fixed-time result'}`;
   const { ops, seconds } = c.fixedTime;
   const bytes = c.bytesPerOp ?? (typeof c.params.packetBytes === 'number' ? c.params.packetBytes : undefined);
   // compat divides by the nominal seconds like esptest; otherwise the measured loop time is used.
-  const elapsed = compat ? seconds : c.fixedTime.elapsedSeconds ?? seconds;
+  const elapsed = compat ? seconds : (c.fixedTime.elapsedSeconds ?? seconds);
   // esptest truncates its figure to an integer; the payload rate is rounded.
   const rate =
     bytes === undefined

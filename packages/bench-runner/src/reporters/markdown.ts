@@ -6,8 +6,6 @@ import { markdownCell } from './markdown-cell.js';
 import { describeEnv } from './table.js';
 import { formatChange, formatNs, formatP, formatRate } from './units.js';
 
-
-
 function table(header: string[], rows: string[][]): string[] {
   return [
     `| ${header.join(' | ')} |`,
@@ -28,7 +26,17 @@ function runMarkdown(run: RunResult): string {
   const rows = run.cases.map((c) => {
     const impl = c.implementation ?? String(c.params.impl ?? '');
     if (c.status !== 'ok' || !c.stats) {
-      return [`\`${c.id}\``, impl, '', '', '', '', '', c.digest ? `\`${c.digest}\`` : '', `❌ ${c.error?.name}: ${c.error?.message}`];
+      return [
+        `\`${c.id}\``,
+        impl,
+        '',
+        '',
+        '',
+        '',
+        '',
+        c.digest ? `\`${c.digest}\`` : '',
+        `❌ ${c.error?.name}: ${c.error?.message}`,
+      ];
     }
     const s = c.stats;
     return [
@@ -51,7 +59,10 @@ function runMarkdown(run: RunResult): string {
 
 function comparisonMarkdown(cmp: Comparison): string {
   const lines = [`### layerbench compare`, '', `**${markdownCell(summaryLine(cmp))}**`, ''];
-  lines.push(`Noise threshold ±${(cmp.threshold * 100).toFixed(1)}%, alpha ${cmp.alpha} (${confidenceLabel(cmp.alpha)} intervals). Base ${cmp.base.createdAt}, head ${cmp.head.createdAt}.`, '');
+  lines.push(
+    `Noise threshold ±${(cmp.threshold * 100).toFixed(1)}%, alpha ${cmp.alpha} (${confidenceLabel(cmp.alpha)} intervals). Base ${cmp.base.createdAt}, head ${cmp.head.createdAt}.`,
+    '',
+  );
   for (const w of cmp.warnings ?? []) lines.push(`> ⚠️ ${markdownCell(w)}`, '');
   for (const b of basisLines(cmp)) lines.push(markdownCell(b), '');
   if (cmp.fingerprintDiffs.length > 0) {
@@ -69,10 +80,14 @@ function comparisonMarkdown(cmp: Comparison): string {
     verdictMarks[c.verdict] ?? c.verdict,
     caseNote(c),
   ]);
-  if (rows.length > 0) lines.push(...table(['case', 'base', 'head', 'change', `${confidenceLabel(cmp.alpha)} CI`, 'p', 'verdict', 'note'], rows));
+  if (rows.length > 0)
+    lines.push(
+      ...table(['case', 'base', 'head', 'change', `${confidenceLabel(cmp.alpha)} CI`, 'p', 'verdict', 'note'], rows),
+    );
   const extra: string[] = [];
   const digestChanged = cmp.cases.filter((c) => c.digestChanged).map((c) => `\`${c.id}\``);
-  if (digestChanged.length > 0) extra.push(`- ⚠️ **Digest changed** (a correctness change): ${digestChanged.join(', ')}`);
+  if (digestChanged.length > 0)
+    extra.push(`- ⚠️ **Digest changed** (a correctness change): ${digestChanged.join(', ')}`);
   if (cmp.onlyBase.length > 0) extra.push(`- Only in base: ${cmp.onlyBase.map((id) => `\`${id}\``).join(', ')}`);
   if (cmp.onlyHead.length > 0) extra.push(`- Only in head: ${cmp.onlyHead.map((id) => `\`${id}\``).join(', ')}`);
   if (cmp.failed.length > 0) extra.push(`- Failed on either side: ${cmp.failed.map((id) => `\`${id}\``).join(', ')}`);

@@ -25,7 +25,8 @@ function int2(value: unknown): string {
 export function ntpsecRow(c: CaseResult): string {
   const label = String(c.params.algorithm ?? c.id).padStart(12);
   const lengths = `${int2(c.params.keyBytes)} ${int2(c.params.packetBytes)} ${int2(c.params.macBytes)}`;
-  if (c.status !== 'ok' || !c.stats) return `${label}  ${lengths}  FAILED ${c.error?.name ?? 'Error'}: ${c.error?.message ?? ''}`;
+  if (c.status !== 'ok' || !c.stats)
+    return `${label}  ${lengths}  FAILED ${c.error?.name ?? 'Error'}: ${c.error?.message ?? ''}`;
   const ns = c.stats.median;
   return `${label}  ${lengths} ${ns.toFixed(0).padStart(6)}  ${(ns / 1000).toFixed(3).padStart(6)}  ${c.digest ?? ''}`.trimEnd();
 }

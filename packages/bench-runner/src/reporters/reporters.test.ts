@@ -29,11 +29,28 @@ const env: EnvFingerprint = {
 
 function okCase(id: string, nsPerOp: number, extra: Partial<CaseResult> = {}): CaseResult {
   const samples = [nsPerOp, nsPerOp, nsPerOp];
-  return { id, layer: 'cmac', params: {}, status: 'ok', samples, stats: computeStats(samples, extra.bytesPerOp), ...extra };
+  return {
+    id,
+    layer: 'cmac',
+    params: {},
+    status: 'ok',
+    samples,
+    stats: computeStats(samples, extra.bytesPerOp),
+    ...extra,
+  };
 }
 
 function runOf(cases: CaseResult[], extra: Partial<RunResult> = {}): RunResult {
-  return { kind: 'layerbench/run', schemaVersion: 1, createdAt: '2026-11-30T14:00:00.000Z', suites: [], options: { timePerCase: 1 }, env, cases, ...extra };
+  return {
+    kind: 'layerbench/run',
+    schemaVersion: 1,
+    createdAt: '2026-11-30T14:00:00.000Z',
+    suites: [],
+    options: { timePerCase: 1 },
+    env,
+    cases,
+    ...extra,
+  };
 }
 
 const macs: Record<number, string> = {
@@ -45,8 +62,12 @@ const macs: Record<number, string> = {
 /** The OpenSSL 3.0.0-alpha3 CMAC and preloaded blocks of the NTPsec seed report, as cases. */
 function ntpsecRun(): RunResult {
   const rows: [string, number, number][] = [
-    ['CMAC', 16, 973], ['CMAC', 24, 987], ['CMAC', 32, 1011],
-    ['Preload cipher and key.', 16, 170], ['Preload cipher and key.', 24, 182], ['Preload cipher and key.', 32, 196],
+    ['CMAC', 16, 973],
+    ['CMAC', 24, 987],
+    ['CMAC', 32, 1011],
+    ['Preload cipher and key.', 16, 170],
+    ['Preload cipher and key.', 24, 182],
+    ['Preload cipher and key.', 32, 196],
   ];
   return runOf(
     rows.map(([section, kl, ns]) =>
@@ -84,7 +105,17 @@ describe('formatNtpsec', () => {
   });
   it("prints a section's note above its header", () => {
     const row = (section: string, note?: string) =>
-      okCase(`x-${section}`, 200, { params: { algorithm: 'AES-128', keyBytes: 16, packetBytes: 48, macBytes: 16, section, ...(note ? { sectionNote: note } : {}) }, digest: 'ab' });
+      okCase(`x-${section}`, 200, {
+        params: {
+          algorithm: 'AES-128',
+          keyBytes: 16,
+          packetBytes: 48,
+          macBytes: 16,
+          section,
+          ...(note ? { sectionNote: note } : {}),
+        },
+        digest: 'ab',
+      });
     const run = { ...ntpsecRun(), cases: [row('oneshot/tbl'), row('preload/tbl', 'Preload cipher and key.')] };
     expect(formatNtpsec(run).split('\n').slice(5)).toEqual([
       '',
@@ -103,9 +134,21 @@ describe('formatNtpsec', () => {
     expect(ntpsecSectionLine('a-very-long-name')).toBe('# a-very-long-name KL PL CL  ns/op sec/run');
   });
   it('rounds like %6.0f / %6.3f and marks failed rows', () => {
-    const row = ntpsecRow(okCase('x', 365.6, { params: { algorithm: 'AES-128', keyBytes: 16, packetBytes: 48, macBytes: 16 }, digest: 'ab' }));
+    const row = ntpsecRow(
+      okCase('x', 365.6, {
+        params: { algorithm: 'AES-128', keyBytes: 16, packetBytes: 48, macBytes: 16 },
+        digest: 'ab',
+      }),
+    );
     expect(row).toBe('     AES-128  16 48 16    366   0.366  ab');
-    const failed: CaseResult = { id: 'x', layer: 'cmac', params: { algorithm: 'AES-128', keyBytes: 16 }, status: 'failed', error: { name: 'RangeError', message: 'bad key' }, samples: [] };
+    const failed: CaseResult = {
+      id: 'x',
+      layer: 'cmac',
+      params: { algorithm: 'AES-128', keyBytes: 16 },
+      status: 'failed',
+      error: { name: 'RangeError', message: 'bad key' },
+      samples: [],
+    };
     expect(ntpsecRow(failed)).toBe('     AES-128  16  -  -  FAILED RangeError: bad key');
   });
 });
@@ -113,15 +156,35 @@ describe('formatNtpsec', () => {
 describe('formatEsptest', () => {
   // "Before" lines of the OpenConnect report (seeds/003), Ryzen 5 and Haswell Xeon.
   const seed: [number, number, string][] = [
-    [4580535, 2446172, 'Encrypted 4580535 packets in 5s (5130 Mb/s)\nEncrypted+decrypted 2446172 packets in 5s (2739 Mb/s)'],
-    [4553131, 2500763, 'Encrypted 4553131 packets in 5s (5099 Mb/s)\nEncrypted+decrypted 2500763 packets in 5s (2800 Mb/s)'],
-    [2346782, 1265742, 'Encrypted 2346782 packets in 5s (2628 Mb/s)\nEncrypted+decrypted 1265742 packets in 5s (1417 Mb/s)'],
-    [1384902, 1384902, 'Encrypted 1384902 packets in 5s (1551 Mb/s)\nEncrypted+decrypted 1384902 packets in 5s (1551 Mb/s)'],
+    [
+      4580535,
+      2446172,
+      'Encrypted 4580535 packets in 5s (5130 Mb/s)\nEncrypted+decrypted 2446172 packets in 5s (2739 Mb/s)',
+    ],
+    [
+      4553131,
+      2500763,
+      'Encrypted 4553131 packets in 5s (5099 Mb/s)\nEncrypted+decrypted 2500763 packets in 5s (2800 Mb/s)',
+    ],
+    [
+      2346782,
+      1265742,
+      'Encrypted 2346782 packets in 5s (2628 Mb/s)\nEncrypted+decrypted 1265742 packets in 5s (1417 Mb/s)',
+    ],
+    [
+      1384902,
+      1384902,
+      'Encrypted 1384902 packets in 5s (1551 Mb/s)\nEncrypted+decrypted 1384902 packets in 5s (1551 Mb/s)',
+    ],
   ];
   function espRun(enc: number, encdec: number): RunResult {
     return runOf([
       okCase('esp/encrypt', 1000, { params: { op: 'encrypt' }, bytesPerOp: 1400, fixedTime: { seconds: 5, ops: enc } }),
-      okCase('esp/encrypt+decrypt', 2000, { params: { op: 'encrypt+decrypt' }, bytesPerOp: 1400, fixedTime: { seconds: 5, ops: encdec } }),
+      okCase('esp/encrypt+decrypt', 2000, {
+        params: { op: 'encrypt+decrypt' },
+        bytesPerOp: 1400,
+        fixedTime: { seconds: 5, ops: encdec },
+      }),
     ]);
   }
   it.each(seed)('compat mode reproduces esptest (%i, %i)', (enc, encdec, lines) => {
@@ -144,8 +207,19 @@ describe('formatEsptest', () => {
   });
   it('groups by implementation and reports failures', () => {
     const run = runOf([
-      okCase('esp/stitched/encrypt', 1, { params: { op: 'encrypt', impl: 'stitched' }, bytesPerOp: 1400, fixedTime: { seconds: 1, ops: 1000 } }),
-      { id: 'esp/split/encrypt', layer: 'esp', params: { op: 'encrypt', impl: 'split' }, status: 'failed', error: { name: 'Error', message: 'no sha1' }, samples: [] },
+      okCase('esp/stitched/encrypt', 1, {
+        params: { op: 'encrypt', impl: 'stitched' },
+        bytesPerOp: 1400,
+        fixedTime: { seconds: 1, ops: 1000 },
+      }),
+      {
+        id: 'esp/split/encrypt',
+        layer: 'esp',
+        params: { op: 'encrypt', impl: 'split' },
+        status: 'failed',
+        error: { name: 'Error', message: 'no sha1' },
+        samples: [],
+      },
       okCase('other', 1, { params: { algorithm: 'x' } }),
     ]);
     run.env = { ...env, capabilities: undefined } as unknown as EnvFingerprint;
@@ -229,9 +303,12 @@ function comparisonFixture() {
   const spread = (mu: number) => Array.from({ length: 50 }, (_, i) => mu + (i % 10) * 0.1);
   base.cases[0]!.samples = spread(100);
   base.cases[1]!.samples = spread(100);
-  const head = runOf([okCase('same', 100, { digest: 'bb' }), okCase('slow|er', 150, { implementation: 'generic' }), okCase('new', 1)], {
-    env: { ...env, dispatch: [{ layer: 'sha1-dispatch', decision: 'block', impl: 'generic', reason: '' }] },
-  });
+  const head = runOf(
+    [okCase('same', 100, { digest: 'bb' }), okCase('slow|er', 150, { implementation: 'generic' }), okCase('new', 1)],
+    {
+      env: { ...env, dispatch: [{ layer: 'sha1-dispatch', decision: 'block', impl: 'generic', reason: '' }] },
+    },
+  );
   head.cases[0]!.samples = spread(100);
   head.cases[1]!.samples = spread(150);
   return compareResults(base, head, { noise: fixedRunNoise(0) });
@@ -259,10 +336,18 @@ describe('formatComparison and formatMarkdown', () => {
     expect(md).toContain('⚠️ **Digest changed** (a correctness change): `same`');
   });
   it('markdown run lists cases, failures and the overhead', () => {
-    const run = runOf([okCase('a', 366, { digest: 'ab', digestOk: true, bytesPerOp: 48 }), { id: 'b', layer: 'x', params: {}, status: 'failed', error: { name: 'Error', message: 'boom' }, samples: [] }], { overheadNs: 0.5 });
+    const run = runOf(
+      [
+        okCase('a', 366, { digest: 'ab', digestOk: true, bytesPerOp: 48 }),
+        { id: 'b', layer: 'x', params: {}, status: 'failed', error: { name: 'Error', message: 'boom' }, samples: [] },
+      ],
+      { overheadNs: 0.5 },
+    );
     const md = formatMarkdown(run);
     expect(md).toMatch(/^### layerbench run 2026-11-30T14:00:00.000Z\n/);
-    expect(md).toContain('| `a` |  | 366.0 ns | 366.0 ns – 366.0 ns | 0.000 ns | 2.73M | 131.1 | `ab` | ok (digest checked) |');
+    expect(md).toContain(
+      '| `a` |  | 366.0 ns | 366.0 ns – 366.0 ns | 0.000 ns | 2.73M | 131.1 | `ab` | ok (digest checked) |',
+    );
     expect(md).toContain('| `b` |  |  |  |  |  |  |  | ❌ Error: boom |');
     expect(md).toContain('Empty-case overhead: 0.500 ns/op.');
   });

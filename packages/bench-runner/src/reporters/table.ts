@@ -28,7 +28,17 @@ export function formatTable(run: RunResult): string {
   const rows = run.cases.map((c) => {
     const impl = c.implementation ?? (c.params.impl !== undefined ? String(c.params.impl) : '');
     if (c.status === 'failed' || !c.stats) {
-      return [c.id, impl, '', '', '', '', '', shortDigest(c.digest), `FAILED ${c.error?.name ?? 'Error'}: ${c.error?.message ?? ''}`];
+      return [
+        c.id,
+        impl,
+        '',
+        '',
+        '',
+        '',
+        '',
+        shortDigest(c.digest),
+        `FAILED ${c.error?.name ?? 'Error'}: ${c.error?.message ?? ''}`,
+      ];
     }
     const s = c.stats;
     return [
@@ -44,11 +54,17 @@ export function formatTable(run: RunResult): string {
     ];
   });
   lines.push(
-    renderTextTable(
-      ['case', 'impl', 'median/op', '95% CI', 'MAD', 'ops/s', 'MB/s', 'digest', 'status'],
-      rows,
-      [false, false, true, true, true, true, true, false, false],
-    ),
+    renderTextTable(['case', 'impl', 'median/op', '95% CI', 'MAD', 'ops/s', 'MB/s', 'digest', 'status'], rows, [
+      false,
+      false,
+      true,
+      true,
+      true,
+      true,
+      true,
+      false,
+      false,
+    ]),
   );
   if (run.interrupted) lines.push(`interrupted: ${run.cases.length} case(s) finished`);
   return `${lines.join('\n')}\n`;

@@ -121,7 +121,12 @@ export const bisectResultSchema = z.object({
     /** Whether the peer libraries' cases were measured (only when the runtime or the engine differs, or asked). */
     peers: z.boolean(),
   }),
-  machine: z.object({ cpuModel: z.string(), cpuCount: z.number().int(), os: z.string(), machineId: z.string().optional() }),
+  machine: z.object({
+    cpuModel: z.string(),
+    cpuCount: z.number().int(),
+    os: z.string(),
+    machineId: z.string().optional(),
+  }),
   /** Load average (1 min) when the measuring started and ended. */
   load: z.object({ start: finite, end: finite }).optional(),
   good: bisectSideSchema,

@@ -35,7 +35,14 @@ function sampleRun(): RunResult {
         samples,
         stats: computeStats(samples, 48),
       },
-      { id: 'broken', layer: 'cmac', params: {}, status: 'failed', error: { name: 'Error', message: 'boom' }, samples: [] },
+      {
+        id: 'broken',
+        layer: 'cmac',
+        params: {},
+        status: 'failed',
+        error: { name: 'Error', message: 'boom' },
+        samples: [],
+      },
     ],
     overheadNs: 0.4,
   };

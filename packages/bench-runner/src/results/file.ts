@@ -2,7 +2,16 @@
 // folder, then rename) so a crash or Ctrl-C never leaves half a file; reads
 // validate against the zod schemas and fail with an error that names the file
 // and what is wrong with it.
-import { accessSync, constants, mkdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  accessSync,
+  constants,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import type { ZodType } from 'zod';
 import { betweenRunCalibrationSchema, calibrationSchema, comparisonSchema, runResultSchema } from './schemas.js';
@@ -38,8 +47,9 @@ export const supportedSchemaVersions: readonly number[] = [1];
  */
 export function stringifyResult(data: unknown): string {
   const text = JSON.stringify(data, null, 2);
-  return text.replace(/\[\s+(-?[\d.eE+-]+(?:,\s+-?[\d.eE+-]+)*)\s+\]/g, (_match, body: string) =>
-    `[${body.replace(/,\s+/g, ',')}]`,
+  return text.replace(
+    /\[\s+(-?[\d.eE+-]+(?:,\s+-?[\d.eE+-]+)*)\s+\]/g,
+    (_match, body: string) => `[${body.replace(/,\s+/g, ',')}]`,
   );
 }
 
@@ -77,7 +87,7 @@ export function checkOutputPath(file: string, cwd: string = process.cwd()): stri
   } catch {
     throw new OutputPathError(file, `folder ${dir} is not writable`);
   }
-  let target;
+  let target: ReturnType<typeof statSync>;
   try {
     target = statSync(absolute);
   } catch {
@@ -140,7 +150,12 @@ function describePath(pathParts: readonly PropertyKey[]): string {
  * Reads and validates a result file of the given kind ('layerbench/run', ...);
  * `versions`: the schema versions of that kind this reader knows.
  */
-export function readResultFile<T>(file: string, schema: ZodType<T>, kind: string, versions: readonly number[] = supportedSchemaVersions): T {
+export function readResultFile<T>(
+  file: string,
+  schema: ZodType<T>,
+  kind: string,
+  versions: readonly number[] = supportedSchemaVersions,
+): T {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -153,16 +168,28 @@ export function readResultFile<T>(file: string, schema: ZodType<T>, kind: string
     data = JSON.parse(text);
   } catch (error) {
     if (looksTruncated(text)) {
-      throw new ResultFileError(file, 'truncated', `result file is truncated (JSON ends early after ${text.length} bytes)`);
+      throw new ResultFileError(
+        file,
+        'truncated',
+        `result file is truncated (JSON ends early after ${text.length} bytes)`,
+      );
     }
     throw new ResultFileError(file, 'corrupt-json', `result file is not valid JSON: ${(error as Error).message}`);
   }
   if (typeof data !== 'object' || data === null || Array.isArray(data)) {
-    throw new ResultFileError(file, 'not-an-object', `result file must hold a JSON object, got ${Array.isArray(data) ? 'an array' : typeof data}`);
+    throw new ResultFileError(
+      file,
+      'not-an-object',
+      `result file must hold a JSON object, got ${Array.isArray(data) ? 'an array' : typeof data}`,
+    );
   }
   const record = data as Record<string, unknown>;
   if (record.kind !== kind) {
-    throw new ResultFileError(file, 'wrong-kind', `expected a ${kind} file, got kind ${JSON.stringify(record.kind ?? null)}`);
+    throw new ResultFileError(
+      file,
+      'wrong-kind',
+      `expected a ${kind} file, got kind ${JSON.stringify(record.kind ?? null)}`,
+    );
   }
   if (typeof record.schemaVersion !== 'number' || !versions.includes(record.schemaVersion)) {
     throw new ResultFileError(
@@ -175,7 +202,11 @@ export function readResultFile<T>(file: string, schema: ZodType<T>, kind: string
   if (!parsed.success) {
     const issues = parsed.error.issues.slice(0, 5).map((issue) => `${describePath(issue.path)}: ${issue.message}`);
     const more = parsed.error.issues.length > 5 ? ` (and ${parsed.error.issues.length - 5} more)` : '';
-    throw new ResultFileError(file, 'schema-violation', `result file does not match the ${kind} schema: ${issues.join('; ')}${more}`);
+    throw new ResultFileError(
+      file,
+      'schema-violation',
+      `result file does not match the ${kind} schema: ${issues.join('; ')}${more}`,
+    );
   }
   return parsed.data;
 }

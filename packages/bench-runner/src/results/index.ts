@@ -31,4 +31,12 @@ export {
   BISECT_KIND,
   BISECT_SCHEMA_VERSIONS,
 } from './bisect-schema.js';
-export type { BisectResult, BisectCase, BisectEffect, BisectLayerShare, BisectVariant, BisectVariantEnv, StackChange } from './bisect-schema.js';
+export type {
+  BisectResult,
+  BisectCase,
+  BisectEffect,
+  BisectLayerShare,
+  BisectVariant,
+  BisectVariantEnv,
+  StackChange,
+} from './bisect-schema.js';

@@ -136,7 +136,9 @@ export const caseResultSchema = z.looseObject({
    * it; see reference.ts): its median ns per call in the slice before the
    * first, between each two, and after the last.
    */
-  reference: z.looseObject({ work: z.string(), sliceMedians: z.array(finite), sliceFastest: z.array(finite).optional() }).optional(),
+  reference: z
+    .looseObject({ work: z.string(), sliceMedians: z.array(finite), sliceFastest: z.array(finite).optional() })
+    .optional(),
   /**
    * Each slice median divided by the geometric mean of the reference slices
    * on either side of it: the case relative to the reference, with whatever

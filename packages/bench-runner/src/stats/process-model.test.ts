@@ -18,7 +18,10 @@ function simulate(
     const truth = 1000 * (options.effects?.[v] ?? 1);
     values[v] = Array.from({ length: options.processes }, () => {
       const offset = Math.exp(options.processSd * normalVariate(random));
-      return Array.from({ length: options.visits }, () => truth * offset * Math.exp(options.visitSd * normalVariate(random)));
+      return Array.from(
+        { length: options.visits },
+        () => truth * offset * Math.exp(options.visitSd * normalVariate(random)),
+      );
     });
   }
   return values;
@@ -62,7 +65,12 @@ describe('processModel', () => {
   });
 
   it('contrasts: a ratio of ratios with its own standard error; threshold 0 asks only whether it excludes 1', () => {
-    const model = processModel({ good: [[100], [102]], control: [[101], [99]], in: [[120], [123]], bad: [[150], [153]] });
+    const model = processModel({
+      good: [[100], [102]],
+      control: [[101], [99]],
+      in: [[120], [123]],
+      bad: [[150], [153]],
+    });
     const mean = (xs: number[]) => xs.reduce((a, x) => a + x, 0) / xs.length;
     const m = (v: string) => mean(model.locations[v]!);
     const c = model.contrast({ in: 1, good: -1, control: -1, bad: 0 }, 0)!;
@@ -87,7 +95,13 @@ describe('processModel', () => {
     const random = seededRandom(11);
     for (let i = 0; i < 40; i++) {
       const effect = 1 + (i % 8) * 0.01;
-      const values = simulate(random, VARIANTS, { processes: 3, visits: 6, processSd: 0.02, visitSd: 0.02, effects: { bad: effect } });
+      const values = simulate(random, VARIANTS, {
+        processes: 3,
+        visits: 6,
+        processSd: 0.02,
+        visitSd: 0.02,
+        effects: { bad: effect },
+      });
       const c = processModel(values, { alpha: 0.01, threshold: 0.03 }).compare('good', 'bad')!;
       const excludesOne = c.ratioCi[0] > 1 || c.ratioCi[1] < 1;
       expect(c.pValue < 0.01).toBe(excludesOne);
@@ -106,7 +120,7 @@ describe('processModel', () => {
       if (c.verdict === 'regressed' || c.verdict === 'improved') processFalseAlarms++;
       // The earlier design: one process per variant, its visits taken as the replicates.
       const single = simulate(random, ['good', 'bad'], { processes: 1, visits: 10, processSd: 0.05, visitSd: 0.01 });
-      const v = compareSamples(single['good']![0]!, single['bad']![0]!, { alpha: 0.01, threshold: 0.03, iterations: 1999 });
+      const v = compareSamples(single.good![0]!, single.bad![0]!, { alpha: 0.01, threshold: 0.03, iterations: 1999 });
       if (v.verdict === 'regressed' || v.verdict === 'improved') oneProcessFalseAlarms++;
     }
     // At alpha 0.01 the model's two-sided false alarms stay near 1% (2 of 200 expected).
@@ -118,7 +132,13 @@ describe('processModel', () => {
   it('finds a 15% slowdown through 1% process offsets, in every one of 50 synthetic cases', () => {
     const random = seededRandom(13);
     for (let i = 0; i < 50; i++) {
-      const values = simulate(random, VARIANTS, { processes: 3, visits: 6, processSd: 0.01, visitSd: 0.02, effects: { bad: 1.15, 'good+aes-core': 1.15 } });
+      const values = simulate(random, VARIANTS, {
+        processes: 3,
+        visits: 6,
+        processSd: 0.01,
+        visitSd: 0.02,
+        effects: { bad: 1.15, 'good+aes-core': 1.15 },
+      });
       const model = processModel(values, { alpha: 0.01, threshold: 0.03 });
       expect(model.compare('good', 'bad')!.verdict).toBe('regressed');
       expect(model.compare('good', 'good+aes-core')!.verdict).toBe('regressed');

@@ -68,7 +68,8 @@ function fixedSeedTDraws(df: number, count: number): Float64Array {
  * Z / sqrt(chi2 / df) with chi2 the sum of df squared standard normals.
  */
 export function studentTDraws(df: number, count: number, random = seededRandom(drawSeed)): Float64Array {
-  if (!(Number.isInteger(df) && df >= 1)) throw new RangeError(`degrees of freedom must be a positive integer, got ${df}`);
+  if (!(Number.isInteger(df) && df >= 1))
+    throw new RangeError(`degrees of freedom must be a positive integer, got ${df}`);
   const draws = new Float64Array(count);
   for (let i = 0; i < count; i++) {
     let chi2 = 0;
@@ -107,7 +108,9 @@ export function processModel(values: ProcessValues, options: CompareOptions = {}
     df += locs.length - 1;
   }
   if (df < 1) {
-    throw new RangeError('the process model needs a variant with at least two processes: one process per variant cannot tell a process offset from a change');
+    throw new RangeError(
+      'the process model needs a variant with at least two processes: one process per variant cannot tell a process offset from a change',
+    );
   }
   const sd = Math.sqrt(sumSquares / df);
   const iterations = options.iterations ?? bootstrapIterations(alpha);

@@ -133,7 +133,7 @@ describe('wilcoxonSignedRank', () => {
   it('drops zeros and handles ties', () => {
     const r = wilcoxonSignedRank([1, 2, 2, -3, 4, 0, 5, -1, 1, 6, 2, 3]);
     expect(r.n).toBe(11);
-    expect(r.n * (r.n + 1) / 2 - r.wPlus).toBe(9.5);
+    expect((r.n * (r.n + 1)) / 2 - r.wPlus).toBe(9.5);
     expect(r.pValue).toBeCloseTo(0.03996565688935283, 12);
   });
   it('all negative', () => {

@@ -92,7 +92,7 @@ export function gammaVariate(shape: number, random: RandomSource): number {
   if (shape < 1) {
     let u = 0;
     while (u === 0) u = random();
-    return gammaVariate(shape + 1, random) * Math.pow(u, 1 / shape);
+    return gammaVariate(shape + 1, random) * u ** (1 / shape);
   }
   const d = shape - 1 / 3;
   const c = 1 / Math.sqrt(9 * d);
@@ -140,7 +140,7 @@ function resampledMedian(sorted: ArrayLike<number>, random: RandomSource): numbe
   // order statistic is their minimum.
   let v = 0;
   while (v === 0) v = random();
-  const uk1 = uk + (1 - uk) * (1 - Math.pow(v, 1 / (n - k)));
+  const uk1 = uk + (1 - uk) * (1 - v ** (1 / (n - k)));
   const upper = sorted[Math.min(n - 1, Math.floor(n * uk1))]!;
   return (lower + upper) / 2;
 }
@@ -372,7 +372,11 @@ export function geometricMean(values: readonly number[]): number {
  * Summary statistics of per-operation samples (ns). `bytesPerOp` adds the
  * throughput figures. Everything is finite so the result survives JSON.
  */
-export function computeStats(samples: readonly number[], bytesPerOp?: number, options: BootstrapOptions = {}): CaseStats {
+export function computeStats(
+  samples: readonly number[],
+  bytesPerOp?: number,
+  options: BootstrapOptions = {},
+): CaseStats {
   requireSamples(samples, 'computeStats');
   const sorted = sortedCopy(samples);
   const med = sortedMedian(sorted);

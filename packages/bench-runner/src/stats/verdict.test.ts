@@ -237,7 +237,11 @@ describe('consistency: verdict, interval and p never contradict (randomised)', (
       const coarse = trial % 5 === 0;
       const round = (v: number) => (coarse ? Math.round(v) : v);
       const iterations = alpha === 0.001 ? 3999 : 999;
-      expectConsistent(compareSamples(base.map(round), head.map(round), { threshold, alpha, iterations }), threshold, alpha);
+      expectConsistent(
+        compareSamples(base.map(round), head.map(round), { threshold, alpha, iterations }),
+        threshold,
+        alpha,
+      );
       const paired = head.slice(0, Math.min(n1, n2));
       expectConsistent(
         compareRounds(base.slice(0, paired.length).map(round), paired.map(round), { threshold, alpha, iterations }),

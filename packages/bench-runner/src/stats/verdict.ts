@@ -95,7 +95,8 @@ export function decideRatio(draws: Float64Array, options: DecideOptions): RatioD
     throw new RangeError(`alpha ${alpha} needs at least ${Math.ceil(4 / alpha) - 1} bootstrap draws, got ${b}`);
   }
   for (let i = 0; i < b; i++) {
-    if (Number.isNaN(draws[i]!)) throw new RangeError('a bootstrap draw of the ratio is NaN (a resampled median of 0 / 0)');
+    if (Number.isNaN(draws[i]!))
+      throw new RangeError('a bootstrap draw of the ratio is NaN (a resampled median of 0 / 0)');
   }
   draws.sort();
   let below = 0;
@@ -131,7 +132,7 @@ export function pFloorIndependent(n1: number, n2: number): number {
 
 /** The smallest two-sided p-value a sign test of n paired values can give: 2 / 2^n. */
 export function pFloorPaired(n: number): number {
-  return Math.min(1, 2 * Math.pow(2, -n));
+  return Math.min(1, 2 * 2 ** -n);
 }
 
 function bootstrapOptionsFor(options: CompareOptions, alpha: number): BootstrapOptions {
@@ -145,7 +146,11 @@ function bootstrapOptionsFor(options: CompareOptions, alpha: number): BootstrapO
  * ratio of medians head/base, and the verdict rule on the bootstrap of that
  * ratio (each side resampled on its own).
  */
-export function compareSamples(base: readonly number[], head: readonly number[], options: CompareOptions = {}): SampleComparison {
+export function compareSamples(
+  base: readonly number[],
+  head: readonly number[],
+  options: CompareOptions = {},
+): SampleComparison {
   const { threshold, alpha } = checkCompareOptions(options);
   const baseMedian = median(base);
   const headMedian = median(head);

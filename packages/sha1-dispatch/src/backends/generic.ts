@@ -9,7 +9,11 @@ const W = new Int32Array(80);
 
 /** sha1_block_data_order as a rolled 80-round loop. */
 export function blockDataOrder(state: Uint32Array, data: Uint8Array, offset: number, blocks: number): void {
-  let h0 = state[0]! | 0, h1 = state[1]! | 0, h2 = state[2]! | 0, h3 = state[3]! | 0, h4 = state[4]! | 0;
+  let h0 = state[0]! | 0,
+    h1 = state[1]! | 0,
+    h2 = state[2]! | 0,
+    h3 = state[3]! | 0,
+    h4 = state[4]! | 0;
   for (let blk = 0, p = offset; blk < blocks; blk++, p += 64) {
     for (let t = 0; t < 16; t++) {
       const q = p + 4 * t;
@@ -19,7 +23,11 @@ export function blockDataOrder(state: Uint32Array, data: Uint8Array, offset: num
       const x = W[t - 3]! ^ W[t - 8]! ^ W[t - 14]! ^ W[t - 16]!;
       W[t] = (x << 1) | (x >>> 31);
     }
-    let a = h0, b = h1, c = h2, d = h3, e = h4;
+    let a = h0,
+      b = h1,
+      c = h2,
+      d = h3,
+      e = h4;
     for (let t = 0; t < 80; t++) {
       let f: number;
       if (t < 20) f = (b & c) | (~b & d);

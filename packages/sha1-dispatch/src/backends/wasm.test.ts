@@ -21,7 +21,10 @@ describe('wasm backend build', () => {
 
   it('sha1.wat, unrolled.generated.ts and sha1-wasm.generated.ts are what their scripts emit', () => {
     for (const script of ['gen-wat.mjs', 'gen-unrolled.mjs', 'build-wasm.mjs']) {
-      expect(() => execFileSync(process.execPath, [`${pkg}scripts/${script}`, '--check'], { stdio: 'pipe' }), script).not.toThrow();
+      expect(
+        () => execFileSync(process.execPath, [`${pkg}scripts/${script}`, '--check'], { stdio: 'pipe' }),
+        script,
+      ).not.toThrow();
     }
   });
 

@@ -97,7 +97,13 @@ function wasmOrThrow(): Sha1WasmInstance {
  * and compressed with one call when they fit, so a small message costs one
  * copy and one call instead of two of each. `state` is left unchanged.
  */
-export function finishFrom(state: Uint32Array, priorLength: number, msg: Uint8Array, out: Uint8Array, offset: number): void {
+export function finishFrom(
+  state: Uint32Array,
+  priorLength: number,
+  msg: Uint8Array,
+  out: Uint8Array,
+  offset: number,
+): void {
   const w = wasmOrThrow();
   const { bytes, view } = w;
   const len = msg.length;
@@ -113,7 +119,7 @@ export function finishFrom(state: Uint32Array, priorLength: number, msg: Uint8Ar
   } else {
     let p = 0;
     for (let left = full; left > 0; ) {
-      const n = left < MAX_BLOCKS ? left : MAX_BLOCKS;
+      const n = Math.min(left, MAX_BLOCKS);
       copyIn(bytes, msg, p, n * 64);
       w.blocks(DATA_OFFSET, n);
       p += n * 64;
@@ -144,7 +150,7 @@ export function blockDataOrder(state: Uint32Array, data: Uint8Array, offset: num
   let p = offset;
   let left = blocks;
   while (left > 0) {
-    const n = left < MAX_BLOCKS ? left : MAX_BLOCKS;
+    const n = Math.min(left, MAX_BLOCKS);
     copyIn(bytes, data, p, n * 64);
     w.blocks(DATA_OFFSET, n);
     p += n * 64;

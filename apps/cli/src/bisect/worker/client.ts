@@ -106,7 +106,9 @@ export class CompositionWorker {
     child.on('exit', (code, signal) => {
       rmSync(scratch, { recursive: true, force: true });
       const why = `the worker (${options.nodePath}) exited with ${signal ?? `code ${code}`}`;
-      worker.exited = new MixError(worker.stderr.trim() ? `${why}: ${worker.stderr.trim().split('\n').slice(-5).join(' | ')}` : why);
+      worker.exited = new MixError(
+        worker.stderr.trim() ? `${why}: ${worker.stderr.trim().split('\n').slice(-5).join(' | ')}` : why,
+      );
       for (const p of worker.pending.values()) p.reject(worker.exited);
       worker.pending.clear();
     });

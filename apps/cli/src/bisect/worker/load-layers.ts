@@ -88,7 +88,7 @@ export async function loadLayers(dirs: Record<CodeLayerName, string>): Promise<L
     modules[name] = mod;
   }
   const benchRunner = modules['bench-runner'];
-  if (typeof benchRunner['runCases'] !== 'function') {
+  if (typeof benchRunner.runCases !== 'function') {
     throw new LayerLoadError(`bench-runner (${dirs['bench-runner']}) has no runCases export`, 'bench-runner');
   }
   const layers = {} as Record<keyof Layers, unknown>;

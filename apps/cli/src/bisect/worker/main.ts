@@ -13,7 +13,13 @@ import type { BenchCase, CaseResult } from '@layerbench/bench-runner';
 import { loadLayers, LayerLoadError } from './load-layers.js';
 import type { LoadedComposition } from './load-layers.js';
 import { layerCopies, oneCopyProblem } from './one-copy.js';
-import { RESOLUTION_LOG_ENV, type Measurement, type ParentMessage, type WorkerEnv, type WorkerMessage } from './protocol.js';
+import {
+  RESOLUTION_LOG_ENV,
+  type Measurement,
+  type ParentMessage,
+  type WorkerEnv,
+  type WorkerMessage,
+} from './protocol.js';
 
 // Node >= 20.6 / 18.19; older runtimes were started with --experimental-loader by the parent.
 const register = (nodeModule as { register?: (specifier: string) => void }).register;
@@ -63,11 +69,8 @@ async function init(message: Extract<ParentMessage, { type: 'init' }>): Promise<
     const registry = await import('../../suites/index.js');
     const suites = message.suites.map((name) => registry.suiteByName(name));
     const built = registry.buildCases(suites, loaded.layers, { esptestSeconds: 1 });
-    const selected = registry.selectCases(
-      built.cases,
-      message.filter === undefined ? {} : { filter: message.filter },
-    );
-    const kept = message.skipPeers ? selected.filter((c) => c.params['peer'] === undefined) : selected;
+    const selected = registry.selectCases(built.cases, message.filter === undefined ? {} : { filter: message.filter });
+    const kept = message.skipPeers ? selected.filter((c) => c.params.peer === undefined) : selected;
     for (const c of kept) {
       // Bisection interleaves short slices, so fixed-time loops (esptest) run as timed slices too.
       cases.set(c.id, { ...c, fixedTimeSeconds: undefined });
@@ -113,7 +116,7 @@ const opened = new Map<string, OpenCase>();
  * do the same). Engines without openCase get one unmeasured visit per case.
  */
 async function warmAll(seconds: number): Promise<void> {
-  const openCase = loaded?.benchRunner['openCase'] as OpenCaseFn | undefined;
+  const openCase = loaded?.benchRunner.openCase as OpenCaseFn | undefined;
   if (typeof openCase !== 'function') {
     for (const id of cases.keys()) await runVisit(id, seconds);
     return;
@@ -138,7 +141,7 @@ async function runVisit(id: string, seconds: number): Promise<Measurement> {
     return { id, status: 'failed', samples: [], error: { name: 'Error', message: `no case '${id}' in this mix` } };
   }
   try {
-    const openCase = loaded.benchRunner['openCase'] as OpenCaseFn | undefined;
+    const openCase = loaded.benchRunner.openCase as OpenCaseFn | undefined;
     if (typeof openCase === 'function') {
       let handle = opened.get(id);
       if (!handle) opened.set(id, (handle = await openCase(benchCase)));
@@ -146,8 +149,14 @@ async function runVisit(id: string, seconds: number): Promise<Measurement> {
     }
     // An engine from before openCase: one runCases call per visit (no overhead or reference
     // timing: bisection compares variants; one slice: a visit contributes one value).
-    const runCases = loaded.benchRunner['runCases'] as RunCases;
-    const run = await runCases([benchCase], { timePerCase: seconds, quiet: true, overhead: false, reference: false, slices: 1 });
+    const runCases = loaded.benchRunner.runCases as RunCases;
+    const run = await runCases([benchCase], {
+      timePerCase: seconds,
+      quiet: true,
+      overhead: false,
+      reference: false,
+      slices: 1,
+    });
     const r = run.cases[0];
     if (!r) throw new Error('runCases returned no result');
     return measurementOf(r);

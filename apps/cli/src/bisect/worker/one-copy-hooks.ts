@@ -40,13 +40,20 @@ const resolutionLog = process.env[RESOLUTION_LOG_ENV];
 
 const LAYER_SPECIFIER = /^(@layerbench\/[^/]+)(?:\/|$)/;
 
-export async function resolve(specifier: string, context: ResolveContext, nextResolve: NextResolve): Promise<ResolveResult> {
+export async function resolve(
+  specifier: string,
+  context: ResolveContext,
+  nextResolve: NextResolve,
+): Promise<ResolveResult> {
   const match = LAYER_SPECIFIER.exec(specifier);
   const dir = match ? layerDirs[match[1]!] : undefined;
   const result =
     dir === undefined
       ? await nextResolve(specifier, context)
-      : { ...(await nextResolve(specifier, { ...context, parentURL: pathToFileURL(join(dir, 'package.json')).href })), shortCircuit: true };
+      : {
+          ...(await nextResolve(specifier, { ...context, parentURL: pathToFileURL(join(dir, 'package.json')).href })),
+          shortCircuit: true,
+        };
   if (resolutionLog !== undefined && result.url.startsWith('file:')) {
     appendFileSync(resolutionLog, `${result.url}\t${context.parentURL ?? ''}\n`);
   }

@@ -23,7 +23,7 @@ function readLog(path: string): LoadedFile[] {
     const [url, parent] = line.split('\t');
     try {
       const loaded: LoadedFile = { file: fileURLToPath(url!) };
-      if (parent && parent.startsWith('file:')) loaded.importer = fileURLToPath(parent);
+      if (parent?.startsWith('file:')) loaded.importer = fileURLToPath(parent);
       out.push(loaded);
     } catch {
       // Not a file URL: nothing to check.
@@ -84,7 +84,10 @@ export interface LayerCopies {
 export function layerCopies(resolutionLog: string, packageNames: readonly string[]): LayerCopies {
   const wanted = new Set(packageNames);
   const logged = readLog(resolutionLog);
-  const files: LoadedFile[] = [...logged, ...Object.keys(createRequire(import.meta.url).cache).map((file) => ({ file }))];
+  const files: LoadedFile[] = [
+    ...logged,
+    ...Object.keys(createRequire(import.meta.url).cache).map((file) => ({ file })),
+  ];
   const folders = new Map<string, Map<string, string[]>>();
   for (const { file, importer } of files) {
     const owner = owningPackage(file);
