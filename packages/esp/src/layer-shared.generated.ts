@@ -59,11 +59,16 @@ export function constantTimeEqual(a: Uint8Array, b: Uint8Array): boolean {
  * silently get the default). Both naming different implementations is a
  * TypeError; `caller` names the function in its message.
  */
-export function implOption(options: { readonly impl?: string | undefined; readonly backend?: string | undefined }, caller: string): string | undefined {
+export function implOption(
+  options: { readonly impl?: string | undefined; readonly backend?: string | undefined },
+  caller: string,
+): string | undefined {
   const { impl, backend } = options;
   if (backend === undefined || backend === impl) return impl;
   if (impl === undefined) return backend;
-  throw new TypeError(`${caller} options: impl '${String(impl)}' and backend '${String(backend)}' (its deprecated alias) name different backends; give impl only`);
+  throw new TypeError(
+    `${caller} options: impl '${String(impl)}' and backend '${String(backend)}' (its deprecated alias) name different backends; give impl only`,
+  );
 }
 
 /** The `code` of each error class below; stable across versions. */
@@ -92,7 +97,13 @@ export class ImplementationError extends Error {
 
   constructor(
     message: string,
-    details: { unknown: boolean; layer: string; requested: string; available: readonly string[]; variable?: string | undefined },
+    details: {
+      unknown: boolean;
+      layer: string;
+      requested: string;
+      available: readonly string[];
+      variable?: string | undefined;
+    },
   ) {
     super(message);
     this.name = 'ImplementationError';
