@@ -76,8 +76,8 @@ export function forceGenericSha1(repo: string): void {
   edit(
     repo,
     'packages/sha1-dispatch/src/dispatch.ts',
-    "const envImpl = env['LAYERBENCH_SHA1_IMPL'];",
-    "const envImpl = env['LAYERBENCH_SHA1_IMPL'] ?? 'generic';",
+    'const envImpl = env.LAYERBENCH_SHA1_IMPL;',
+    "const envImpl = env.LAYERBENCH_SHA1_IMPL ?? 'generic';",
   );
 }
 
