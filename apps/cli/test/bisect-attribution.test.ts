@@ -130,6 +130,24 @@ describe('attributeCase', () => {
     );
   });
 
+  it('two layers each adding their own time add up (1 + sum of (in - 1)), with no interaction note', () => {
+    // Good stack 100 ns; aes-core adds 29 ns, cmac 28 ns: bad 157 ns. The product of the swap-ins (x1.651)
+    // would lie outside the total's interval; the sum of the added times is the whole change.
+    const compare = table({
+      'good>bad': 1.57,
+      'good>control': 1,
+      'good>good+aes-core': 1.29,
+      'bad-aes-core>bad': 1.57 / 1.28,
+      'good>good+cmac': 1.28,
+      'bad-cmac>bad': 1.57 / 1.29,
+    });
+    const a = attributeCase(['aes-core', 'cmac'], compare, {}, 0.03)!;
+    expect(a.attributed).toEqual(['aes-core', 'cmac']);
+    expect(a.notes.join(' ')).not.toMatch(/do not add up/);
+    const shares = a.layers.map((l) => l.share!);
+    expect(shares[0]! + shares[1]!).toBeCloseTo(1, 6);
+  });
+
   it('attributes nothing when nothing changed, and reports a swap that cannot run', () => {
     const compare = table({ 'good>bad': 1, 'good>control': 1, 'good>good+esp': 1 });
     const a = attributeCase(['esp'], compare, { 'bad-esp': 'this mix cannot run: esp throws at import' }, 0.03)!;

@@ -150,11 +150,14 @@ export function attributeCase(
   }
   const swapIns = shares.filter((s) => s.swapIn !== undefined);
   if (changed(direction) && shares.length > 0 && swapIns.length === shares.length) {
-    const product = swapIns.reduce((p, s) => p * s.swapIn!.ratio, 1);
-    const gap = Math.abs(Math.log(product) - logTotal);
-    if (gap > Math.log(1 + threshold) && (product < total.ci[0] || product > total.ci[1])) {
+    // Each layer's change adds its own time to an operation (in - 1 of the good stack's time), so independent
+    // changes add up as 1 + sum(in - 1), not as the product of the ratios: two layers each +29% make +58%, not
+    // +66% (the two-layer scenario, where the product fell outside the total's interval with nothing interacting).
+    const parts = 1 + swapIns.reduce((sum, s) => sum + (s.swapIn!.ratio - 1), 0);
+    const gap = Math.abs(Math.log(parts) - logTotal);
+    if (gap > Math.log(1 + threshold) && (parts < total.ci[0] || parts > total.ci[1])) {
       notes.push(
-        `the parts do not add up: one layer at a time they give ${formatRatio(product)}, the whole change is ${formatRatio(total.ratio)}`,
+        `the parts do not add up: one layer at a time they give ${formatRatio(parts)}, the whole change is ${formatRatio(total.ratio)}`,
       );
     }
   }

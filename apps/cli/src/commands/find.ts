@@ -83,8 +83,11 @@ export const findCommand: Command = {
     'on the ancestry path between them: each midpoint is built in a cached worktree',
     '(<repo>/.layerbench-cache/worktrees/<commit>, reused across runs) and measured',
     'against the good commit in interleaved rounds, each commit in several worker',
-    'processes (the replicates, as in bisect). A midpoint counts as changed when',
-    'its change from good is more than half of the whole change (in log terms).',
+    'processes (the replicates, as in bisect). The first step measures an A/A',
+    'control too (the good commit again, in processes of its own): the whole change',
+    'counts only when it is significant beyond what identical stacks show, else there',
+    'is nothing to find. A midpoint counts as changed when its change from good is',
+    'more than half of the whole change (in log terms).',
     'Commits that do not build are skipped (git bisect skip), the nearest other one',
     'is tried. Every step is printed.',
     '',
@@ -93,7 +96,8 @@ export const findCommand: Command = {
     '',
     'Exit codes: 0 found (or no change to find), 2 bad input (usage, unknown ref,',
     'the good or bad commit does not build, the filter does not name one case),',
-    '125 cannot tell (only commits that do not build are left).',
+    '3 interrupted (Ctrl-C): the steps so far are printed and the range left is named,',
+    'never a pass; 125 cannot tell (only commits that do not build are left).',
     '',
     'Example:',
     '  layerbench find --good v0.1.0 --bad HEAD --filter "sha1/.*size=1024" --deps link',
@@ -196,6 +200,10 @@ async function find(args: string[], ctx: CommandContext): Promise<number> {
     throw err;
   }
   const live: CompositionWorker[] = [...goodWorkers];
+  // Invariant: commits[lo] (or good when lo = -1) is like good; commits[hi] is changed.
+  let lo = -1;
+  let hi = commits.length - 1;
+  let measuredWhole = false;
   try {
     const cases = goodWorkers[0]!.cases;
     if (cases.length !== 1) {
@@ -212,17 +220,20 @@ async function find(args: string[], ctx: CommandContext): Promise<number> {
      * rounds (fresh values of both each step), and compares them with the
      * process model, as bisect does.
      */
-    const measureAgainstGood = async (workers: CompositionWorker[]): Promise<SampleComparison> => {
-      const values: Record<'good' | 'head', number[][]> = {
+    const measureAgainstGood = async (workers: CompositionWorker[], control: CompositionWorker[] = []) => {
+      const values: Record<string, number[][]> = {
         good: goodWorkers.map(() => []),
         head: workers.map(() => []),
       };
+      if (control.length) values.control = control.map(() => []);
       const visits = [
-        ...goodWorkers.map((w, p) => [w, values.good[p]!] as const),
-        ...workers.map((w, p) => [w, values.head[p]!] as const),
+        ...goodWorkers.map((w, p) => [w, values.good![p]!] as const),
+        ...workers.map((w, p) => [w, values.head![p]!] as const),
+        ...control.map((w, p) => [w, values.control![p]!] as const),
       ];
       for (let round = 0; round < rounds; round++) {
         for (const [w, into] of shuffle(visits, Math.random)) {
+          if (ctx.signal?.aborted) throw new Interrupted();
           const m = await w.measure(caseId, visitSeconds);
           if (m.status !== 'ok')
             throw new MixError(m.error ? `${m.error.name}: ${m.error.message}` : 'the case failed');
@@ -230,7 +241,13 @@ async function find(args: string[], ctx: CommandContext): Promise<number> {
           if (m.samples.length) into.push(visitValue(m.samples, percentile));
         }
       }
-      return processModel(values, { threshold, alpha }).compare('good', 'head')!;
+      const model = processModel(values, { threshold, alpha });
+      return {
+        cmp: model.compare('good', 'head')!,
+        control: control.length ? model.compare('good', 'control') : undefined,
+        // (head / good) / (control / good): the change beyond the A/A control, significant or not (threshold 0).
+        overControl: control.length ? model.contrast({ head: 1, control: -1 }, 0) : undefined,
+      };
     };
     const effectText = (c: SampleComparison) =>
       formatEffect({ ratio: c.ratio, ci: c.ratioCi, pValue: c.pValue, verdict: c.verdict });
@@ -246,19 +263,28 @@ async function find(args: string[], ctx: CommandContext): Promise<number> {
       return 2;
     }
     live.push(...badWorkers);
-    const whole = await measureAgainstGood(badWorkers);
-    await closeAll(badWorkers);
+    // The A/A control of the first step: the good commit again, in processes of its own.
+    const controlWorkers = await workersAt(resolver, good, suites, filter, processes);
+    live.push(...controlWorkers);
+    const firstStep = await measureAgainstGood(badWorkers, controlWorkers);
+    await closeAll([...badWorkers, ...controlWorkers]);
+    const whole = firstStep.cmp;
     out(`  bad  ${short(bad)}  ${effectText(whole)}  ${whole.verdict}`);
+    if (firstStep.control) out(`  A/A  ${short(good)}  ${effectText(firstStep.control)}  ${firstStep.control.verdict}`);
     if (whole.verdict !== 'regressed' && whole.verdict !== 'improved') {
       out(
         `find: ${caseId} did not change beyond the noise threshold (${threshold}) between ${short(good)} and ${short(bad)}: nothing to find`,
       );
       return 0;
     }
+    if (firstStep.overControl?.verdict !== whole.verdict) {
+      out(
+        `find: ${caseId} ${whole.verdict} between ${short(good)} and ${short(bad)}, but not beyond the A/A control (identical good processes differ by ${firstStep.control ? effectText(firstStep.control) : 'an unknown amount'}): nothing to find`,
+      );
+      return 0;
+    }
     const halfway = Math.log(whole.ratio) / 2;
-    // Invariant: commits[lo] (or good when lo = -1) is like good; commits[hi] is changed.
-    let lo = -1;
-    let hi = commits.length - 1;
+    measuredWhole = true;
     const skipped = new Set<number>();
     const path: Step[] = [];
     while (hi - lo > 1) {
@@ -283,8 +309,9 @@ async function find(args: string[], ctx: CommandContext): Promise<number> {
       live.push(...workers);
       let cmp: SampleComparison;
       try {
-        cmp = await measureAgainstGood(workers);
+        cmp = (await measureAgainstGood(workers)).cmp;
       } catch (err) {
+        if (err instanceof Interrupted) throw err;
         skipped.add(index);
         const text = `  skip ${short(commit)}  (${index + 1}/${commits.length}) the case fails there: ${(err as Error).message}`;
         path.push({ commit, text, outcome: 'skip' });
@@ -314,7 +341,21 @@ async function find(args: string[], ctx: CommandContext): Promise<number> {
       `find: first commit where ${caseId} changed (${whole.verdict}, x${whole.ratio.toFixed(3)} overall): ${short(first)} ${subject(repo, first)}`,
     );
     return 0;
+  } catch (err) {
+    if (!(err instanceof Interrupted)) throw err;
+    // Partial is never green: say what is known and exit 3.
+    if (!measuredWhole) out(`find: INCOMPLETE: interrupted before the whole change was measured; nothing is known`);
+    else {
+      out(`find: INCOMPLETE: interrupted; the first changed commit is one of these (not searched further):`);
+      for (let i = lo + 1; i <= hi; i++) out(`  ${short(commits[i]!)}  ${subject(repo, commits[i]!)}`);
+    }
+    return 3;
   } finally {
     await closeAll(live);
   }
+}
+
+/** Ctrl-C during a step: find stops between visits. */
+class Interrupted extends Error {
+  override name = 'Interrupted';
 }
