@@ -7,7 +7,7 @@
 // --time. `--interleaved` instead calibrates interleaved measurement in one
 // process (what bisect does).
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -59,7 +59,11 @@ const options = {
   alpha: valueOption('p', "significance level (default: compare's)", fraction('a probability')),
   format: valueOption('name', 'text|json', oneOf(['text', 'json'] as const)),
   out: valueOption('file', 'also write the calibration result file here', anyText),
-  'keep-runs': valueOption('dir', "keep each process's run result file here (run-1.json, ...)", anyText),
+  'keep-runs': valueOption(
+    'dir',
+    "keep each process's run result file here (run-1.json, ...; the folder is created)",
+    anyText,
+  ),
   'from-runs': valueOption(
     'dir',
     'calibrate from the run result files already in this folder (e.g. an earlier --keep-runs) instead of running',
@@ -286,6 +290,13 @@ async function betweenRuns(
   const names = useDefaults ? [...defaultRun.suites] : suites;
   const time = chosen.time ?? (useDefaults ? defaultRun.timePerCase : 1);
   const say = sayer(ctx, chosen.quiet);
+  if (chosen['keep-runs'] !== undefined) {
+    try {
+      mkdirSync(resolve(ctx.cwd, chosen['keep-runs']), { recursive: true });
+    } catch {
+      // Not creatable (a file there, no permission): outputPath below says so as bad input.
+    }
+  }
   const keep = chosen['keep-runs'] === undefined ? undefined : outputPath(ctx, join(chosen['keep-runs'], 'run-1.json'));
   const work = keep === undefined ? mkdtempSync(join(tmpdir(), 'layerbench-calibrate-')) : dirname(keep);
   try {
