@@ -220,6 +220,38 @@ describe('compareResults across separate runs', () => {
     expect(medians.cases[0]!.verdict).toBe('regressed');
   });
 
+  it("'fastest-low' reads each run at its fast phase: a slow phase in part of a run moves it only when every phase is slower", () => {
+    // 34 slices: the fastest batches of a fast phase (~90) and of a slow phase (~140, e.g. another job on the core).
+    const phases = (fast: number, slowSlices: number, seed: number) => {
+      const values = normalSamples(34, fast, fast * 0.002, seed);
+      for (let i = 0; i < slowSlices; i++) values[i] = values[i]! * 1.55;
+      return values;
+    };
+    const withPhases = (id: string, fast: number, slowSlices: number, seed: number) =>
+      sliced(id, fast * 1.1, seed, { sliceFastest: phases(fast, slowSlices, seed + 5) });
+    const low = fixedRunNoise(0.003, Infinity, 'fastest-low');
+    // The head spent 20 of 34 slices in the slow phase: same code, same fast phase.
+    const aa = compareResults(at([withPhases('x', 90, 2, 71)]), at([withPhases('x', 90, 20, 72)]), { noise: low });
+    expect(aa.cases[0]!.method).toBe('fastest-low');
+    expect(aa.cases[0]!.verdict).toBe('unchanged');
+    expect(aa.cases[0]!.ratio).toBeCloseTo(1, 2);
+    const byFastest = compareResults(at([withPhases('x', 90, 2, 71)]), at([withPhases('x', 90, 20, 72)]), {
+      noise: fixedRunNoise(0.003, Infinity, 'fastest'),
+    });
+    // The median of the slices' fastest batches sits in the slow phase: not unchanged there.
+    expect(byFastest.cases[0]!.ratio).toBeGreaterThan(1.3);
+    expect(byFastest.cases[0]!.verdict).not.toBe('unchanged');
+    // Every phase 5% slower: regressed, by 5%.
+    const slower = compareResults(at([withPhases('x', 90, 2, 71)]), at([withPhases('x', 94.5, 2, 73)]), {
+      noise: low,
+    });
+    expect(slower.cases[0]!.verdict).toBe('regressed');
+    expect(slower.cases[0]!.ratio).toBeCloseTo(1.05, 2);
+    // A result without slice fastest batches falls back to the slice medians.
+    const old = compareResults(at([sliced('y', 100, 81)]), at([sliced('y', 100, 82)]), { noise: low });
+    expect(old.cases[0]!.method).toBe('median');
+  });
+
   it('the same ratio is regressed for a case whose runs agree and inconclusive for one whose runs scatter', () => {
     const calibration = {
       createdAt: '2026-12-01T00:00:00Z',
@@ -368,5 +400,17 @@ describe('compareSeparateRuns', () => {
     expect(wide.ratioCi[1] - wide.ratioCi[0]).toBeGreaterThan(5 * (tight.ratioCi[1] - tight.ratioCi[0]));
     expect(wide.verdict).toBe('inconclusive');
     for (const c of [tight, wide]) expect(c.pValue < 0.01).toBe(c.ratioCi[0] > 1 || c.ratioCi[1] < 1);
+  });
+
+  it('with a quantile, compares that order statistic of each side; the interval scales exactly with the head', () => {
+    const base = normalSamples(20, 100, 0.5, 53);
+    const head = base.map((v) => v * 1.1);
+    const q = compareSeparateRuns(base, head, { sigma: 0.001, dof: Infinity }, { quantile: 0.1 });
+    expect(q.ratio).toBeCloseTo(1.1, 10);
+    expect(q.verdict).toBe('regressed');
+    const same = compareSeparateRuns(base, base, { sigma: 0.001, dof: Infinity }, { quantile: 0.1 });
+    expect(same.ratio).toBe(1);
+    expect(q.ratioCi[0] / same.ratioCi[0]).toBeCloseTo(1.1, 10);
+    expect(q.ratioCi[1] / same.ratioCi[1]).toBeCloseTo(1.1, 10);
   });
 });

@@ -6,8 +6,10 @@
 // the two environment fingerprints, and whether they can be compared at all.
 import {
   bootstrapGeomeanRatioDraws,
+  bootstrapQuantileRatioDraws,
   bootstrapRatioDraws,
   geometricMean,
+  lowQuantile,
   median,
   seededRandom,
   studentTVariate,
@@ -20,7 +22,7 @@ import {
   pFloorIndependent,
   type CompareOptions,
 } from '../stats/verdict.js';
-import { basisOf, pairFigures } from './figures.js';
+import { basisOf, pairFigures, summaryOf } from './figures.js';
 import { defaultRunNoise, type CaseSpreadEstimate, type RunNoise } from './noise.js';
 import type {
   CaseComparison,
@@ -200,7 +202,14 @@ export function compareResults(base: RunResult, head: RunResult, options: Compar
     const spread = noise.spreadFor(b.id, basisOf(figures.method));
     let sample: SampleComparison;
     try {
-      sample = compareSeparateRuns(figures.base, figures.head, spread, { threshold, alpha, iterations, random });
+      const how = summaryOf(figures.method);
+      sample = compareSeparateRuns(figures.base, figures.head, spread, {
+        threshold,
+        alpha,
+        iterations,
+        random,
+        ...(how === 'median' ? {} : { quantile: how.quantile }),
+      });
     } catch {
       failed.push(b.id);
       continue;
@@ -233,7 +242,14 @@ export function compareResults(base: RunResult, head: RunResult, options: Compar
     if (baseImpl !== undefined) comparison.baseImpl = baseImpl;
     if (headImpl !== undefined) comparison.headImpl = headImpl;
     cases.push(comparison);
-    geomeanParts.push({ base: figures.base, head: figures.head });
+    // A case summarised by a low quantile enters the summary by that figure alone
+    // (the summary's interval is the between-run term's, as for every case).
+    const how = summaryOf(figures.method);
+    geomeanParts.push(
+      how === 'median'
+        ? { base: figures.base, head: figures.head }
+        : { base: [lowQuantile(figures.base, how.quantile)], head: [lowQuantile(figures.head, how.quantile)] },
+    );
     sigmas.push(spread.sigma);
   }
   const onlyHead = head.cases.filter((c) => !baseIds.has(c.id)).map((c) => c.id);
@@ -285,29 +301,39 @@ function addBetweenRunNoise(draws: Float64Array, spread: CaseSpreadEstimate, ran
   for (let i = 0; i < draws.length; i++) draws[i] = draws[i]! * Math.exp(scale * studentTVariate(spread.dof, random));
 }
 
+export interface SeparateRunsOptions extends CompareOptions {
+  /**
+   * Compare a low quantile of each side's values (an order statistic, see
+   * stats' lowQuantile) instead of their median: what the 'fastest-low' basis uses.
+   */
+  quantile?: number;
+}
+
 /**
  * The verdict rule for one case measured in two separate runs: the bootstrap
- * of the ratio of the two runs' values (slice medians), each draw also
- * carrying the between-run spread of the case (noise.ts).
+ * of the ratio of the two runs' values (their medians, or a low quantile),
+ * each draw also carrying the between-run spread of the case (noise.ts).
  */
 export function compareSeparateRuns(
   base: readonly number[],
   head: readonly number[],
   spread: CaseSpreadEstimate,
-  options: CompareOptions = {},
+  options: SeparateRunsOptions = {},
 ): SampleComparison {
   const { threshold, alpha } = checkCompareOptions(options);
-  const baseMedian = median(base);
-  const headMedian = median(head);
-  if (!(baseMedian > 0 && headMedian > 0)) {
-    throw new RangeError(`cannot form a ratio of medians ${headMedian} / ${baseMedian}: both must be positive`);
+  const quantile = options.quantile;
+  const baseFigure = quantile === undefined ? median(base) : lowQuantile(base, quantile);
+  const headFigure = quantile === undefined ? median(head) : lowQuantile(head, quantile);
+  if (!(baseFigure > 0 && headFigure > 0)) {
+    throw new RangeError(`cannot form a ratio of figures ${headFigure} / ${baseFigure}: both must be positive`);
   }
   const random = options.random ?? seededRandom(0x5eed1e55);
-  const draws = bootstrapRatioDraws(base, head, {
-    iterations: options.iterations ?? bootstrapIterations(alpha),
-    random,
-  });
+  const bootstrap = { iterations: options.iterations ?? bootstrapIterations(alpha), random };
+  const draws =
+    quantile === undefined
+      ? bootstrapRatioDraws(base, head, bootstrap)
+      : bootstrapQuantileRatioDraws(base, head, quantile, bootstrap);
   addBetweenRunNoise(draws, spread, random);
   const decision = decideRatio(draws, { threshold, alpha, pFloor: pFloorIndependent(base.length, head.length) });
-  return { ratio: headMedian / baseMedian, ...decision };
+  return { ratio: headFigure / baseFigure, ...decision };
 }

@@ -1,17 +1,45 @@
 // Which numbers of a case a comparison uses. A case's samples within one
 // timing loop are not independent, so comparisons use one figure per slice
-// (at least minSlices a side), on one of four bases: the slice's median or
+// (at least minSlices a side), on one of five bases: the slice's median or
 // its fastest batch, each as measured or divided by the same statistic of the
-// reference workload timed just before and after the slice (see reference.ts).
-// Which basis moves least between processes on a machine is what a
-// between-run calibration measures; compare uses that one.
-import { median } from '../stats/stats.js';
+// reference workload timed just before and after the slice (see reference.ts),
+// summarised over the slices by their median; or the slices' fastest batches
+// summarised by a low quantile instead ('fastest-low'): a case that spends
+// part of a run in a slow phase (another job on its core, a JIT or cache
+// state that comes and goes) is read at its fast phase, which moved less
+// between processes. Which basis moves least between processes on a machine
+// is what a between-run calibration measures; compare uses that one.
+import { lowQuantile, median } from '../stats/stats.js';
 import type { CaseResult, FigureBasis } from '../results/schemas.js';
 
 /** Slice figures needed on both sides to compare at slice level. */
 export const minSlices = 5;
 
-export const figureBases: readonly FigureBasis[] = ['median', 'median-relative', 'fastest', 'fastest-relative'];
+export const figureBases: readonly FigureBasis[] = [
+  'median',
+  'median-relative',
+  'fastest',
+  'fastest-relative',
+  'fastest-low',
+];
+
+/**
+ * The quantile over slices that summarises 'fastest-low' (an order statistic:
+ * the round(0.1 n)-th fastest slice, at least the fastest; 10 slices: the
+ * fastest, 34 slices at --time 1: the third fastest).
+ */
+export const lowSliceQuantile = 0.1;
+
+/** How a basis summarises its slice figures: their median, or a low quantile. */
+export function summaryOf(basis: FigureBasis | 'samples'): { quantile: number } | 'median' {
+  return basis === 'fastest-low' ? { quantile: lowSliceQuantile } : 'median';
+}
+
+/** The summary of slice figures on a basis (see summaryOf). */
+export function summarise(values: readonly number[], basis: FigureBasis | 'samples'): number {
+  const how = summaryOf(basis);
+  return how === 'median' ? median(values) : lowQuantile(values, how.quantile);
+}
 
 export type FigureMethod = FigureBasis | 'samples';
 
@@ -26,6 +54,7 @@ export function sliceFigures(c: CaseResult, basis: FigureBasis): number[] | unde
     case 'median-relative':
       return refs === undefined ? undefined : enough(c.relativeSliceMedians);
     case 'fastest':
+    case 'fastest-low':
       return enough(c.sliceFastest);
     case 'fastest-relative': {
       const fastest = enough(c.sliceFastest);
@@ -41,6 +70,7 @@ function fallbacks(basis: FigureBasis): FigureBasis[] {
   if (basis === 'fastest-relative') return ['fastest-relative', 'fastest', 'median'];
   if (basis === 'median-relative') return ['median-relative', 'median'];
   if (basis === 'fastest') return ['fastest', 'median'];
+  if (basis === 'fastest-low') return ['fastest-low', 'fastest', 'median'];
   return ['median'];
 }
 
@@ -63,11 +93,11 @@ export function pairFigures(
   return { method: 'samples', base: base.samples, head: head.samples };
 }
 
-/** One run's figure of a case on a basis (the median of its slice figures), or undefined when it has none. */
+/** One run's figure of a case on a basis (the summary of its slice figures), or undefined when it has none. */
 export function caseFigure(c: CaseResult, basis: FigureBasis): number | undefined {
   if (c.status !== 'ok') return undefined;
   const values = sliceFigures(c, basis);
-  return values === undefined ? undefined : median(values);
+  return values === undefined ? undefined : summarise(values, basis);
 }
 
 /** The basis whose spread a method's comparison takes ('samples': the median's). */

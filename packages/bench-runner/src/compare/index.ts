@@ -10,8 +10,18 @@ export {
   codeUnchanged,
   enginePackage,
 } from './compare.js';
-export type { CompareResultsOptions } from './compare.js';
-export { minSlices, figureBases, sliceFigures, pairFigures, caseFigure, basisOf } from './figures.js';
+export type { CompareResultsOptions, SeparateRunsOptions } from './compare.js';
+export {
+  minSlices,
+  figureBases,
+  lowSliceQuantile,
+  summaryOf,
+  summarise,
+  sliceFigures,
+  pairFigures,
+  caseFigure,
+  basisOf,
+} from './figures.js';
 export type { FigureMethod } from './figures.js';
 export { defaultRunNoise, defaultSpread, defaultBasis, fixedRunNoise, runNoiseFromCalibration } from './noise.js';
 export type { RunNoise, CaseSpreadEstimate } from './noise.js';

@@ -38,11 +38,14 @@ export interface RunNoise {
 export const defaultSpread: CaseSpreadEstimate = { sigma: 0.1, dof: 3 };
 
 /**
- * The figure compared without a calibration: the fastest batch of each slice,
- * which moved 2-3x less between processes than slice medians on the loaded
- * development machine (bench-runner README, "Two separate runs").
+ * The figure compared without a calibration: a low quantile over the slices
+ * of each slice's fastest batch ('fastest-low'), which moved least between
+ * processes on the loaded development machine (bench-runner README, "Two
+ * separate runs": over 21 runs of `sha1 hmac`, every second one with a busy
+ * competitor, the median case's sd of log was 10-11% against 15% for the
+ * median of the fastest batches and 22% for the slice medians).
  */
-export const defaultBasis: FigureBasis = 'fastest';
+export const defaultBasis: FigureBasis = 'fastest-low';
 
 export function defaultRunNoise(why = 'no between-run calibration for this machine and runtime'): RunNoise {
   return {

@@ -205,7 +205,7 @@ export type SampleComparison = z.infer<typeof sampleComparisonSchema>;
  * fastest batch, either as measured or divided by the reference workload
  * timed beside it (the same statistic of the reference).
  */
-export const figureBasisSchema = z.enum(['median', 'median-relative', 'fastest', 'fastest-relative']);
+export const figureBasisSchema = z.enum(['median', 'median-relative', 'fastest', 'fastest-relative', 'fastest-low']);
 export type FigureBasis = z.infer<typeof figureBasisSchema>;
 
 /**
@@ -243,7 +243,7 @@ export const caseComparisonSchema = z.looseObject({
    * What was compared: per-slice figures on a basis (both sides had >= 5
    * slices), or, for results without slices, the pooled samples.
    */
-  method: z.enum(['median', 'median-relative', 'fastest', 'fastest-relative', 'samples']).optional(),
+  method: z.enum(['median', 'median-relative', 'fastest', 'fastest-relative', 'fastest-low', 'samples']).optional(),
   /** The between-run spread assumed for this case: sd of log(figure) between processes, and its degrees of freedom. */
   betweenRuns: z.looseObject({ sigma: finite, dof: z.number().positive() }).optional(),
   /** The verdict the numbers gave when it was not allowed to stand (different environments). */

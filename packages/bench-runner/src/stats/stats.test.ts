@@ -1,16 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import {
   bootstrapMedianCi,
+  bootstrapQuantileRatioDraws,
   bootstrapRatioCi,
   computeStats,
   erfc,
   geometricMean,
+  lowQuantile,
   mad,
   mannWhitneyU,
   mean,
   median,
   normalUpperTail,
   normalVariate,
+  orderStatisticIndex,
   percentile,
   seededRandom,
   wilcoxonSignedRank,
@@ -220,5 +223,30 @@ describe('computeStats', () => {
     const s = computeStats([0, 0, 0]);
     expect(s.mbPerSec).toBeUndefined();
     expect(s.opsPerSec).toBe(0);
+  });
+});
+
+describe('low quantiles as order statistics', () => {
+  it('reads the round(q n)-th smallest, at least the smallest', () => {
+    expect(orderStatisticIndex(10, 0.1)).toBe(1);
+    expect(orderStatisticIndex(34, 0.1)).toBe(3);
+    expect(orderStatisticIndex(3, 0.1)).toBe(1);
+    expect(orderStatisticIndex(5, 1)).toBe(5);
+    expect(() => orderStatisticIndex(5, 0)).toThrow(RangeError);
+    expect(lowQuantile([5, 1, 4, 2, 3, 9, 8, 7, 6, 10], 0.1)).toBe(1);
+    expect(lowQuantile([5, 1, 4, 2, 3, 9, 8, 7, 6, 10], 0.3)).toBe(3);
+  });
+
+  it('its bootstrap draws follow the exact bootstrap distribution of that order statistic', () => {
+    // Resampling 10 values, the smallest of the resample is the smallest value with
+    // probability 1 - (9/10)^10 = 0.651; the ratio to an identical base is then 1 whenever both hit it.
+    const values = Array.from({ length: 10 }, (_, i) => 100 + i);
+    const draws = bootstrapQuantileRatioDraws(values, values, 0.1, { iterations: 20000, random: seededRandom(7) });
+    const both = draws.filter((d) => d === 1).length / draws.length;
+    const p = 1 - 0.9 ** 10;
+    // Both sides at the minimum (p^2) or at the same other value; at least p^2.
+    expect(both).toBeGreaterThan(p * p - 0.02);
+    expect(Math.min(...draws)).toBeGreaterThanOrEqual(100 / 109);
+    expect(Math.max(...draws)).toBeLessThanOrEqual(109 / 100);
   });
 });

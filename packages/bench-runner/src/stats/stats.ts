@@ -145,6 +145,61 @@ function resampledMedian(sorted: ArrayLike<number>, random: RandomSource): numbe
   return (lower + upper) / 2;
 }
 
+/**
+ * The k-th smallest (1-based) of a sorted set: the order statistic a low
+ * quantile q of n values is read as, k = max(1, round(q * n)) (so at most the
+ * n-th). The same definition is used for the point figure and for each
+ * bootstrap resample, so a ratio and its draws agree.
+ */
+export function orderStatisticIndex(n: number, quantile: number): number {
+  if (!(quantile > 0 && quantile <= 1)) throw new RangeError(`quantile must be within (0, 1], got ${quantile}`);
+  return Math.min(n, Math.max(1, Math.round(quantile * n)));
+}
+
+/** The low quantile of a set as an order statistic (see orderStatisticIndex). */
+export function lowQuantile(values: readonly number[], quantile: number): number {
+  requireSamples(values, 'lowQuantile');
+  const sorted = sortedCopy(values);
+  return sorted[orderStatisticIndex(sorted.length, quantile) - 1]!;
+}
+
+/**
+ * Draws the k-th smallest value of one bootstrap resample of `sorted` in O(1):
+ * the resample's k-th smallest index is floor(n * U(k)), U(k) ~ Beta(k, n + 1 - k)
+ * (as for resampledMedian).
+ */
+function resampledOrderStatistic(sorted: ArrayLike<number>, k: number, random: RandomSource): number {
+  const n = sorted.length;
+  if (n === 1) return sorted[0]!;
+  const x = gammaVariate(k, random);
+  const y = gammaVariate(n + 1 - k, random);
+  return sorted[Math.min(n - 1, Math.floor((n * x) / (x + y)))]!;
+}
+
+/**
+ * Bootstrap distribution of q(head) / q(base) for a low quantile q read as an
+ * order statistic (lowQuantile), each side resampled independently.
+ */
+export function bootstrapQuantileRatioDraws(
+  base: readonly number[],
+  head: readonly number[],
+  quantile: number,
+  options: BootstrapOptions = {},
+): Float64Array {
+  requireSamples(base, 'bootstrapQuantileRatioDraws (base)');
+  requireSamples(head, 'bootstrapQuantileRatioDraws (head)');
+  const { iterations, random } = checkBootstrapOptions(options);
+  const sb = sortedCopy(base);
+  const sh = sortedCopy(head);
+  const kb = orderStatisticIndex(sb.length, quantile);
+  const kh = orderStatisticIndex(sh.length, quantile);
+  const draws = new Float64Array(iterations);
+  for (let i = 0; i < iterations; i++) {
+    draws[i] = resampledOrderStatistic(sh, kh, random) / resampledOrderStatistic(sb, kb, random);
+  }
+  return draws;
+}
+
 function checkBootstrapOptions(options: BootstrapOptions): Required<BootstrapOptions> {
   const confidence = options.confidence ?? 0.95;
   const iterations = options.iterations ?? 2000;
