@@ -172,8 +172,9 @@ describe('calibrate', { timeout: heavyTestTimeout }, () => {
       child.kill('SIGINT');
       const stopped = await done;
       expect(stopped.code, stopped.stderr).toBe(130);
-      // It stops after the comparison under way (2 s of timing at --time 1), not after all 120.
-      expect(Date.now() - interrupted).toBeLessThan(15_000);
+      // It stops after the comparison under way (2 s of timing at --time 1, several times that on a
+      // loaded machine: 20 s was seen at load 20-30), not after all 120 (at least 240 s of timing).
+      expect(Date.now() - interrupted).toBeLessThan(60_000);
     } finally {
       rmSync(work, { recursive: true, force: true });
     }

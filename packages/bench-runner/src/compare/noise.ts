@@ -41,11 +41,19 @@ export const defaultSpread: CaseSpreadEstimate = { sigma: 0.1, dof: 3 };
  * The figure compared without a calibration: a low quantile over the slices
  * of each slice's fastest batch ('fastest-low'), which moved least between
  * processes on the loaded development machine (bench-runner README, "Two
- * separate runs": over 21 runs of `sha1 hmac`, every second one with a busy
- * competitor, the median case's sd of log was 10-11% against 15% for the
- * median of the fastest batches and 22% for the slice medians).
+ * separate runs": over 21 runs of `sha1 hmac --time 0.3`, every second one
+ * with a busy competitor, load 11-34, the median case's sd of log was 7.7%
+ * against 15.9% for the median of the fastest batches and 22.7% for the
+ * slice medians; the 90th percentile case 17.7%, 39.4%, 59.4%).
  */
 export const defaultBasis: FigureBasis = 'fastest-low';
+
+/** What a basis compares, in words (for the noise line). */
+export function describeBasis(basis: FigureBasis): string {
+  return basis === 'fastest-low'
+    ? 'the fastest-low figure (a low quantile over the slices of their fastest batches)'
+    : `the ${basis} figure of each slice`;
+}
 
 export function defaultRunNoise(why = 'no between-run calibration for this machine and runtime'): RunNoise {
   return {
@@ -53,7 +61,7 @@ export function defaultRunNoise(why = 'no between-run calibration for this machi
     summary: {
       source: 'default',
       basis: defaultBasis,
-      description: `${why}: assuming the conservative default spread between runs (${(defaultSpread.sigma * 100).toFixed(0)}% per process, heavy-tailed), so only changes of about x2 or more can be called; run \`layerbench calibrate\` with the same suites and --time on this machine`,
+      description: `${why}: assuming the conservative default spread between runs (${(defaultSpread.sigma * 100).toFixed(0)}% per process, heavy-tailed), so only changes of about x2 or more can be called, comparing ${describeBasis(defaultBasis)}; run \`layerbench calibrate\` with the same suites and --time on this machine`,
     },
     spreadFor: () => defaultSpread,
   };
@@ -68,7 +76,7 @@ export function fixedRunNoise(sigma: number, dof = Infinity, basis: FigureBasis 
     summary: {
       source: 'default',
       basis,
-      description: `a fixed between-run spread of ${(sigma * 100).toFixed(2)}% per process; comparing the ${basis} figure of each slice`,
+      description: `a fixed between-run spread of ${(sigma * 100).toFixed(2)}% per process; comparing ${describeBasis(basis)}`,
     },
     spreadFor: () => ({ sigma, dof }),
   };
@@ -94,7 +102,7 @@ export function runNoiseFromCalibration(
     createdAt: calibration.createdAt,
     processes: calibration.processes,
     timePerCase: calibration.timePerCase,
-    description: `between-run spread measured by \`layerbench calibrate\` on this machine (${calibration.processes} processes at --time ${calibration.timePerCase}, ${calibration.createdAt}${file ? `, ${file}` : ''}); comparing the ${calibration.basis} figure of each slice`,
+    description: `between-run spread measured by \`layerbench calibrate\` on this machine (${calibration.processes} processes at --time ${calibration.timePerCase}, ${calibration.createdAt}${file ? `, ${file}` : ''}); comparing ${describeBasis(calibration.basis)}`,
   };
   if (file !== undefined) summary.file = file;
   return {
