@@ -5,7 +5,8 @@
 //            stack with it from bad ("swap in") and the bad stack with it from
 //            good ("swap out") — variants.ts;
 //   start    several worker processes per variant (worker/), each loading its
-//            variant's layers, one copy each;
+//            variant's layers, one copy each, started in waves (one process of
+//            every variant per wave);
 //   measure  a discarded warm-up round, then rounds that visit every process
 //            of every variant, for every case, in a freshly shuffled order, so
 //            drift over time lands on every variant alike; one value per visit;
@@ -116,36 +117,61 @@ interface CaseRecord {
   digests: Map<string, string>;
 }
 
-/** Phase start: the worker processes of every variant, in parallel. */
+/**
+ * Phase start: the worker processes of every variant, in waves: wave p starts
+ * process p of every variant at once (in a shuffled order) and waits until
+ * they are all ready, then wave p + 1. A worker's JIT state depends on the
+ * conditions while it loads and warms up, and the processes of one variant
+ * started together shared them: in the scenario suite (load 13-20) all three
+ * `good` processes of a harmless-only bisect ran cmac's table CMAC 2x slower
+ * than every other variant's, and a harmless aes-core change read "regressed"
+ * x3.1. In waves, each variant's processes come from different start
+ * conditions, and each wave's conditions are shared by every variant alike.
+ */
 async function startVariants(inputs: BisectInputs, plans: VariantPlan[]): Promise<VariantRun[]> {
   const progress = inputs.progress ?? (() => undefined);
-  return Promise.all(
-    plans.map(async (plan): Promise<VariantRun> => {
-      const runtime = plan.take.runtime === 'good' ? inputs.good.runtime : inputs.bad.runtime;
-      const options = {
-        nodePath: runtime.nodePath,
-        nodeVersion: runtime.version,
-        dirs: dirsFor(plan, inputs.good, inputs.bad),
-        suites: inputs.suites,
-        ...(inputs.filter === undefined ? {} : { filter: inputs.filter }),
-        skipPeers: !inputs.peers,
-        warmupSeconds: WARMUP_SECONDS,
-      };
-      const started = await Promise.allSettled(
-        Array.from({ length: inputs.processes }, () => CompositionWorker.start(options)),
-      );
-      const workers = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
-      const failure = started.find((s): s is PromiseRejectedResult => s.status === 'rejected');
-      if (failure) {
-        await Promise.all(workers.map((w) => w.close()));
-        const e = failure.reason as Error;
-        const problem = failure.reason instanceof MixError ? e.message : `${e.name}: ${e.message}`;
+  const random = inputs.random ?? Math.random;
+  const optionsOf = (plan: VariantPlan) => {
+    const runtime = plan.take.runtime === 'good' ? inputs.good.runtime : inputs.bad.runtime;
+    return {
+      nodePath: runtime.nodePath,
+      nodeVersion: runtime.version,
+      dirs: dirsFor(plan, inputs.good, inputs.bad),
+      suites: inputs.suites,
+      ...(inputs.filter === undefined ? {} : { filter: inputs.filter }),
+      skipPeers: !inputs.peers,
+      warmupSeconds: WARMUP_SECONDS,
+    };
+  };
+  const workers = new Map<string, CompositionWorker[]>(plans.map((p) => [p.id, []]));
+  const problems = new Map<string, string>();
+  for (let wave = 0; wave < inputs.processes; wave++) {
+    const starting = shuffle(
+      plans.filter((p) => !problems.has(p.id)),
+      random,
+    );
+    const started = await Promise.allSettled(starting.map((plan) => CompositionWorker.start(optionsOf(plan))));
+    started.forEach((s, i) => {
+      const plan = starting[i]!;
+      if (s.status === 'fulfilled') workers.get(plan.id)!.push(s.value);
+      else {
+        const e = s.reason as Error;
+        const problem = s.reason instanceof MixError ? e.message : `${e.name}: ${e.message}`;
         progress(`${plan.id}: cannot run this mix: ${problem}`);
-        return { plan, workers: [], problem, cases: new Map() };
+        problems.set(plan.id, problem);
       }
-      return { plan, workers, cases: new Map(workers[0]!.cases.map((c) => [c.id, c])) };
-    }),
-  );
+    });
+  }
+  const runs: VariantRun[] = [];
+  for (const plan of plans) {
+    const own = workers.get(plan.id)!;
+    const problem = problems.get(plan.id);
+    if (problem !== undefined) {
+      await Promise.all(own.map((w) => w.close()));
+      runs.push({ plan, workers: [], problem, cases: new Map() });
+    } else runs.push({ plan, workers: own, cases: new Map(own[0]!.cases.map((c) => [c.id, c])) });
+  }
+  return runs;
 }
 
 /** The cases to measure, in the order the good and bad stacks list them, each with its record. */

@@ -144,12 +144,14 @@ async function workersAt(
     filter,
     warmupSeconds: WARMUP_SECONDS,
   };
-  const started = await Promise.allSettled(Array.from({ length: processes }, () => CompositionWorker.start(options)));
-  const workers = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
-  const failure = started.find((s): s is PromiseRejectedResult => s.status === 'rejected');
-  if (failure) {
+  // One after the other: processes started together share their start-up conditions, and with them their JIT
+  // state (see startVariants in bisect/run.ts), which would make a commit's processes one replicate, not several.
+  const workers: CompositionWorker[] = [];
+  try {
+    for (let p = 0; p < processes; p++) workers.push(await CompositionWorker.start(options));
+  } catch (err) {
     await Promise.all(workers.map((w) => w.close()));
-    throw failure.reason;
+    throw err;
   }
   return workers;
 }
