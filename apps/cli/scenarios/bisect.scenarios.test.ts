@@ -308,16 +308,8 @@ describe('bisect scenarios: one real change, one harmless change in another laye
       '--out',
       out,
     ];
-    const child = spawn(process.execPath, [cliMain, ...args], { cwd: history.repo, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (s: string) => (stdout += s));
     // Ctrl-C as soon as the first round starts: the first cases may be measured, the others not.
-    child.stderr.setEncoding('utf8').on('data', (s: string) => {
-      stderr += s;
-      if (/bisect: round 1\//.test(stderr) && !child.killed) child.kill('SIGINT');
-    });
-    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    const { code, stdout, stderr } = await interruptedRun(args, 'stderr', /bisect: round 1\//);
     process.stdout.write(`\n$ layerbench ${args.join(' ')}  (Ctrl-C in round 1) -> exit ${code}\n${stdout}\n`);
     expect(code, stderr).toBe(3);
     const result = readBisectResult(out);
@@ -402,16 +394,8 @@ describe('find scenarios', () => {
     expect(findTip, 'the find scenario before this one made the history').toBeDefined();
     const args = ['find', '--repo', history.repo, '--deps', 'link', '--good', history.base, '--bad', findTip!];
     args.push('--suite', 'sha1', '--filter', '^sha1/1500/dispatch$');
-    const child = spawn(process.execPath, [cliMain, ...args], { cwd: history.repo, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stderr.setEncoding('utf8').on('data', (s: string) => (stderr += s));
     // Ctrl-C once the whole change is measured (the A/A line is out): the search has begun, not ended.
-    child.stdout.setEncoding('utf8').on('data', (s: string) => {
-      stdout += s;
-      if (/^ {2}A\/A /m.test(stdout) && !child.killed) child.kill('SIGINT');
-    });
-    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    const { code, stdout, stderr } = await interruptedRun(args, 'stdout', /^ {2}A\/A /m);
     process.stdout.write(
       `\n$ layerbench ${args.join(' ')}  (Ctrl-C after the first step) -> exit ${code}\n${stdout}\n`,
     );
@@ -420,6 +404,24 @@ describe('find scenarios', () => {
     expect(stdout).not.toMatch(/^find: first commit where/m);
   });
 });
+
+/** Runs `layerbench <args>` in the clone and sends it SIGINT (Ctrl-C) once `stream` matches `pattern`. */
+async function interruptedRun(
+  args: string[],
+  stream: 'stdout' | 'stderr',
+  pattern: RegExp,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [cliMain, ...args], { cwd: history.repo, stdio: ['ignore', 'pipe', 'pipe'] });
+  const text = { stdout: '', stderr: '' };
+  for (const name of ['stdout', 'stderr'] as const) {
+    child[name].setEncoding('utf8').on('data', (s: string) => {
+      text[name] += s;
+      if (name === stream && pattern.test(text[name]) && !child.killed) child.kill('SIGINT');
+    });
+  }
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  return { code, ...text };
+}
 
 function writeTypeError(repo: string, path: string): void {
   writeBack(repo, path, `${readFileSync(join(repo, path), 'utf8')}\nexport const broken: number = 'not a number';\n`);
