@@ -4,7 +4,10 @@
 // CPU (`node -e 'for(;;){}'`, started just before the run, killed after it);
 // then each consecutive pair (one quiet run, one busy run) compared with
 // `layerbench compare`, without a calibration (an empty calibration folder:
-// compare's conservative default) and, with --calibration, with that file.
+// compare's conservative default) and, with --calibration, with that file;
+// each both as a user runs it (identical code is unchanged by definition:
+// compare's unchanged-code guard) and with --judge-identical-code (timing
+// alone: the statistical false-alarm rate of the between-run model).
 //
 //   npm run build && node apps/cli/scripts/aa-pairs.mjs --pairs 20 --dir /tmp/aa \
 //       [--time 0.3] [--suite sha1 --suite hmac] [--calibration cal.json] [--compare-only]
@@ -69,9 +72,10 @@ if (!values['compare-only']) {
 }
 
 const emptyCalibrationDir = mkdtempSync(join(tmpdir(), 'layerbench-no-calibration-'));
-function compare(a, b, calibration) {
+function compare(a, b, calibration, judgeIdenticalCode) {
   const args = [main, 'compare', runFile(a), runFile(b), '--format', 'json'];
   if (calibration !== undefined) args.push('--calibration', resolve(calibration));
+  if (judgeIdenticalCode) args.push('--judge-identical-code');
   const r = spawnSync(process.execPath, args, {
     encoding: 'utf8',
     env: { ...process.env, LAYERBENCH_CALIBRATION_DIR: emptyCalibrationDir },
@@ -90,8 +94,12 @@ function compare(a, b, calibration) {
   };
 }
 
-const modes = [['no calibration', undefined]];
-if (values.calibration !== undefined) modes.push([`calibration ${values.calibration}`, values.calibration]);
+const calibrations = [['no calibration', undefined]];
+if (values.calibration !== undefined) calibrations.push([`calibration ${values.calibration}`, values.calibration]);
+const modes = calibrations.flatMap(([label, file]) => [
+  [`${label}, as compare runs by default`, file, false],
+  [`${label}, --judge-identical-code (timing alone)`, file, true],
+]);
 
 const runs = [];
 for (let i = 0; i <= pairs; i++) {
@@ -100,9 +108,10 @@ for (let i = 0; i <= pairs; i++) {
   runs.push({ file: runFile(i), busy: i % 2 === 1, load: [run.env.loadAvgStart[0], run.env.loadAvgEnd[0]] });
 }
 const summary = { time: Number(values.time), suites: values.suite, runs, modes: {} };
-for (const [name, calibration] of modes) {
+for (const [name, calibration, judgeIdenticalCode] of modes) {
   const rows = [];
-  for (let i = 0; i < pairs; i++) rows.push({ pair: `r${i + 1} r${i + 2}`, ...compare(i, i + 1, calibration) });
+  for (let i = 0; i < pairs; i++)
+    rows.push({ pair: `r${i + 1} r${i + 2}`, ...compare(i, i + 1, calibration, judgeIdenticalCode) });
   const ok = rows.filter((r) => r.exit === 0).length;
   const cases = rows.reduce((n, r) => n + r.compared, 0);
   const flagged = rows.reduce((n, r) => n + r.regressed + r.improved, 0);

@@ -2,7 +2,7 @@
 // between-run spread of this machine (a stored `layerbench calibrate`, an
 // explicit --calibration file, or the conservative default — and a line that
 // says which), and which layers each case's code consists of, for the
-// unchanged-code guard of `check`.
+// unchanged-code guard of `compare` and `check`.
 import { defaultRunNoise, runNoiseFromCalibration, type RunNoise } from '@layerbench/bench-runner/compare';
 import { calibrationDir, findBetweenRunCalibration } from '@layerbench/bench-runner/calibration';
 import { readBetweenRunCalibration } from '@layerbench/bench-runner/results';
@@ -46,22 +46,27 @@ export function chooseNoise(
   return { noise, line: `noise: ${noise.summary.description}${lookup.note ? ` (${lookup.note})` : ''}` };
 }
 
+/** The CLI itself: its suites define what each case does. */
+export const cliPackage = '@layerbench/cli';
+
+/** The npm peers (apps/peers): its fingerprint covers the peer libraries' installed versions. */
+export const peersPackage = '@layerbench/peers';
+
 /** The package of each layer a case can belong to, with the layers below it. */
 const layerStacks: Record<string, readonly string[]> = {
   'aes-core': ['@layerbench/aes-core'],
   cmac: ['@layerbench/cmac', '@layerbench/aes-core'],
   'sha1-dispatch': ['@layerbench/sha1-dispatch'],
   esp: ['@layerbench/esp', '@layerbench/aes-core', '@layerbench/sha1-dispatch'],
+  peers: [peersPackage],
 };
-
-/** The CLI itself: its suites define what each case does. */
-export const cliPackage = '@layerbench/cli';
 
 /**
  * The packages a case's code consists of: its layer, the layers below it and
- * the CLI (whose suites build the case); bench-runner and the runtime are
- * always checked too. Undefined for cases of other code (the npm peers):
- * the guard does not apply to them.
+ * the CLI (whose suites build the case); for a peer case the npm peers
+ * (whose fingerprint includes each peer library's installed version).
+ * bench-runner and the runtime are always checked too. Undefined for a case
+ * of any other layer: the guard does not apply to it.
  */
 export function caseLayers(c: CaseResult): readonly string[] | undefined {
   const stack = layerStacks[c.layer];

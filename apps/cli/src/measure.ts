@@ -2,10 +2,14 @@
 // suites over a Layers composition, ask the layers for their fingerprint
 // reports, run the cases with bench-runner, and keep the --out file valid
 // after every finished case (so Ctrl-C keeps what finished).
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { layerFingerprint, runCases } from '@layerbench/bench-runner';
 import { writeResultFile } from '@layerbench/bench-runner/results';
-import type { BenchCase, RunResult } from '@layerbench/bench-runner';
+import type { BenchCase, LayerFingerprint, RunResult } from '@layerbench/bench-runner';
+import { peersPackage } from './between-runs.js';
 import type { CommandContext } from './commands/types.js';
 import { describeLayers } from './layer-env.js';
 import type { LayerReport } from './layer-env.js';
@@ -64,6 +68,51 @@ export function cliFingerprint() {
   return layerFingerprint(fileURLToPath(new URL('..', import.meta.url)), 'workspace');
 }
 
+/** The CLI's fingerprint and, when installed, the npm peers'. */
+function ownFingerprints(): LayerFingerprint[] {
+  const peers = peersFingerprint();
+  return peers === undefined ? [cliFingerprint()] : [cliFingerprint(), peers];
+}
+
+/**
+ * The npm peers' fingerprint (apps/peers): its built code, and the exact
+ * version of every peer library as installed, in one content hash, so that
+ * a peer case's code can be known to be identical in two runs. Undefined
+ * when the peers package is not installed.
+ */
+export function peersFingerprint(): LayerFingerprint | undefined {
+  const dir = installedPackageDir(fileURLToPath(new URL('..', import.meta.url)), peersPackage);
+  if (dir === undefined) return undefined;
+  const manifestPath = join(dir, 'package.json');
+  const fingerprint = layerFingerprint(dir, 'workspace');
+  if (fingerprint.contentHash === undefined) return fingerprint;
+  const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { dependencies?: Record<string, string> };
+  const installed = Object.keys(manifest.dependencies ?? {})
+    .sort()
+    .map((name) => `${name}@${installedVersion(dir, name) ?? 'missing'}`);
+  const hash = createHash('sha256')
+    .update(fingerprint.contentHash)
+    .update(`\0${installed.join('\0')}`);
+  return { ...fingerprint, contentHash: hash.digest('hex') };
+}
+
+/** The folder of package `name` as Node would load it from `fromDir` (up the node_modules chain; exports maps aside). */
+function installedPackageDir(fromDir: string, name: string): string | undefined {
+  for (let dir = fromDir; ; dir = dirname(dir)) {
+    const candidate = join(dir, 'node_modules', name);
+    if (existsSync(join(candidate, 'package.json'))) return realpathSync(candidate);
+    if (dirname(dir) === dir) return undefined;
+  }
+}
+
+/** The installed version of `name` as seen from `fromDir`. */
+function installedVersion(fromDir: string, name: string): string | undefined {
+  const dir = installedPackageDir(fromDir, name);
+  if (dir === undefined) return undefined;
+  const version = (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { version?: unknown }).version;
+  return typeof version === 'string' ? version : undefined;
+}
+
 export async function measure(request: MeasureRequest, ctx: CommandContext, layers?: Layers): Promise<Measurement> {
   const prepared = await prepareCases(request, layers);
   const filter = request.selection.filter;
@@ -92,8 +141,12 @@ export async function measure(request: MeasureRequest, ctx: CommandContext, laye
   const progress = progressStream(ctx, request.quiet);
   const env: NonNullable<Parameters<typeof runCases>[1]>['env'] =
     report.capabilities === undefined
-      ? { dispatch: report.dispatch, layers: [...report.layers, cliFingerprint()] }
-      : { capabilities: report.capabilities, dispatch: report.dispatch, layers: [...report.layers, cliFingerprint()] };
+      ? { dispatch: report.dispatch, layers: [...report.layers, ...ownFingerprints()] }
+      : {
+          capabilities: report.capabilities,
+          dispatch: report.dispatch,
+          layers: [...report.layers, ...ownFingerprints()],
+        };
   const run = await runCases(prepared.selected, {
     ...(request.timePerCase === undefined ? {} : { timePerCase: request.timePerCase }),
     quiet: progress === undefined,

@@ -165,6 +165,49 @@ describe('compare', { timeout: heavyTestTimeout }, () => {
     expect(result.stdout).toMatch(/ 0 regressed, 1 improved/);
   });
 
+  it('a case whose code is byte-identical on both sides is unchanged whatever its timings; --judge-identical-code judges it', async () => {
+    const hashed = syntheticEnv({
+      layers: ['@layerbench/sha1-dispatch', '@layerbench/cli', '@layerbench/bench-runner'].map((name, i) => ({
+        name,
+        version: '0.1.0',
+        source: 'workspace',
+        contentHash: String(i).repeat(64),
+      })),
+    });
+    const sameCodeBase = writeRun(
+      'same-code-base.json',
+      syntheticRun([syntheticCase('sha1/64/unrolled', samplesAround(100, 7))], hashed),
+    );
+    // Five times slower on byte-identical code: the machine (another job on the
+    // sibling hyperthread), not the code.
+    const sameCodeSlow = writeRun(
+      'same-code-slow.json',
+      syntheticRun([syntheticCase('sha1/64/unrolled', samplesAround(500, 8))], hashed),
+    );
+    const guarded = await runCli(['compare', sameCodeBase, sameCodeSlow], { env: calibrated });
+    expect(guarded.code, guarded.stderr).toBe(0);
+    expect(guarded.stdout).toMatch(
+      /^identical code: 1 case\(s\) .* \(up to x5\.\d\d\): that is the machine, not the code/m,
+    );
+    expect(guarded.stdout).toMatch(/sha1\/64\/unrolled .* unchanged +regressed in numbers, code identical/);
+    const judged = await runCli(['compare', sameCodeBase, sameCodeSlow, '--judge-identical-code'], { env: calibrated });
+    expect(judged.code).toBe(1);
+    expect(judged.stdout).toContain('regressed: sha1/64/unrolled');
+    // Another hash of the case's layer: the guard does not apply, the timings decide.
+    const otherCode = writeRun(
+      'other-code-slow.json',
+      syntheticRun([syntheticCase('sha1/64/unrolled', samplesAround(500, 9))], {
+        ...hashed,
+        layers: hashed.layers.map((l) =>
+          l.name === '@layerbench/sha1-dispatch' ? { ...l, contentHash: 'f'.repeat(64) } : l,
+        ),
+      }),
+    );
+    const changed = await runCli(['compare', sameCodeBase, otherCode], { env: calibrated });
+    expect(changed.code).toBe(1);
+    expect(changed.stdout).not.toContain('identical code:');
+  });
+
   it('exit 1 when an output digest changed, even if not slower', async () => {
     const wrong = writeRun(
       'wrong-digest.json',

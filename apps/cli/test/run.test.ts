@@ -119,9 +119,11 @@ describe('run', { timeout: heavyTestTimeout }, () => {
       '@layerbench/cli',
       '@layerbench/cmac',
       '@layerbench/esp',
+      '@layerbench/peers',
       '@layerbench/sha1-dispatch',
     ]);
     expect(run.env.layers.every((layer) => layer.source === 'workspace')).toBe(true);
+    expect(run.env.layers.every((layer) => /^[0-9a-f]{64}$/.test(layer.contentHash ?? ''))).toBe(true);
     expect(run.env.capabilities).toMatch(/\S/);
     expect(run.env.dispatch.length).toBeGreaterThan(0);
   });

@@ -6,7 +6,7 @@ import { formatComparison, formatJson, formatMarkdown } from '@layerbench/bench-
 import { writeResultFile } from '@layerbench/bench-runner/results';
 import type { Comparison } from '@layerbench/bench-runner';
 import { anyText, booleanOption, formatOptionHelp, fraction, oneOf, parseArgs, valueOption } from '../args.js';
-import { chooseNoise } from '../between-runs.js';
+import { caseLayers, chooseNoise } from '../between-runs.js';
 import { outputPath, readRunInput } from '../result-files.js';
 import { styleFor } from '../terminal.js';
 import type { Command, CommandContext } from './types.js';
@@ -31,6 +31,9 @@ const options = {
   ),
   'across-environments': booleanOption(
     'give regressed/improved verdicts even when the CPU, core count or runtime differ',
+  ),
+  'judge-identical-code': booleanOption(
+    'judge by timing alone even the cases whose code is byte-identical on both sides (default: they are unchanged)',
   ),
 };
 
@@ -62,6 +65,12 @@ export const compareCommand: Command = {
     'capabilities, dispatch decisions, layer versions) are listed first. Runs on a',
     'different CPU, core count or runtime get no regressed/improved verdicts unless',
     '--across-environments is given: use `layerbench bisect` to measure them side by side.',
+    'A case whose code is byte-identical on both sides (its layer and those below',
+    'it, or the npm peer libraries, the CLI, the engine, the runtime and the',
+    'dispatch decisions: content hashes in the fingerprints) cannot have',
+    'regressed: it is called unchanged whatever its timings, and a line says when',
+    'such a case differed beyond the noise (the machine, not the code);',
+    '--judge-identical-code judges it by timing alone (an A/A measurement).',
     '',
     'Options:',
     formatOptionHelp(options),
@@ -126,6 +135,8 @@ async function compareFiles(args: string[], ctx: CommandContext): Promise<number
     ...(chosen.alpha === undefined ? {} : { alpha: chosen.alpha }),
     noise,
     acrossEnvironments: chosen['across-environments'],
+    caseLayers,
+    guardUnchangedCode: chosen['judge-identical-code'] !== true,
   });
   if (out !== undefined) await writeResultFile(out, comparison);
 

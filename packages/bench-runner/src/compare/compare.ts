@@ -235,7 +235,11 @@ export function compareResults(base: RunResult, head: RunResult, options: Compar
     const layers = options.caseLayers?.(h);
     if (layers !== undefined && codeUnchanged(base.env, head.env, layers)) {
       comparison.codeUnchanged = true;
-      if (options.guardUnchangedCode) comparison.verdict = 'unchanged';
+      if (options.guardUnchangedCode) {
+        if (comparison.verdict === 'regressed' || comparison.verdict === 'improved')
+          comparison.suppressedVerdict = comparison.verdict;
+        comparison.verdict = 'unchanged';
+      }
     }
     const baseImpl = implOf(b);
     const headImpl = implOf(h);

@@ -15,8 +15,12 @@ export function caseNote(c: CaseComparison): string {
   const notes: string[] = [];
   if (c.digestChanged) notes.push('DIGEST CHANGED');
   if (c.baseImpl !== c.headImpl) notes.push(`impl ${c.baseImpl ?? '?'} -> ${c.headImpl ?? '?'}`);
-  if (c.suppressedVerdict !== undefined) notes.push(`${c.suppressedVerdict} in numbers, environments differ`);
-  if (c.codeUnchanged === true) notes.push('code identical');
+  if (c.suppressedVerdict !== undefined && c.codeUnchanged === true)
+    notes.push(`${c.suppressedVerdict} in numbers, code identical`);
+  else {
+    if (c.suppressedVerdict !== undefined) notes.push(`${c.suppressedVerdict} in numbers, environments differ`);
+    if (c.codeUnchanged === true) notes.push('code identical');
+  }
   return notes.join(', ');
 }
 
@@ -29,6 +33,13 @@ export function basisLines(cmp: Comparison): string[] {
       cmp.acrossEnvironments === true
         ? `environments differ (${cmp.incomparable!.join(', ')}): verdicts given anyway because --across-environments was asked for`
         : `environments differ (${cmp.incomparable!.join(', ')}): no regressed/improved verdicts (they would be about the machine or runtime, not the code); use \`layerbench bisect\` to measure both in one place`,
+    );
+  }
+  const machine = cmp.cases.filter((c) => c.codeUnchanged === true && c.suppressedVerdict !== undefined);
+  if (machine.length > 0) {
+    const worst = Math.max(...machine.map((c) => Math.max(c.ratio, 1 / c.ratio)));
+    lines.push(
+      `identical code: ${machine.length} case(s) whose code is byte-identical on both sides (layers, engine, runtime, dispatch) differ beyond the noise (up to x${worst.toFixed(2)}): that is the machine, not the code, so they count as unchanged`,
     );
   }
   return lines;

@@ -246,7 +246,11 @@ export const caseComparisonSchema = z.looseObject({
   method: z.enum(['median', 'median-relative', 'fastest', 'fastest-relative', 'fastest-low', 'samples']).optional(),
   /** The between-run spread assumed for this case: sd of log(figure) between processes, and its degrees of freedom. */
   betweenRuns: z.looseObject({ sigma: finite, dof: z.number().positive() }).optional(),
-  /** The verdict the numbers gave when it was not allowed to stand (different environments). */
+  /**
+   * The verdict the numbers gave when it was not allowed to stand: the
+   * environments differ, or (with codeUnchanged, under the unchanged-code
+   * guard) the code is byte-identical, so the difference is the machine's.
+   */
   suppressedVerdict: verdictSchema.optional(),
   /** Every layer this case runs (its own, those below it, the engine and the runtime) is byte-identical on both sides. */
   codeUnchanged: z.boolean().optional(),
