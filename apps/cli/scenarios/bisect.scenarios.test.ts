@@ -4,9 +4,9 @@
 // node_modules). Each scenario commit changes one layer for real and another
 // one harmlessly; the assertions are the product's own claims — the exit
 // code, the verdict and which layers are attributed — never a timing
-// threshold. Run with `npm run scenarios` (its own turbo task, after
-// `npm test` in .ci/run); the cases are few so the suite stays within about
-// 15 minutes on a 2-core machine.
+// threshold. Run with `npm run scenarios` (its own turbo task; not in
+// .ci/run until it is green run after run on a busy 2-core machine); the
+// cases are few so the suite stays within about 15 minutes here.
 import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
