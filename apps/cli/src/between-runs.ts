@@ -49,7 +49,7 @@ export function chooseNoise(
 /** The CLI itself: its suites define what each case does. */
 export const cliPackage = '@layerbench/cli';
 
-/** The npm peers (apps/peers): its fingerprint covers the peer libraries' installed versions. */
+/** The npm peers (packages/peers): its fingerprint covers the peer libraries' installed versions. */
 export const peersPackage = '@layerbench/peers';
 
 /** The package of each layer a case can belong to, with the layers below it. */

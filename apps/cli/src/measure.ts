@@ -75,7 +75,7 @@ function ownFingerprints(): LayerFingerprint[] {
 }
 
 /**
- * The npm peers' fingerprint (apps/peers): its built code, and the exact
+ * The npm peers' fingerprint (packages/peers): its built code, and the exact
  * version of every peer library as installed, in one content hash, so that
  * a peer case's code can be known to be identical in two runs. Undefined
  * when the peers package is not installed.

@@ -13,8 +13,8 @@ describe('the npm peers in the fingerprint', () => {
     const fingerprint = peersFingerprint();
     expect(fingerprint?.name).toBe(peersPackage);
     expect(fingerprint?.contentHash).toMatch(/^[0-9a-f]{64}$/);
-    const dir = fileURLToPath(new URL('../../peers', import.meta.url));
-    // Not the plain content hash of apps/peers: the libraries' versions are in it.
+    const dir = fileURLToPath(new URL('../../../packages/peers', import.meta.url));
+    // Not the plain content hash of packages/peers: the libraries' versions are in it.
     expect(fingerprint?.contentHash).not.toBe(layerFingerprint(dir).contentHash);
     // Stable: the same installation gives the same hash.
     expect(peersFingerprint()?.contentHash).toBe(fingerprint?.contentHash);

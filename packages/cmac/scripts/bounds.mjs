@@ -11,8 +11,8 @@ import { createRequire } from 'node:module';
 import { createAes } from '@layerbench/aes-core';
 import { Cmac, cmac } from '@layerbench/cmac';
 
-// The peers are dependencies of apps/peers, so resolve them from there.
-const requirePeer = createRequire(new URL('../../../apps/peers/package.json', import.meta.url));
+// The peers are dependencies of packages/peers, so resolve them from there.
+const requirePeer = createRequire(new URL('../../peers/package.json', import.meta.url));
 const { AES } = await import(requirePeer.resolve('@stablelib/aes'));
 const { CMAC } = await import(requirePeer.resolve('@stablelib/cmac'));
 

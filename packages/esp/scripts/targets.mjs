@@ -1,6 +1,6 @@
 // Checks the benchmark targets of the esp layer in ONE interleaved run (ABAB...
 // rounds, so machine load hits every variant alike): the esp suite's cases of
-// the split compositions against the apps/peers ESP compositions, for seal
+// the split compositions against the packages/peers ESP compositions, for seal
 // and for seal+open of 1400-byte packets. Prints each variant's median Mb/s
 // with its spread and its ratio to the reference, with a 95% CI.
 // Needs the workspace built (npm run build). Usage:

@@ -1,7 +1,7 @@
 // The aes suite: key expansion alone, one pre-keyed block, and CBC encrypt /
 // decrypt at 16 B, 1 KiB and 16 KiB, by every aes-core backend forced in turn
 // (AES-128; key expansion and one block also at AES-192/256) and, side by
-// side in the same run, by the npm peers of apps/peers (AES-128). Every
+// side in the same run, by the npm peers of packages/peers (AES-128). Every
 // case's output is hashed outside timing and checked against node:crypto.
 import { createCipheriv, createHash } from 'node:crypto';
 import type { BenchCase, CaseInstance, MemCase } from '@layerbench/bench-runner';
@@ -13,7 +13,7 @@ export const AES_CBC_SIZES = [16, 1024, 16384] as const;
 const KEY_SIZES = [16, 24, 32] as const;
 
 /**
- * The AES peers of apps/peers by id, listed here so cases() needs no import
+ * The AES peers of packages/peers by id, listed here so cases() needs no import
  * of them: '@layerbench/peers' is loaded only inside setup(), because the
  * suites must load on Node 16, where some peers cannot.
  */
@@ -22,7 +22,7 @@ export const AES_PEER_IDS = ['noble', 'stablelib', 'aes-js', 'crypto-js'] as con
 async function loadAesPeer(id: string) {
   const { aesPeers } = await import('@layerbench/peers');
   const peer = aesPeers.find((candidate) => candidate.id === id);
-  if (peer === undefined) throw new Error(`apps/peers has no AES peer with id '${id}'`);
+  if (peer === undefined) throw new Error(`packages/peers has no AES peer with id '${id}'`);
   return peer;
 }
 

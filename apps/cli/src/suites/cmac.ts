@@ -1,6 +1,6 @@
 // The cmac suite: every access pattern of the NTPsec report (one-shot,
 // preloaded, dup, native) over every aes-core backend and key size at the
-// seed's 48-byte packet, with the npm CMAC libraries of apps/peers side by
+// seed's 48-byte packet, with the npm CMAC libraries of packages/peers side by
 // side, and the memory of each kind of context. The access-pattern builders
 // here are shared with the seed reproduction in cmac-timing.ts.
 import type { BenchCase, CaseInstance, MemCase } from '@layerbench/bench-runner';
@@ -96,7 +96,7 @@ export function accessPatternInstance(
 }
 
 /**
- * The CMAC peers of apps/peers, listed here so cases() needs no import of
+ * The CMAC peers of packages/peers, listed here so cases() needs no import of
  * them: '@layerbench/peers' is loaded only inside setup(), because some peers
  * need a newer Node than the suites must load on (16).
  */
@@ -110,7 +110,7 @@ const PEERS: readonly { name: string; preKeyed: boolean; context: boolean }[] = 
 async function loadPeer(name: string) {
   const { cmacPeers } = await import('@layerbench/peers');
   const peer = cmacPeers.find((candidate) => candidate.name === name);
-  if (peer === undefined) throw new Error(`apps/peers has no CMAC peer named '${name}'`);
+  if (peer === undefined) throw new Error(`packages/peers has no CMAC peer named '${name}'`);
   return peer;
 }
 

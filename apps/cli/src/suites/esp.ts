@@ -1,6 +1,6 @@
 // The esp suite: every composition of the ESP layer (aes-core backend x
 // sha1-dispatch implementation x pipeline) sealing, and sealing then opening,
-// 1400-byte packets, with the ESP compositions of apps/peers side by side, so
+// 1400-byte packets, with the ESP compositions of packages/peers side by side, so
 // a user sees what each layer costs. The workload and its builders are shared
 // with esptest.ts (the OpenConnect reproduction).
 import { createCipheriv, createHash, createHmac } from 'node:crypto';
@@ -128,7 +128,7 @@ export function espCompositions(layers: Layers): EspCompositionChoice[] {
 }
 
 /**
- * The ESP peers of apps/peers, named here so cases() imports nothing from
+ * The ESP peers of packages/peers, named here so cases() imports nothing from
  * them: '@layerbench/peers' is loaded only inside setup(), because the suites
  * must load on Node 16 and some peers need a newer one.
  */
@@ -137,7 +137,7 @@ const PEERS = ['node:crypto per packet', '@noble/ciphers+@noble/hashes', 'asmcry
 async function peerInstance(name: string, op: EspOp): Promise<CaseInstance> {
   const { espPeers } = await import('@layerbench/peers');
   const peer = espPeers.find((p) => p.name === name);
-  if (peer === undefined) throw new Error(`apps/peers has no ESP peer named '${name}'`);
+  if (peer === undefined) throw new Error(`packages/peers has no ESP peer named '${name}'`);
   const data = payload();
   const iv = new Uint8Array(16);
   const sa = await peer.create(encKey(), authKey(), ESPTEST.spi);

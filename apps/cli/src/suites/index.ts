@@ -27,7 +27,7 @@ export const layerSuites: readonly SuiteDefinition[] = [
 /** The competitor-library cases (params.peer) of every other suite, side by side in one run. */
 export const peersSuite: SuiteDefinition = {
   name: 'peers',
-  description: 'the npm peer libraries (apps/peers) from every suite, side by side',
+  description: 'the npm peer libraries (packages/peers) from every suite, side by side',
   defaultFormat: 'table',
   cases: (layers, options) =>
     layerSuites.flatMap((suite) => suite.cases(layers, options)).filter((benchCase) => benchCase.params.peer === true),

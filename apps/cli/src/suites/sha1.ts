@@ -1,7 +1,7 @@
 // The sha1 suite: whole-message SHA-1 at 64 B, 1500 B, 16 KiB and 1 MiB by
 // every implementation of the sha1-dispatch layer forced in turn, by the
 // dispatcher itself (recording which implementation it chose), and by the npm
-// peers of apps/peers side by side. Every case's digest is checked against
+// peers of packages/peers side by side. Every case's digest is checked against
 // node:crypto.
 import { createHash } from 'node:crypto';
 import type { BenchCase, CaseInstance } from '@layerbench/bench-runner';
@@ -21,7 +21,7 @@ export const hex = (bytes: Uint8Array): string =>
   Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('hex');
 
 /**
- * The SHA-1 peers of apps/peers by id, listed here so cases() needs no import
+ * The SHA-1 peers of packages/peers by id, listed here so cases() needs no import
  * of them: '@layerbench/peers' is loaded only inside setup(), because some
  * peers need a newer Node than the suites must load on (16).
  */
@@ -30,7 +30,7 @@ export const SHA1_PEER_IDS = ['noble', 'hash-wasm', 'asmcrypto', 'rusha', 'node-
 export async function loadSha1Peer(id: string) {
   const { sha1Peers } = await import('@layerbench/peers');
   const peer = sha1Peers.find((candidate) => candidate.id === id);
-  if (peer === undefined) throw new Error(`apps/peers has no SHA-1 peer with id '${id}'`);
+  if (peer === undefined) throw new Error(`packages/peers has no SHA-1 peer with id '${id}'`);
   await peer.init?.();
   return peer;
 }

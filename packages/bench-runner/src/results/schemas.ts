@@ -24,7 +24,7 @@ export type ParamValue = z.infer<typeof paramValue>;
  * - pattern: the access pattern ('oneshot' | 'preloaded' | 'dup' | 'native' | ...)
  * - section: a heading reporters group rows under (e.g. NTPsec '# CMAC', 'Preload cipher and key.')
  * - op: esptest operation ('encrypt' | 'encrypt+decrypt')
- * - peer: true when the implementation is a competitor library from apps/peers
+ * - peer: true when the implementation is a competitor library from packages/peers
  */
 export const caseParamsSchema = z
   .object({
