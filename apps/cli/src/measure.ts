@@ -139,14 +139,12 @@ export async function measure(request: MeasureRequest, ctx: CommandContext, laye
   };
 
   const progress = progressStream(ctx, request.quiet);
+  // The layers' fingerprints, then the CLI's and the peers' (each hashed once).
+  const fingerprints = [...report.layers, ...ownFingerprints()];
   const env: NonNullable<Parameters<typeof runCases>[1]>['env'] =
     report.capabilities === undefined
-      ? { dispatch: report.dispatch, layers: [...report.layers, ...ownFingerprints()] }
-      : {
-          capabilities: report.capabilities,
-          dispatch: report.dispatch,
-          layers: [...report.layers, ...ownFingerprints()],
-        };
+      ? { dispatch: report.dispatch, layers: fingerprints }
+      : { capabilities: report.capabilities, dispatch: report.dispatch, layers: fingerprints };
   const run = await runCases(prepared.selected, {
     ...(request.timePerCase === undefined ? {} : { timePerCase: request.timePerCase }),
     quiet: progress === undefined,
