@@ -8,7 +8,10 @@
 // too (--every 0: never a second call), so the two sides differ only in the
 // extra operations. Everything else is `layerbench run`'s own measurement
 // (apps/cli/dist/measure.js): the same suites, selection, engine and result
-// file.
+// file. The wrapper is code the case runs, so the result file says so: the
+// CLI's content hash (the code that defines each case) has the wrapper's
+// settings mixed in, and compare's unchanged-code guard sees two sides with
+// different --every as different code (as it must: the head does more work).
 //
 //   npm run build
 //   node apps/cli/scripts/slowed-run.mjs --case sha1/1500/wasm --every 0  --time 1 \
@@ -16,6 +19,7 @@
 //   node apps/cli/scripts/slowed-run.mjs --case sha1/1500/wasm --every 20 --time 1 \
 //        --suite sha1 --filter '^sha1/(64|1500)/(dispatch|unrolled|wasm)$' --out head.json
 //   npx layerbench compare base.json head.json
+import { createHash } from 'node:crypto';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -23,6 +27,7 @@ import { parseArgs } from 'node:util';
 const dist = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist');
 const { measure } = await import(join(dist, 'measure.js'));
 const { suiteByName } = await import(join(dist, 'suites', 'index.js'));
+const { writeResultFile } = await import('@layerbench/bench-runner/results');
 
 const { values } = parseArgs({
   options: {
@@ -92,6 +97,12 @@ const { run } = await measure(
   ctx,
 );
 if (!found) throw new Error(`no case ${values.case} in ${values.suite.join(', ')}`);
+const injected = `slowed-run ${values.case} every ${every}`;
+for (const layer of run.env.layers) {
+  if (layer.name === '@layerbench/cli' && layer.contentHash !== undefined)
+    layer.contentHash = createHash('sha256').update(`${layer.contentHash}\0${injected}`).digest('hex');
+}
+await writeResultFile(resolve(values.out), run);
 const c = run.cases.find((x) => x.id === values.case);
 console.log(
   `${values.case}: ${every === 0 ? 'as is (counting wrapper only)' : `+1 operation every ${every} calls (+${(100 / every).toFixed(1)}% work)`}, median ${c?.stats?.median?.toFixed(1)} ns, status ${c?.status}; ${run.cases.length} cases -> ${values.out}`,
