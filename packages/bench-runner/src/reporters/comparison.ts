@@ -15,12 +15,12 @@ export function caseNote(c: CaseComparison): string {
   const notes: string[] = [];
   if (c.digestChanged) notes.push('DIGEST CHANGED');
   if (c.baseImpl !== c.headImpl) notes.push(`impl ${c.baseImpl ?? '?'} -> ${c.headImpl ?? '?'}`);
-  if (c.suppressedVerdict !== undefined && c.codeUnchanged === true)
-    notes.push(`${c.suppressedVerdict} in numbers, code identical`);
-  else {
-    if (c.suppressedVerdict !== undefined) notes.push(`${c.suppressedVerdict} in numbers, environments differ`);
-    if (c.codeUnchanged === true) notes.push('code identical');
-  }
+  // A withheld verdict says why: identical code (the guard) or different environments.
+  if (c.suppressedVerdict !== undefined)
+    notes.push(
+      `${c.suppressedVerdict} in numbers, ${c.codeUnchanged === true ? 'code identical' : 'environments differ'}`,
+    );
+  else if (c.codeUnchanged === true) notes.push('code identical');
   return notes.join(', ');
 }
 
