@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { MIN_SLICE_SAMPLES, compileCaseLoop, createCaseTimer, jitProbe, sampleLoop, warmCaseLoop } from './timing.js';
+import {
+  MIN_SLICE_SAMPLES,
+  SLOW_CALL_NS,
+  compileCaseLoop,
+  createCaseTimer,
+  jitProbe,
+  sampleLoop,
+  warmCaseLoop,
+} from './timing.js';
 
 describe('compileCaseLoop and sampleLoop', () => {
   it('calls fn exactly n times per loop call, as a method of its target', () => {
@@ -87,6 +95,20 @@ describe('warmCaseLoop', () => {
     const warm = warmCaseLoop(compileCaseLoop({ fn: slow }), 0);
     expect(calls).toBeGreaterThanOrEqual(1 + warm.rounds);
     expect(warm.nsPerOp).toBeGreaterThanOrEqual(2e6);
+  });
+
+  it('ends the warm-up of a slow case on quiet rounds, not at the cap, though its loop is never optimised', () => {
+    const slow = () => {
+      const until = performance.now() + 0.5;
+      while (performance.now() < until);
+    };
+    const warm = warmCaseLoop(compileCaseLoop({ fn: slow }), 0.01);
+    // A loop called a few times per round stays in the interpreter; at 0.5 ms a call that is noise.
+    expect(warm.nsPerOp).toBeGreaterThanOrEqual(SLOW_CALL_NS);
+    // Three quiet rounds end it (more when a busy machine makes one 5% faster than the best before);
+    // waiting for the loop's tier ran all 3 s: some 300 rounds of 8 calls.
+    expect(warm.rounds).toBeGreaterThanOrEqual(3);
+    expect(warm.rounds).toBeLessThan(60);
   });
 });
 

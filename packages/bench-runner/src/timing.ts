@@ -289,6 +289,8 @@ const MAX_SETTLE_SECONDS = 3;
 const SETTLED_IMPROVEMENT = 0.95;
 /** The finalizer returns in microseconds when nothing is compiling; longer means it waited for a compile. */
 const FINALIZE_WAITED_NS = 200_000;
+/** From this cost per call on, settling looks at time only (see warmCaseLoop). */
+export const SLOW_CALL_NS = 100_000;
 
 function codeSize(): number {
   return getHeapCodeStatistics().code_and_metadata_size;
@@ -330,6 +332,14 @@ export interface WarmedLoop {
  * or code change (V8 tiers up by invocations), and only the loop's status
  * told that V8 had not got there yet. Each round is a quarter
  * of the first warm-up, at least 5 ms and 8 batches of 0.1 ms (warmFor).
+ * A call of SLOW_CALL_NS or more is judged by its time alone (no compile
+ * waited for, no 5% improvement): at that cost the loop's own tier is noise
+ * (a loop called a few times per round stays in the interpreter for good,
+ * and reading that as "not settled" kept sha1's 1 MiB cases warming for the
+ * full 3 s in every bisect worker), V8 tiers such a callee up within its
+ * first call (its inner loops alone exhaust any budget), and code added
+ * anywhere else (code size moved every second round there) shows in the
+ * call's time if it matters to it.
  * Waiting only at round boundaries matters: a compile V8 starts in the middle
  * of a round (Node 18 marked cmac() itself 200 ms in, after its callees)
  * is waited for before the next round, which then cannot be quiet.
@@ -351,9 +361,10 @@ export function warmCaseLoop(loop: CaseLoop, seconds: number): WarmedLoop {
     jit?.finalize();
     const waited = nowNs() - t0 > FINALIZE_WAITED_NS;
     const codeNow = codeSize();
-    const changed = codeNow !== code;
+    const slow = nsPerOp >= SLOW_CALL_NS;
+    const changed = !slow && codeNow !== code;
     code = codeNow;
-    const interpreted = jit?.isTurbofanned?.(loop) === false;
+    const interpreted = !slow && jit?.isTurbofanned?.(loop) === false;
     const next = warmFor(loop, roundSeconds, chunk);
     const improved = next.nsPerOp < best * SETTLED_IMPROVEMENT;
     best = Math.min(best, next.nsPerOp);
