@@ -19,6 +19,7 @@ import { buildCases, selectCases } from './suites/index.js';
 import type { BuiltCases, Selection, SuiteDefinition } from './suites/index.js';
 import { progressStream } from './terminal.js';
 import { UsageError } from './args.js';
+import { checkedCpuPlan, planCpu, whilePinned, type CpuChoice } from './cpu.js';
 
 export interface MeasureRequest {
   suites: readonly SuiteDefinition[];
@@ -33,6 +34,8 @@ export interface MeasureRequest {
   onlyIds?: ReadonlySet<string>;
   /** A --filter that matches no case of the suites is a usage error (exit 2), not an empty run. */
   filterMustMatch?: boolean;
+  /** The CPU to measure on (cpu.ts; default 'auto': the last CPU allowed). */
+  cpu?: CpuChoice;
   /** Before the cases run: the report of the layers and the cases that will run. */
   onStart?: (start: { report: LayerReport; cases: BenchCase[] }) => void;
 }
@@ -145,16 +148,20 @@ export async function measure(request: MeasureRequest, ctx: CommandContext, laye
     report.capabilities === undefined
       ? { dispatch: report.dispatch, layers: fingerprints }
       : { capabilities: report.capabilities, dispatch: report.dispatch, layers: fingerprints };
-  const run = await runCases(prepared.selected, {
-    ...(request.timePerCase === undefined ? {} : { timePerCase: request.timePerCase }),
-    quiet: progress === undefined,
-    ...(progress === undefined ? {} : { progress }),
-    signal: ctx.signal,
-    onCase: (_result, partial) => keep(partial),
-    env,
-    suites: request.suites.map((suite) => suite.name),
-    ...(request.selection.shard === undefined ? {} : { shard: request.selection.shard.text }),
-    ...(request.selection.filter === undefined ? {} : { filter: request.selection.filter }),
+  const plan = checkedCpuPlan(planCpu(request.cpu ?? 'auto'));
+  const run = await whilePinned(plan, async (cpu) => {
+    const result = await runCases(prepared.selected, {
+      ...(request.timePerCase === undefined ? {} : { timePerCase: request.timePerCase }),
+      quiet: progress === undefined,
+      ...(progress === undefined ? {} : { progress }),
+      signal: ctx.signal,
+      onCase: (_result, partial) => keep(partial),
+      env: { ...env, ...(cpu.cpu === undefined ? { cpuNote: cpu.why } : { measuredOnCpu: cpu.cpu }) },
+      suites: request.suites.map((suite) => suite.name),
+      ...(request.selection.shard === undefined ? {} : { shard: request.selection.shard.text }),
+      ...(request.selection.filter === undefined ? {} : { filter: request.selection.filter }),
+    });
+    return result;
   });
   keep(run);
   await writes;

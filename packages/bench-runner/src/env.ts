@@ -40,6 +40,8 @@ export function collectEnv(partial: RunOptions['env'] = {}): EnvFingerprint {
     hostname: os.hostname(),
   };
   if (partial.capabilities !== undefined) env.capabilities = partial.capabilities;
+  if (partial.measuredOnCpu !== undefined) env.measuredOnCpu = partial.measuredOnCpu;
+  if (partial.cpuNote !== undefined) env.cpuNote = partial.cpuNote;
   return env;
 }
 

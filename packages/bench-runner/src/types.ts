@@ -85,7 +85,7 @@ export interface RunOptions {
   /** Called after each case, e.g. to write the partial result file. */
   onCase?: (result: CaseResult, partial: RunResult) => void;
   /** What the layers report, merged into the env fingerprint. */
-  env?: Partial<Pick<EnvFingerprint, 'capabilities' | 'dispatch' | 'layers'>>;
+  env?: Partial<Pick<EnvFingerprint, 'capabilities' | 'dispatch' | 'layers' | 'measuredOnCpu' | 'cpuNote'>>;
   suites?: string[];
   shard?: string;
   filter?: string;

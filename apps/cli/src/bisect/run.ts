@@ -32,6 +32,7 @@ import type { BisectCase, BisectResult, BisectVariant } from '@layerbench/bench-
 import type { ResolvedComposition } from './side-sources.js';
 import type { LayerName } from './side-spec.js';
 import { dirsFor, stackChanges, type SideIdentity, type VariantPlan, planVariants } from './variants.js';
+import { describeCpuPlan, pinAll, type CpuPlan } from '../cpu.js';
 import { CompositionWorker, MixError } from './worker/client.js';
 import type { Measurement, WorkerCase, WorkerEnv } from './worker/protocol.js';
 
@@ -55,6 +56,8 @@ export interface BisectInputs {
   threshold: number;
   alpha: number;
   machine: BisectResult['machine'];
+  /** The CPU every worker is pinned to once started (cpu.ts), or why none is. */
+  cpu: CpuPlan;
   random?: () => number;
   signal?: AbortSignal;
   /** Per case and round (a terminal's progress line). */
@@ -437,6 +440,10 @@ export async function runBisect(inputs: BisectInputs): Promise<BisectResult> {
   const plans = planVariants(inputs.layers);
   const runs = await startVariants(inputs, plans);
   try {
+    // Pinned once every worker is ready: their warm-ups ran on all CPUs, their visits run on one.
+    const pids = runs.flatMap((r) => r.workers.map((w) => w.pid)).filter((pid): pid is number => pid !== undefined);
+    const cpu = pinAll(pids, inputs.cpu);
+    inputs.progress?.(describeCpuPlan(cpu));
     const records = caseRecords(runs);
     const measured = await measureRounds(inputs, runs, records);
     const { variants, envs } = await variantReports(runs, records);
@@ -457,7 +464,7 @@ export async function runBisect(inputs: BisectInputs): Promise<BisectResult> {
         alpha: inputs.alpha,
         peers: inputs.peers,
       },
-      machine: inputs.machine,
+      machine: { ...inputs.machine, ...(cpu.cpu === undefined ? { cpuNote: cpu.why } : { measuredOnCpu: cpu.cpu }) },
       load: { start: loadStart, end: loadAverage() },
       good: { spec: inputs.goodId.spec, layers: Object.values(inputs.goodId.layers) },
       bad: { spec: inputs.badId.spec, layers: Object.values(inputs.badId.layers) },

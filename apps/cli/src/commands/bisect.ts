@@ -26,6 +26,7 @@ import { DEFAULT_VISIT_PERCENTILE, runBisect } from '../bisect/run.js';
 import { differingLayers, identify } from '../bisect/variants.js';
 import { findRepoRoot, LayerResolver, LayerSourceError, type DepsMode } from '../bisect/side-sources.js';
 import { parseLayerList, parseSideSpec, SpecError, type CompositionSpec, type LayerName } from '../bisect/side-spec.js';
+import { checkedCpuPlan, cpuChoice, cpuOptionHelp, planCpu } from '../cpu.js';
 import { outputPath } from '../result-files.js';
 import { progressStream } from '../terminal.js';
 import type { Command, CommandContext } from './types.js';
@@ -110,6 +111,7 @@ const options = {
     `worker processes per variant, the replicates (default ${BISECT_DEFAULTS.processes}; at least 2)`,
     processCount,
   ),
+  cpu: valueOption('n|auto|none', cpuOptionHelp, cpuChoice),
   percentile: valueOption(
     'p',
     "the percentile of a visit's samples that stands for the visit (default 10; 50 = median)",
@@ -266,6 +268,7 @@ async function bisect(args: string[], ctx: CommandContext): Promise<number> {
     threshold,
     alpha,
     machine: { cpuModel: env.cpuModel, cpuCount: env.cpuCount, os: env.os, machineId: env.machineId },
+    cpu: checkedCpuPlan(planCpu(chosen.cpu ?? 'auto')),
     signal: ctx.signal,
     progress: log,
     // Said on stderr even when it is not a terminal (a CI log shows how far a bisect got), unless --quiet.

@@ -37,6 +37,7 @@ import {
 } from '../args.js';
 import { InputFileError, outputPath, readRunInput } from '../result-files.js';
 import { defaultRun, suiteByName } from '../suites/index.js';
+import { cpuChoice } from '../cpu.js';
 import type { Command, CommandContext } from './types.js';
 
 const options = {
@@ -69,6 +70,7 @@ const options = {
     'calibrate from the run result files already in this folder (e.g. an earlier --keep-runs) instead of running',
     anyText,
   ),
+  cpu: valueOption('n|auto|none', "the CPU each run measures on, as in `run --cpu` (default 'auto')", cpuChoice),
   quiet: booleanOption('no progress on stderr', 'q'),
   interleaved: booleanOption('calibrate interleaved measurement in one process instead (what bisect uses)'),
   repeats: valueOption('n', 'with --interleaved: comparisons per effect size (default 20)', positiveInteger('repeats')),
@@ -306,6 +308,7 @@ async function betweenRuns(
       const args = [...names, '--time', String(time), '--quiet', '--out', file];
       if (useDefaults) args.push('--esptest-seconds', String(defaultRun.esptestSeconds));
       if (chosen.filter !== undefined) args.push('--filter', chosen.filter);
+      if (chosen.cpu !== undefined) args.push('--cpu', String(chosen.cpu));
       say(`process ${k} of ${processes}: layerbench run ${names.join(' ')} --time ${time}`);
       const ended = await runInFreshProcess(ctx, args);
       if (ended === undefined) {

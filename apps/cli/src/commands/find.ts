@@ -34,6 +34,7 @@ import {
   resolverFor,
   sharedSourceOptions,
 } from './bisect.js';
+import { checkedCpuPlan, cpuChoice, cpuOptionHelp, describeCpuPlan, pinAll, planCpu, type CpuPlan } from '../cpu.js';
 import type { Command, CommandContext } from './types.js';
 
 const options = {
@@ -60,6 +61,7 @@ const options = {
     `worker processes per commit, the replicates (default ${BISECT_DEFAULTS.processes}; at least 2)`,
     processCount,
   ),
+  cpu: valueOption('n|auto|none', cpuOptionHelp, cpuChoice),
   percentile: valueOption(
     'p',
     "the percentile of a visit's samples that stands for the visit (default 10; 50 = median)",
@@ -133,6 +135,7 @@ async function workersAt(
   suites: string[],
   filter: string,
   processes: number,
+  cpu: CpuPlan,
 ): Promise<CompositionWorker[]> {
   const dirs = {} as Record<CodeLayerName, string>;
   for (const name of CODE_LAYERS) dirs[name] = resolver.resolveLayer(name, { kind: 'git', ref: commit }).dir;
@@ -149,6 +152,11 @@ async function workersAt(
   const workers: CompositionWorker[] = [];
   try {
     for (let p = 0; p < processes; p++) workers.push(await CompositionWorker.start(options));
+    // Every commit's processes on the same CPU (cpu.ts); a failure to pin was reported when the plan was made.
+    pinAll(
+      workers.map((w) => w.pid).filter((pid): pid is number => pid !== undefined),
+      cpu,
+    );
   } catch (err) {
     await Promise.all(workers.map((w) => w.close()));
     throw err;
@@ -188,12 +196,14 @@ async function find(args: string[], ctx: CommandContext): Promise<number> {
   const rounds = chosen.rounds ?? BISECT_DEFAULTS.rounds;
   const processes = chosen.processes ?? BISECT_DEFAULTS.processes;
   const percentile = chosen.percentile ?? DEFAULT_VISIT_PERCENTILE;
+  const cpu = checkedCpuPlan(planCpu(chosen.cpu ?? 'auto'));
+  if (!chosen.quiet) ctx.stderr.write(`find: measuring processes ${describeCpuPlan(cpu)}\n`);
   const out = (line: string) => ctx.stdout.write(`${line}\n`);
   const short = (c: string) => c.slice(0, 10);
 
   let goodWorkers: CompositionWorker[];
   try {
-    goodWorkers = await workersAt(resolver, good, suites, filter, processes);
+    goodWorkers = await workersAt(resolver, good, suites, filter, processes, cpu);
   } catch (err) {
     if (err instanceof LayerSourceError || err instanceof MixError) {
       ctx.stderr.write(`layerbench find: the good commit ${short(good)} cannot be measured: ${err.message}\n`);
@@ -259,14 +269,14 @@ async function find(args: string[], ctx: CommandContext): Promise<number> {
     );
     let badWorkers: CompositionWorker[];
     try {
-      badWorkers = await workersAt(resolver, bad, suites, filter, processes);
+      badWorkers = await workersAt(resolver, bad, suites, filter, processes, cpu);
     } catch (err) {
       ctx.stderr.write(`layerbench find: the bad commit ${short(bad)} cannot be measured: ${(err as Error).message}\n`);
       return 2;
     }
     live.push(...badWorkers);
     // The A/A control of the first step: the good commit again, in processes of its own.
-    const controlWorkers = await workersAt(resolver, good, suites, filter, processes);
+    const controlWorkers = await workersAt(resolver, good, suites, filter, processes, cpu);
     live.push(...controlWorkers);
     const firstStep = await measureAgainstGood(badWorkers, controlWorkers);
     await closeAll([...badWorkers, ...controlWorkers]);
@@ -299,7 +309,7 @@ async function find(args: string[], ctx: CommandContext): Promise<number> {
       const commit = commits[index]!;
       let workers: CompositionWorker[];
       try {
-        workers = await workersAt(resolver, commit, suites, filter, processes);
+        workers = await workersAt(resolver, commit, suites, filter, processes, cpu);
       } catch (err) {
         if (!(err instanceof LayerSourceError || err instanceof MixError)) throw err;
         skipped.add(index);

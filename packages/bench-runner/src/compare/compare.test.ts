@@ -172,6 +172,18 @@ describe('compareResults', () => {
     expect(warnings[1]).toContain('different machines');
   });
 
+  it('warns when the two runs were measured on different CPUs of one machine, or one of them on none', () => {
+    const quiet = { ...collectEnv(), loadAvgStart: [0.1, 0, 0], loadAvgEnd: [0.1, 0, 0] };
+    const onOne = { ...quiet, measuredOnCpu: 1 };
+    expect(compareResults(run([], onOne), run([], onOne)).warnings).toEqual([]);
+    expect(compareResults(run([], { ...quiet, measuredOnCpu: 0 }), run([], onOne)).warnings).toEqual([
+      expect.stringMatching(/^base measured on CPU 0, head on CPU 1: .* measure both with the same --cpu$/),
+    ]);
+    expect(compareResults(run([], quiet), run([], onOne)).warnings![0]).toMatch(
+      /^base measured on no one CPU, head on CPU 1/,
+    );
+  });
+
   it('has the compare kind and schema version', () => {
     expect(cmp.kind).toBe('layerbench/compare');
     expect(cmp.schemaVersion).toBe(1);

@@ -109,6 +109,13 @@ export function comparisonWarnings(base: EnvFingerprint, head: EnvFingerprint): 
   }
   if (base.machineId !== head.machineId)
     warnings.push(`base and head ran on different machines (${base.machineId}, ${head.machineId})`);
+  else if (base.measuredOnCpu !== head.measuredOnCpu) {
+    const where = (env: EnvFingerprint) =>
+      env.measuredOnCpu === undefined ? 'no one CPU' : `CPU ${env.measuredOnCpu}`;
+    warnings.push(
+      `base measured on ${where(base)}, head on ${where(head)}: the CPUs of a shared machine differ in speed (up to 1.5x measured), so a case can move between them; measure both with the same --cpu`,
+    );
+  }
   return warnings;
 }
 

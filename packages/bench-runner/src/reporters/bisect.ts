@@ -72,7 +72,10 @@ export function describeLayerChange(result: BisectResult, layer: string): string
 function visitText(result: BisectResult): string {
   const p = result.options.visitPercentile;
   const visit = p === 50 ? 'median of each visit' : `${p}th percentile of each visit`;
-  return `${visit}, ${result.options.processes} processes per variant`;
+  const cpu = result.machine.measuredOnCpu;
+  const where =
+    cpu === undefined ? (result.machine.cpuNote === undefined ? '' : ` (${result.machine.cpuNote})`) : ` on CPU ${cpu}`;
+  return `${visit}, ${result.options.processes} processes per variant${where}`;
 }
 
 function caseVerdict(c: BisectCase): string {

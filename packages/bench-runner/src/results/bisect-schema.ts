@@ -126,6 +126,10 @@ export const bisectResultSchema = z.object({
     cpuCount: z.number().int(),
     os: z.string(),
     machineId: z.string().optional(),
+    /** The CPU every measuring process was pinned to (all variants alike). */
+    measuredOnCpu: z.number().int().nonnegative().optional(),
+    /** Why the measuring processes were not pinned to one CPU. */
+    cpuNote: z.string().optional(),
   }),
   /** Load average (1 min) when the measuring started and ended. */
   load: z.object({ start: finite, end: finite }).optional(),

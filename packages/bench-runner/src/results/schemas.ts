@@ -82,6 +82,10 @@ export const envFingerprintSchema = z.looseObject({
   /** Stable hash of the machine identity (cpu model, count, os, hostname-free): merges CI shards per machine. */
   machineId: z.string(),
   hostname: z.string().optional(),
+  /** The CPU the measuring process was pinned to (layerbench --cpu). */
+  measuredOnCpu: z.number().int().nonnegative().optional(),
+  /** Why the measuring process was not pinned to one CPU. */
+  cpuNote: z.string().optional(),
 });
 export type EnvFingerprint = z.infer<typeof envFingerprintSchema>;
 

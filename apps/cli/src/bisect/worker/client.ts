@@ -172,6 +172,11 @@ export class CompositionWorker {
   }
 
   /** Asks the worker to exit, and kills it if it has not within a second. */
+  /** The worker's process id (undefined if it never started). */
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
   async close(): Promise<void> {
     if (this.exited || this.child.exitCode !== null) return;
     const gone = new Promise<void>((resolve) => this.child.once('exit', () => resolve()));
