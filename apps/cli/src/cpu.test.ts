@@ -39,9 +39,12 @@ if (!canPin) {
   );
 }
 
-describe.runIf(!canPin && process.env.CI === 'true' && process.platform === 'linux')('pinning under CI', () => {
-  it('is available on a Linux CI machine (util-linux taskset, two or more CPUs)', () => {
-    expect(plan === undefined ? 'fewer than two CPUs' : describeCpuPlan(plan)).toMatch(/^pinned to CPU/);
+describe('pinning where it must work', () => {
+  it('is available on a Linux CI machine (util-linux taskset, two or more CPUs); elsewhere its absence was said above', () => {
+    const mustPin = process.env.CI === 'true' && process.platform === 'linux';
+    const state = plan === undefined ? 'fewer than two CPUs or no /proc' : describeCpuPlan(plan);
+    if (mustPin) expect(state).toMatch(/^pinned to CPU/);
+    else expect(canPin || state.length > 0).toBe(true);
   });
 });
 
