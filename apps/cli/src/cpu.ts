@@ -21,8 +21,13 @@ import { UsageError } from './args.js';
 /** What --cpu asked: a CPU number, 'auto' (the last CPU this process may use), or 'none'. */
 export type CpuChoice = number | 'auto' | 'none';
 
+/** --cpu of bisect and find, whose worker processes are pinned by default. */
 export const cpuOptionHelp =
   "pin the measuring processes to this CPU: a number, 'auto' (the last CPU allowed; the default) or 'none'";
+
+/** --cpu of run (and calibrate's runs), which is not pinned by default: see measure.ts. */
+export const runCpuOptionHelp =
+  "pin the measuring process to this CPU: a number, 'auto' (the last CPU allowed) or 'none' (the default)";
 
 /** Parses the value of --cpu. */
 export function cpuChoice(raw: string, flag: string): CpuChoice {

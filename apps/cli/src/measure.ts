@@ -34,7 +34,15 @@ export interface MeasureRequest {
   onlyIds?: ReadonlySet<string>;
   /** A --filter that matches no case of the suites is a usage error (exit 2), not an empty run. */
   filterMustMatch?: boolean;
-  /** The CPU to measure on (cpu.ts; default 'auto': the last CPU allowed). */
+  /**
+   * The CPU to measure on (cpu.ts). Default 'none': unlike bisect's workers,
+   * whose variants share the pinned CPU's state in the same rounds, one run
+   * is compared with another made minutes apart, and pinned runs spread more
+   * between processes here: calibrate of 6 sha1 cases at --time 1, one after
+   * the other (2026-12-02 04:20-04:32 UTC, load 1.1-2.6): fastest-low sd
+   * median 6.2% not pinned, 10.2% on CPU 1, 16.2% on CPU 0, 8.6% with only
+   * the main thread on CPU 1.
+   */
   cpu?: CpuChoice;
   /** Before the cases run: the report of the layers and the cases that will run. */
   onStart?: (start: { report: LayerReport; cases: BenchCase[] }) => void;
@@ -148,7 +156,7 @@ export async function measure(request: MeasureRequest, ctx: CommandContext, laye
     report.capabilities === undefined
       ? { dispatch: report.dispatch, layers: fingerprints }
       : { capabilities: report.capabilities, dispatch: report.dispatch, layers: fingerprints };
-  const plan = checkedCpuPlan(planCpu(request.cpu ?? 'auto'));
+  const plan = checkedCpuPlan(planCpu(request.cpu ?? 'none'));
   const run = await whilePinned(plan, async (cpu) => {
     const result = await runCases(prepared.selected, {
       ...(request.timePerCase === undefined ? {} : { timePerCase: request.timePerCase }),

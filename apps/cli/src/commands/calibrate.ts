@@ -70,7 +70,7 @@ const options = {
     'calibrate from the run result files already in this folder (e.g. an earlier --keep-runs) instead of running',
     anyText,
   ),
-  cpu: valueOption('n|auto|none', "the CPU each run measures on, as in `run --cpu` (default 'auto')", cpuChoice),
+  cpu: valueOption('n|auto|none', 'the CPU each run measures on, as in `run --cpu` (default: not pinned)', cpuChoice),
   quiet: booleanOption('no progress on stderr', 'q'),
   interleaved: booleanOption('calibrate interleaved measurement in one process instead (what bisect uses)'),
   repeats: valueOption('n', 'with --interleaved: comparisons per effect size (default 20)', positiveInteger('repeats')),

@@ -40,7 +40,7 @@ const options = {
   baseline: valueOption('file', 'the result file of a good state (from `layerbench run --out`) (required)', anyText),
   filter: valueOption('regex', "only cases whose id matches (default: the baseline's filter)", regexText),
   time: valueOption('seconds', "seconds of measurement per case (default: the baseline's)", positiveNumber('seconds')),
-  cpu: valueOption('n|auto|none', "the CPU to measure on (default: the baseline's, else 'auto')", cpuChoice),
+  cpu: valueOption('n|auto|none', "the CPU to measure on (default: the baseline's, else not pinned)", cpuChoice),
   threshold: valueOption(
     'ratio',
     'slowdowns smaller than this count as good (e.g. 0.05)',
@@ -211,7 +211,7 @@ async function checkAgainstBaseline(args: string[], ctx: CommandContext): Promis
       suites,
       selection: filter === undefined ? {} : { filter },
       timePerCase: chosen.time ?? baseline.options.timePerCase,
-      cpu: chosen.cpu ?? baseline.env.measuredOnCpu ?? 'auto',
+      cpu: chosen.cpu ?? baseline.env.measuredOnCpu ?? 'none',
       quiet: chosen.quiet,
       onlyIds: baselineIds,
       onStart: ({ cases }) =>

@@ -21,7 +21,7 @@ import {
   shardSpec,
   valueOption,
 } from '../args.js';
-import { cpuChoice, cpuOptionHelp } from '../cpu.js';
+import { cpuChoice, runCpuOptionHelp } from '../cpu.js';
 import type { LayerReport } from '../layer-env.js';
 import { failureLines, measure, suiteErrorLines } from '../measure.js';
 import { outputPath } from '../result-files.js';
@@ -44,7 +44,7 @@ const options = {
   format: valueOption('name', `output: ${runFormats.join('|')} (default: each suite's own format)`, oneOf(runFormats)),
   out: valueOption('file', 'write the result file here, rewritten after every finished case', anyText),
   shard: valueOption('k/n', 'run only shard k of n (for a CI matrix); every case is in exactly one shard', shardSpec),
-  cpu: valueOption('n|auto|none', cpuOptionHelp, cpuChoice),
+  cpu: valueOption('n|auto|none', runCpuOptionHelp, cpuChoice),
   quiet: booleanOption('no progress on stderr', 'q'),
   'esptest-seconds': valueOption(
     'seconds',
