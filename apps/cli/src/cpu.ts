@@ -2,7 +2,7 @@
 // alike, and which one is slow changes over minutes: on the 2-vCPU
 // development VM one vCPU ran the same code 1.3-1.5x slower than the other
 // (node:crypto SHA-1 of 64 B: 1145 vs 783 ns; cmac's native path 6301 vs
-// 4308 ns), first CPU 0, half an hour later CPU 1. A process mostly stays on
+// 4308 ns), first CPU 0, ten minutes later CPU 1. A process mostly stays on
 // the CPU it started on, so each measuring process drew its CPU at random: six
 // processes of one stack, visited in shuffled rounds, spread 15-23% (sd of the
 // log of their medians), against 0.4-8% when all six were pinned to one CPU

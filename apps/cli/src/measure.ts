@@ -39,7 +39,7 @@ export interface MeasureRequest {
    * whose variants share the pinned CPU's state in the same rounds, one run
    * is compared with another made minutes apart, and pinned runs spread more
    * between processes here: calibrate of 6 sha1 cases at --time 1, one after
-   * the other (2026-12-02 04:20-04:32 UTC, load 1.1-2.6): fastest-low sd
+   * the other (2026-12-02 03:12-03:19 UTC, load 1.1-2.6): fastest-low sd
    * median 6.2% not pinned, 10.2% on CPU 1, 16.2% on CPU 0, 8.6% with only
    * the main thread on CPU 1.
    */
