@@ -4,8 +4,10 @@
 // node_modules). Each scenario commit changes one layer for real and another
 // one harmlessly; the assertions are the product's own claims — the exit
 // code, the verdict and which layers are attributed — never a timing
-// threshold. Run with `npm run scenarios` (its own turbo task; not in
-// .ci/run until it is green run after run on a busy 2-core machine); the
+// threshold. A scenario left undecided (not wrong) is measured once more,
+// longer, as a user would (bisectDecided). Run with `npm run scenarios` (its
+// own turbo task; not in .ci/run until it is green run after run on a busy
+// 2-core machine); the
 // cases are few so the suite stays within about 15 minutes here.
 import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -81,6 +83,55 @@ async function bisect(good: string, bad: string, args: string[]): Promise<Bisect
   return { run, result: readBisectResult(out) };
 }
 
+/**
+ * The expected attribution of each case (case id -> layers; [] for a case
+ * that must be blamed on nothing), and the cases where it is undecided or
+ * wrong. Undecided: a case expected to name layers that is inconclusive or
+ * names a subset of them (reproduced one way only, or not beyond the A/A
+ * control). Wrong: a layer named that is not expected, on any case.
+ */
+function judgeAttribution(result: BisectResult, expected: Record<string, string[]>) {
+  const wrong: string[] = [];
+  const undecided: string[] = [];
+  for (const c of result.cases) {
+    const want = expected[c.id] ?? [];
+    const extra = c.attributed.filter((layer) => !want.includes(layer));
+    if (extra.length) wrong.push(`${c.id}: ${extra.join(', ')} attributed`);
+    // A harmless layer reproduced one way only is not an attribution (the report says so), but not clean either.
+    else if (want.some((layer) => !c.attributed.includes(layer)) || c.oneWay.some((layer) => !want.includes(layer)))
+      undecided.push(c.id);
+  }
+  return { wrong, undecided };
+}
+
+/**
+ * A bisect as a user would run it when the answer is undecided: the product's
+ * advice for an inconclusive verdict is to measure more, so a scenario whose
+ * first bisect names no wrong layer but leaves an expected attribution
+ * undecided runs once more with twice the time and 5 processes per variant
+ * (said in the log). A wrong layer is never retried: it fails the scenario
+ * as it stands. On the shared 2-core machine one scenario in five came out
+ * undecided in some runs (a wide A/A control), never wrong.
+ */
+async function bisectDecided(
+  good: string,
+  bad: string,
+  args: string[],
+  expected: Record<string, string[]>,
+): Promise<Bisected> {
+  const first = await bisect(good, bad, args);
+  const { wrong, undecided } = judgeAttribution(first.result, expected);
+  if (wrong.length > 0 || undecided.length === 0) return first;
+  const timeAt = args.indexOf('--time');
+  const time = timeAt >= 0 ? Number(args[timeAt + 1]) : 0.6;
+  const rest = args.filter((_, i) => timeAt < 0 || (i !== timeAt && i !== timeAt + 1));
+  const longer = [...rest, '--time', String(2 * time), '--processes', '5'];
+  process.stdout.write(
+    `\n!!!!! UNDECIDED (not wrong): ${undecided.join(', ')}; measuring again with --time ${2 * time} --processes 5 !!!!!\n`,
+  );
+  return bisect(good, bad, longer);
+}
+
 /** Every case's attributed layers; the layers named one way only, per case. */
 function attributions(result: BisectResult) {
   return {
@@ -97,14 +148,12 @@ describe('bisect scenarios: one real change, one harmless change in another laye
       slowAesTableMac(repo);
       harmlessExport(repo, 'cmac');
     });
-    const { run, result } = await bisect(`git:${history.base}`, `git:${bad}`, [
-      '--suite',
-      'cmac',
-      '--filter',
-      '^cmac/aes-128/pl=48/preloaded/table$',
-      '--time',
-      '1.2',
-    ]);
+    const { run, result } = await bisectDecided(
+      `git:${history.base}`,
+      `git:${bad}`,
+      ['--suite', 'cmac', '--filter', '^cmac/aes-128/pl=48/preloaded/table$', '--time', '1.2'],
+      { 'cmac/aes-128/pl=48/preloaded/table': ['aes-core'] },
+    );
     expect(result.layers).toEqual(['aes-core', 'cmac']);
     expect(result.complete).toBe(true);
     const c = result.cases[0]!;
@@ -127,16 +176,21 @@ describe('bisect scenarios: one real change, one harmless change in another laye
     // esp's default composition node+wasm/split becomes node+unrolled/split (about 8-12% slower per packet);
     // the pre-keyed HMAC of 1400 B loses its wasm block function (about 25%). 2.4 s per case: with other jobs
     // on the 2 cores the spread between processes reached 8% at 1.2 s, and the esp case stayed inconclusive.
-    const { run, result } = await bisect(`git:${history.base}`, `git:${bad}`, [
-      '--suite',
-      'esptest',
-      '--suite',
-      'hmac',
-      '--filter',
-      '^(esptest/encrypt\\+decrypt|hmac/1400/prekeyed/dispatch)$',
-      '--time',
-      '2.4',
-    ]);
+    const { run, result } = await bisectDecided(
+      `git:${history.base}`,
+      `git:${bad}`,
+      [
+        '--suite',
+        'esptest',
+        '--suite',
+        'hmac',
+        '--filter',
+        '^(esptest/encrypt\\+decrypt|hmac/1400/prekeyed/dispatch)$',
+        '--time',
+        '2.4',
+      ],
+      { 'esptest/encrypt+decrypt': ['sha1-dispatch'], 'hmac/1400/prekeyed/dispatch': ['sha1-dispatch'] },
+    );
     expect(result.layers).toEqual(['sha1-dispatch', 'esp']);
     expect(result.complete).toBe(true);
     // One copy per layer: the esp taken from either side ran the variant's sha1-dispatch.
@@ -174,14 +228,19 @@ describe('bisect scenarios: one real change, one harmless change in another laye
       forceGenericSha1(repo);
       harmlessExport(repo, 'aes-core');
     });
-    const { run, result } = await bisect(`git:${history.base}`, `git:${bad}`, [
-      '--suite',
-      'sha1',
-      '--suite',
-      'cmac',
-      '--filter',
-      '^(sha1/(64|1500)/dispatch|cmac/aes-128/pl=48/preloaded/table)$',
-    ]);
+    const { run, result } = await bisectDecided(
+      `git:${history.base}`,
+      `git:${bad}`,
+      [
+        '--suite',
+        'sha1',
+        '--suite',
+        'cmac',
+        '--filter',
+        '^(sha1/(64|1500)/dispatch|cmac/aes-128/pl=48/preloaded/table)$',
+      ],
+      { 'sha1/64/dispatch': ['sha1-dispatch'], 'sha1/1500/dispatch': ['sha1-dispatch'] },
+    );
     expect(result.layers).toEqual(['aes-core', 'sha1-dispatch']);
     for (const id of ['sha1/64/dispatch', 'sha1/1500/dispatch']) {
       const c = result.cases.find((x) => x.id === id)!;
@@ -214,12 +273,12 @@ describe('bisect scenarios: one real change, one harmless change in another laye
       return;
     }
     const bad = history.commit('cmac: a harmless export (runtime scenario)', (repo) => harmlessExport(repo, 'cmac'));
-    const { run, result } = await bisect(`git:${history.base},node@${RUNTIME_PACKAGE_VERSION}`, `git:${bad}`, [
-      '--suite',
-      'cmac',
-      '--filter',
-      '^cmac/aes-128/pl=48/native/node:crypto$',
-    ]);
+    const { run, result } = await bisectDecided(
+      `git:${history.base},node@${RUNTIME_PACKAGE_VERSION}`,
+      `git:${bad}`,
+      ['--suite', 'cmac', '--filter', '^cmac/aes-128/pl=48/native/node:crypto$'],
+      { 'cmac/aes-128/pl=48/native/node:crypto': ['runtime'] },
+    );
     expect(result.layers).toEqual(['cmac', 'runtime']);
     const byId = new Map(result.variants.map((v) => [v.id, v]));
     expect(byId.get('good')!.env!.node).toBe('v16.20.2');
@@ -243,14 +302,12 @@ describe('bisect scenarios: one real change, one harmless change in another laye
       slowCmacMac(repo);
       harmlessExport(repo, 'esp');
     });
-    const { run, result } = await bisect(`git:${history.base}`, `git:${bad}`, [
-      '--suite',
-      'cmac',
-      '--filter',
-      '^cmac/aes-128/pl=48/preloaded/table$',
-      '--time',
-      '1.2',
-    ]);
+    const { run, result } = await bisectDecided(
+      `git:${history.base}`,
+      `git:${bad}`,
+      ['--suite', 'cmac', '--filter', '^cmac/aes-128/pl=48/preloaded/table$', '--time', '1.2'],
+      { 'cmac/aes-128/pl=48/preloaded/table': ['aes-core', 'cmac'] },
+    );
     expect(result.layers).toEqual(['aes-core', 'cmac', 'esp']);
     const c = result.cases[0]!;
     expect(c.total?.verdict, run.stdout).toBe('regressed');
