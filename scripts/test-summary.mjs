@@ -1,11 +1,13 @@
 #!/usr/bin/env node
 // `npm test`: Biome checks formatting and lint over the whole tree (`biome ci`),
 // then turbo runs build, test, lint and typecheck in every package,
-// continuing past a failing package so that every package reports; this
+// continuing past a failing package so that every package reports, and then,
+// alone on the machine (it measures), the bisect scenario suite (`turbo run
+// scenarios`: real bisects of throwaway commits, about 5 minutes); this
 // script passes turbo's output through unchanged and ends it with one total
-// line over all packages' vitest summaries ("Tests  2 failed | 133 passed"),
-// after repeating the lines of tests skipped for a missing program.
-// Exit code: turbo's, or 1 when Biome found problems.
+// line over all the vitest summaries ("Tests  2 failed | 133 passed"), after
+// repeating the lines of tests skipped for a missing program.
+// Exit code: 0 when Biome, the tests and the scenarios all passed, else 1 (or turbo's).
 import { spawn } from 'node:child_process';
 import { realpathSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
@@ -22,13 +24,15 @@ export class TestSummary {
 
   readLine(raw) {
     const line = raw.replace(ansi, '');
-    const summary = /^(\S+):test:\s+Tests\s+(.*)$/.exec(line);
+    const summary = /^(\S+):(?:test|scenarios):\s+Tests\s+(.*)$/.exec(line);
     if (summary) {
       const tally = { passed: 0, failed: 0, skipped: 0 };
       for (const [, n, what] of summary[2].matchAll(/(\d+) (passed|failed|skipped|todo)/g)) {
         tally[what === 'todo' ? 'skipped' : what] += Number(n);
       }
-      this.counts.set(summary[1], tally);
+      // One entry per package and task: the cli's unit tests and its scenarios both count.
+      const key = /:scenarios:/.test(line) ? `${summary[1]} scenarios` : summary[1];
+      this.counts.set(key, tally);
     }
     // The one line a test prints when it skips for a missing program (vectors/programs.ts).
     const skip = /(SKIPPED \(missing program\): .*)$/.exec(line);
@@ -43,7 +47,7 @@ export class TestSummary {
     for (const tally of this.counts.values()) for (const key of Object.keys(total)) total[key] += tally[key];
     const parts = [`${total.passed} passed`, `${total.failed} failed`];
     if (total.skipped > 0) parts.push(`${total.skipped} skipped`);
-    const packages = this.counts.size;
+    const packages = new Set([...this.counts.keys()].map((key) => key.split(' ')[0])).size;
     let last = `tests: ${parts.join(', ')} (${packages} package${packages === 1 ? '' : 's'})`;
     if (this.failedTasks.length > 0) last += `; failed tasks: ${this.failedTasks.join(', ')}`;
     return [...this.skipped, last];
@@ -62,40 +66,45 @@ function runBiome() {
   });
 }
 
-async function runTurbo(args) {
+/** One `turbo run <tasks>`, its output passed through and read by `summary`; resolves to its exit code. */
+function turbo(tasks, args, summary) {
+  return new Promise((resolve) => {
+    const child = spawn('turbo', ['run', ...tasks, '--continue=dependencies-successful', ...args], {
+      stdio: ['inherit', 'pipe', 'pipe'],
+    });
+    const forward = (stream, sink) => {
+      let pending = '';
+      stream.on('data', (chunk) => {
+        sink.write(chunk);
+        pending += chunk.toString('utf8');
+        const lines = pending.split('\n');
+        pending = lines.pop();
+        for (const line of lines) summary.readLine(line);
+      });
+      stream.on('end', () => pending && summary.readLine(pending));
+    };
+    forward(child.stdout, process.stdout);
+    forward(child.stderr, process.stderr);
+    child.on('error', (error) => {
+      process.stderr.write(`npm test: cannot start turbo: ${error.message}\n`);
+      resolve(1);
+    });
+    child.on('close', (code, signal) => resolve(code || (signal ? 1 : 0)));
+  });
+}
+
+async function runAll(args) {
   const summary = new TestSummary();
   process.stdout.write('npm test: biome ci (format and lint, biome.jsonc)\n');
   const biomeOk = await runBiome();
   if (!biomeOk) summary.failedTasks.push('biome ci (run `npm run check` to fix what it can)');
-  const turbo = spawn(
-    'turbo',
-    ['run', 'build', 'test', 'lint', 'typecheck', '--continue=dependencies-successful', ...args],
-    {
-      stdio: ['inherit', 'pipe', 'pipe'],
-    },
-  );
-  const forward = (stream, sink) => {
-    let pending = '';
-    stream.on('data', (chunk) => {
-      sink.write(chunk);
-      pending += chunk.toString('utf8');
-      const lines = pending.split('\n');
-      pending = lines.pop();
-      for (const line of lines) summary.readLine(line);
-    });
-    stream.on('end', () => pending && summary.readLine(pending));
-  };
-  forward(turbo.stdout, process.stdout);
-  forward(turbo.stderr, process.stderr);
-  turbo.on('error', (error) => {
-    process.stderr.write(`npm test: cannot start turbo: ${error.message}\n`);
-    process.exitCode = 1;
-  });
-  turbo.on('close', (code, signal) => {
-    process.stdout.write(`\n${summary.closingLines().join('\n')}\n`);
-    process.exitCode = code || (signal ? 1 : 0) || (biomeOk ? 0 : 1);
-  });
+  const tests = await turbo(['build', 'test', 'lint', 'typecheck'], args, summary);
+  // The scenarios measure: they run after every other test has finished, never beside one.
+  process.stdout.write('\nnpm test: the bisect scenario suite (apps/cli/scenarios), alone on the machine\n');
+  const scenarios = await turbo(['scenarios'], args, summary);
+  process.stdout.write(`\n${summary.closingLines().join('\n')}\n`);
+  process.exitCode = tests || scenarios || (biomeOk ? 0 : 1);
 }
 
 if (process.argv[1] && pathToFileURL(realpathSync(process.argv[1])).href === import.meta.url)
-  runTurbo(process.argv.slice(2));
+  runAll(process.argv.slice(2));

@@ -14,13 +14,15 @@ describe('npm test summary', () => {
       '@layerbench/esp:test: SKIPPED (missing program): ESP packets decrypted and authenticated by tshark (packages/esp): tshark is not on PATH; to run it: apt-get install tshark (or set TSHARK_PATH); under CI=true this fails',
       '@layerbench/esp:test:       Tests  2 failed | 625 passed | 1 skipped (628)',
       '@layerbench/esp:test:  Test Files  1 failed | 20 passed (21)',
+      '@layerbench/cli:test:       Tests  212 passed (212)',
+      '@layerbench/cli:scenarios:       Tests  9 passed | 1 failed (10)',
       ' Tasks:    28 successful, 30 total',
       '  Failed:    @layerbench/esp#test, @layerbench/cli#typecheck',
     ];
     for (const line of log) summary.readLine(line);
     expect(summary.closingLines()).toEqual([
       'SKIPPED (missing program): ESP packets decrypted and authenticated by tshark (packages/esp): tshark is not on PATH; to run it: apt-get install tshark (or set TSHARK_PATH); under CI=true this fails',
-      'tests: 786 passed, 2 failed, 1 skipped (2 packages); failed tasks: @layerbench/esp#test, @layerbench/cli#typecheck',
+      'tests: 1007 passed, 3 failed, 1 skipped (3 packages); failed tasks: @layerbench/esp#test, @layerbench/cli#typecheck',
     ]);
   });
 

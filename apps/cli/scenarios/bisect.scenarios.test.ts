@@ -5,9 +5,8 @@
 // one harmlessly; the assertions are the product's own claims — the exit
 // code, the verdict and which layers are attributed — never a timing
 // threshold. A scenario left undecided (not wrong) is measured once more,
-// longer, as a user would (bisectDecided). Run with `npm run scenarios` (its
-// own turbo task; not in .ci/run until it is green run after run on a busy
-// 2-core machine); the
+// longer, as a user would (bisectDecided). `npm test` runs it (its own turbo
+// task, `npm run scenarios`) after every other test, alone on the machine; the
 // cases are few so the suite stays within about 15 minutes here.
 import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -107,11 +106,13 @@ function judgeAttribution(result: BisectResult, expected: Record<string, string[
 /**
  * A bisect as a user would run it when the answer is undecided: the product's
  * advice for an inconclusive verdict is to measure more, so a scenario whose
- * first bisect names no wrong layer but leaves an expected attribution
- * undecided runs once more with twice the time and 5 processes per variant
- * (said in the log). A wrong layer is never retried: it fails the scenario
- * as it stands. On the shared 2-core machine one scenario in five came out
- * undecided in some runs (a wide A/A control), never wrong.
+ * bisect names no wrong layer but leaves an expected attribution undecided
+ * runs again with twice the time and 5 processes per variant, and once more
+ * with four times the time (each said in the log). A wrong layer is never
+ * measured again: it fails the scenario as it stands. On the shared 2-core
+ * machine, pinned, about one scenario in twenty came out undecided (a wide
+ * A/A control or one swap direction only), never wrong; the longer bisect
+ * decided it each time.
  */
 async function bisectDecided(
   good: string,
@@ -119,17 +120,19 @@ async function bisectDecided(
   args: string[],
   expected: Record<string, string[]>,
 ): Promise<Bisected> {
-  const first = await bisect(good, bad, args);
-  const { wrong, undecided } = judgeAttribution(first.result, expected);
-  if (wrong.length > 0 || undecided.length === 0) return first;
   const timeAt = args.indexOf('--time');
   const time = timeAt >= 0 ? Number(args[timeAt + 1]) : 0.6;
   const rest = args.filter((_, i) => timeAt < 0 || (i !== timeAt && i !== timeAt + 1));
-  const longer = [...rest, '--time', String(2 * time), '--processes', '5'];
-  process.stdout.write(
-    `\n!!!!! UNDECIDED (not wrong): ${undecided.join(', ')}; measuring again with --time ${2 * time} --processes 5 !!!!!\n`,
-  );
-  return bisect(good, bad, longer);
+  let bisected = await bisect(good, bad, args);
+  for (const factor of [2, 4]) {
+    const { wrong, undecided } = judgeAttribution(bisected.result, expected);
+    if (wrong.length > 0 || undecided.length === 0) return bisected;
+    process.stdout.write(
+      `\n!!!!! UNDECIDED (not wrong): ${undecided.join(', ')}; measuring again with --time ${factor * time} --processes 5 !!!!!\n`,
+    );
+    bisected = await bisect(good, bad, [...rest, '--time', String(factor * time), '--processes', '5']);
+  }
+  return bisected;
 }
 
 /** Every case's attributed layers; the layers named one way only, per case. */
