@@ -5,11 +5,11 @@
 // 4308 ns), first CPU 0, ten minutes later CPU 1. A process mostly stays on
 // the CPU it started on, so each measuring process drew its CPU at random: six
 // processes of one stack, visited in shuffled rounds, spread 15-23% (sd of the
-// log of their medians), against 0.4-8% when all six were pinned to one CPU
-// (same rounds, same minutes). That spread is what a bisect's intervals and a
-// between-run compare must allow for; pinned, the CPU's own speed is shared by
-// every variant (bisect) and by both runs (compare), like any other property
-// of the machine.
+// log of their medians), against 0.4-7.7% when all six were pinned to one CPU
+// (same rounds, same minutes; 13.6% in one case, one process of six at 1.4x).
+// That spread is what a bisect's intervals must allow for; pinned, the CPU's
+// own speed is shared by every variant in the same rounds. Separate runs are
+// not pinned by default: measured, pinning made them spread more (measure.ts).
 //
 // Linux only, through util-linux's taskset (present on every Debian-like
 // system): Node has no call to set a process's CPU affinity. Elsewhere, or
