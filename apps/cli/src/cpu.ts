@@ -55,8 +55,8 @@ export function allowedCpus(): number[] | undefined {
   return cpusOf('self');
 }
 
-/** The CPUs process `pid` may run on, or undefined when that cannot be read. */
-function cpusOf(pid: number | 'self'): number[] | undefined {
+/** The CPUs process (or thread) `pid` may run on, or undefined when that cannot be read. */
+export function cpusOf(pid: number | 'self'): number[] | undefined {
   try {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');
     const line = /^Cpus_allowed_list:\s*(.+)$/m.exec(status);
@@ -88,7 +88,7 @@ export function planCpu(choice: CpuChoice, allowed: readonly number[] | null = a
  */
 export function pinProcess(pid: number, cpu: number): string | undefined {
   try {
-    execFileSync('taskset', ['-a', '-p', '-c', String(cpu), String(pid)], { stdio: ['ignore', 'ignore', 'pipe'] });
+    setAffinity(pid, [cpu]);
   } catch (err) {
     const e = err as NodeJS.ErrnoException & { stderr?: Buffer };
     if (e.code === 'ENOENT') return 'taskset (util-linux) is not installed';
@@ -101,6 +101,11 @@ export function pinProcess(pid: number, cpu: number): string | undefined {
   return now.length === 1 && now[0] === cpu
     ? undefined
     : `taskset failed: process ${pid} runs on CPUs ${now.join(',')}`;
+}
+
+/** Gives every thread of process `pid` these CPUs (taskset -a); throws what execFileSync throws. */
+function setAffinity(pid: number, cpus: readonly number[]): void {
+  execFileSync('taskset', ['-a', '-p', '-c', cpus.join(','), String(pid)], { stdio: ['ignore', 'ignore', 'pipe'] });
 }
 
 /**
@@ -119,17 +124,26 @@ export function checkedCpuPlan(plan: CpuPlan): CpuPlan {
   }
 }
 
-/** Pins the processes to the plan's CPU; the CPU they run on, or why they are not pinned. */
-export function pinAll(pids: readonly number[], plan: CpuPlan): CpuPlan {
+/**
+ * Pins the processes to the plan's CPU (an undefined pid, a child that never
+ * started, is passed over); the CPU they run on, or why they are not pinned.
+ */
+export function pinAll(pids: readonly (number | undefined)[], plan: CpuPlan): CpuPlan {
   if (plan.cpu === undefined) return plan;
   for (const pid of pids) {
+    if (pid === undefined) continue;
     const problem = pinProcess(pid, plan.cpu);
     if (problem !== undefined) return { why: `not pinned: ${problem}` };
   }
   return plan;
 }
 
-/** One line for a report: "CPU 1 (pinned)" or the reason it is not. */
+/** What a result file records of a plan: the CPU measured on, or why none. */
+export function cpuFields(plan: CpuPlan): { measuredOnCpu: number } | { cpuNote: string } {
+  return plan.cpu === undefined ? { cpuNote: plan.why } : { measuredOnCpu: plan.cpu };
+}
+
+/** One line for a report: "pinned to CPU 1" or the reason it is not. */
 export function describeCpuPlan(plan: CpuPlan): string {
   return plan.cpu === undefined ? plan.why : `pinned to CPU ${plan.cpu}`;
 }
@@ -147,7 +161,7 @@ export async function whilePinned<T>(plan: CpuPlan, measure: (cpu: CpuPlan) => P
   } finally {
     if (pinned.cpu !== undefined && before !== undefined) {
       try {
-        execFileSync('taskset', ['-a', '-p', '-c', before.join(','), String(process.pid)], { stdio: 'ignore' });
+        setAffinity(process.pid, before);
       } catch {
         // Nothing to restore with: the process keeps running on the one CPU.
       }

@@ -19,7 +19,7 @@ import { buildCases, selectCases } from './suites/index.js';
 import type { BuiltCases, Selection, SuiteDefinition } from './suites/index.js';
 import { progressStream } from './terminal.js';
 import { UsageError } from './args.js';
-import { checkedCpuPlan, planCpu, whilePinned, type CpuChoice } from './cpu.js';
+import { checkedCpuPlan, cpuFields, planCpu, whilePinned, type CpuChoice } from './cpu.js';
 
 export interface MeasureRequest {
   suites: readonly SuiteDefinition[];
@@ -164,7 +164,7 @@ export async function measure(request: MeasureRequest, ctx: CommandContext, laye
       ...(progress === undefined ? {} : { progress }),
       signal: ctx.signal,
       onCase: (_result, partial) => keep(partial),
-      env: { ...env, ...(cpu.cpu === undefined ? { cpuNote: cpu.why } : { measuredOnCpu: cpu.cpu }) },
+      env: { ...env, ...cpuFields(cpu) },
       suites: request.suites.map((suite) => suite.name),
       ...(request.selection.shard === undefined ? {} : { shard: request.selection.shard.text }),
       ...(request.selection.filter === undefined ? {} : { filter: request.selection.filter }),

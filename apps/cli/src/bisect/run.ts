@@ -32,7 +32,7 @@ import type { BisectCase, BisectResult, BisectVariant } from '@layerbench/bench-
 import type { ResolvedComposition } from './side-sources.js';
 import type { LayerName } from './side-spec.js';
 import { dirsFor, stackChanges, type SideIdentity, type VariantPlan, planVariants } from './variants.js';
-import { describeCpuPlan, pinAll, type CpuPlan } from '../cpu.js';
+import { cpuFields, describeCpuPlan, pinAll, type CpuPlan } from '../cpu.js';
 import { CompositionWorker, MixError } from './worker/client.js';
 import type { Measurement, WorkerCase, WorkerEnv } from './worker/protocol.js';
 
@@ -441,8 +441,10 @@ export async function runBisect(inputs: BisectInputs): Promise<BisectResult> {
   const runs = await startVariants(inputs, plans);
   try {
     // Pinned once every worker is ready: their warm-ups ran on all CPUs, their visits run on one.
-    const pids = runs.flatMap((r) => r.workers.map((w) => w.pid)).filter((pid): pid is number => pid !== undefined);
-    const cpu = pinAll(pids, inputs.cpu);
+    const cpu = pinAll(
+      runs.flatMap((r) => r.workers.map((w) => w.pid)),
+      inputs.cpu,
+    );
     inputs.progress?.(describeCpuPlan(cpu));
     const records = caseRecords(runs);
     const measured = await measureRounds(inputs, runs, records);
@@ -464,7 +466,7 @@ export async function runBisect(inputs: BisectInputs): Promise<BisectResult> {
         alpha: inputs.alpha,
         peers: inputs.peers,
       },
-      machine: { ...inputs.machine, ...(cpu.cpu === undefined ? { cpuNote: cpu.why } : { measuredOnCpu: cpu.cpu }) },
+      machine: { ...inputs.machine, ...cpuFields(cpu) },
       load: { start: loadStart, end: loadAverage() },
       good: { spec: inputs.goodId.spec, layers: Object.values(inputs.goodId.layers) },
       bad: { spec: inputs.badId.spec, layers: Object.values(inputs.badId.layers) },

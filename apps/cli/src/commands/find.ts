@@ -154,7 +154,7 @@ async function workersAt(
     for (let p = 0; p < processes; p++) workers.push(await CompositionWorker.start(options));
     // Every commit's processes on the same CPU (cpu.ts); a failure to pin was reported when the plan was made.
     pinAll(
-      workers.map((w) => w.pid).filter((pid): pid is number => pid !== undefined),
+      workers.map((w) => w.pid),
       cpu,
     );
   } catch (err) {
