@@ -86,6 +86,28 @@ export function reproduces(
   return effect?.verdict === direction && overControl?.verdict === direction;
 }
 
+/** Half the width of an effect's interval in log terms (the interval is at the run's confidence level). */
+const logHalfWidth = (e: Effect): number => Math.max(0, Math.log(e.ci[1]) - Math.log(e.ci[0])) / 2;
+
+/**
+ * How far apart (in log terms) the sum of the parts and the whole may lie by
+ * chance at the run's confidence level: the whole's interval and the parts'
+ * combined in quadrature. Each part enters the sum through its added time
+ * (in - 1), so its uncertainty in the sum is its ratio times its log
+ * half-width; the sum's, over the sum, is the parts' log half-width. The
+ * parts and the whole are treated as independent; they share the good stack's
+ * measurements, which only makes this margin wider than the exact one, so the
+ * note errs towards silence. A point estimate of the parts outside the
+ * whole's interval alone is not evidence: the parts have intervals of their
+ * own (the two-layer scenario: parts x1.652, whole x1.577, with nothing
+ * interacting).
+ */
+function partsMargin(swapIns: readonly Effect[], total: Effect, parts: number): number {
+  const partsVariance = swapIns.reduce((sum, e) => sum + (e.ratio * logHalfWidth(e)) ** 2, 0);
+  const partsHalf = Math.sqrt(partsVariance) / parts;
+  return Math.sqrt(logHalfWidth(total) ** 2 + partsHalf ** 2);
+}
+
 /**
  * Attributes one case's change. `problems` says why a variant has no values
  * (for the notes); `threshold` is the relative change below which parts and
@@ -155,7 +177,15 @@ export function attributeCase(
     // +66% (the two-layer scenario, where the product fell outside the total's interval with nothing interacting).
     const parts = 1 + swapIns.reduce((sum, s) => sum + (s.swapIn!.ratio - 1), 0);
     const gap = Math.abs(Math.log(parts) - logTotal);
-    if (gap > Math.log(1 + threshold) && (parts < total.ci[0] || parts > total.ci[1])) {
+    if (
+      gap > Math.log(1 + threshold) &&
+      gap >
+        partsMargin(
+          swapIns.map((s) => s.swapIn!),
+          total,
+          parts,
+        )
+    ) {
       notes.push(
         `the parts do not add up: one layer at a time they give ${formatRatio(parts)}, the whole change is ${formatRatio(total.ratio)}`,
       );
