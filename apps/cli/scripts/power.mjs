@@ -9,6 +9,7 @@
 //   npm run build
 //   npx layerbench calibrate sha1 --filter '^sha1/(64|1500)/(dispatch|unrolled|wasm)$' --time 1 --out cal.json
 //   node apps/cli/scripts/power.mjs --dir /tmp/power --pairs 3 --calibration cal.json
+//   node apps/cli/scripts/power.mjs --dir /tmp/power --pairs 3 --processes 5   (each side 5 processes)
 //
 // Prints per pair and comparison the exit code, the cases called regressed or
 // improved with their ratios, and the load average; writes <dir>/summary.json.
@@ -30,8 +31,12 @@ const { values } = parseArgs({
     every: { type: 'string', default: '20' },
     filter: { type: 'string', default: '^sha1/(64|1500)/(dispatch|unrolled|wasm)$' },
     calibration: { type: 'string' },
+    processes: { type: 'string', default: '1' },
   },
 });
+const processes = Number(values.processes);
+const { mergeProcessRuns } = await import('@layerbench/bench-runner/compare');
+const { readRunResult, writeResultFile } = await import('@layerbench/bench-runner/results');
 if (values.dir === undefined) throw new Error('--dir <folder> is required');
 const dir = resolve(values.dir);
 mkdirSync(dir, { recursive: true });
@@ -66,6 +71,18 @@ const slowedRun = (every, out) =>
     out,
   ]);
 
+/** --processes k: k slowed runs one after the other, merged as `layerbench run --processes k` merges. */
+function slowedRuns(every, out) {
+  if (processes === 1) return slowedRun(every, out);
+  const parts = [];
+  for (let k = 1; k <= processes; k++) {
+    const part = out.replace(/\.json$/, `.p${k}.json`);
+    slowedRun(every, part);
+    parts.push(readRunResult(part));
+  }
+  writeResultFile(out, mergeProcessRuns(parts));
+}
+
 const noCalibration = mkdtempSync(join(tmpdir(), 'layerbench-no-calibration-'));
 function compare(base, head, calibration) {
   const args = [main, 'compare', base, head, '--format', 'json'];
@@ -90,13 +107,27 @@ const rows = [];
 for (let p = 1; p <= Number(values.pairs); p++) {
   const file = (name) => join(dir, `${name}-${p}.json`);
   const load = [loadavg()];
-  slowedRun(0, file('base'));
+  slowedRuns(0, file('base'));
   load.push(loadavg());
-  slowedRun(Number(values.every), file('slow'));
+  slowedRuns(Number(values.every), file('slow'));
   load.push(loadavg());
-  mustRun([main, 'run', 'sha1', '--filter', values.filter, '--time', values.time, '--quiet', '--out', file('seed')], {
-    LAYERBENCH_SHA1_IMPL: 'generic',
-  });
+  mustRun(
+    [
+      main,
+      'run',
+      'sha1',
+      '--filter',
+      values.filter,
+      '--time',
+      values.time,
+      '--processes',
+      String(processes),
+      '--quiet',
+      '--out',
+      file('seed'),
+    ],
+    { LAYERBENCH_SHA1_IMPL: 'generic' },
+  );
   load.push(loadavg());
   for (const [mode, calibration] of modes) {
     for (const head of ['slow', 'seed']) {

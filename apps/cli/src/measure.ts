@@ -124,7 +124,15 @@ function installedVersion(fromDir: string, name: string): string | undefined {
   return typeof version === 'string' ? version : undefined;
 }
 
-export async function measure(request: MeasureRequest, ctx: CommandContext, layers?: Layers): Promise<Measurement> {
+/**
+ * Everything before measuring, as `measure` does it: the cases, the
+ * filter checked, the layers' report, onStart called. `run --processes`
+ * measures in child processes after this.
+ */
+export async function prepareMeasurement(
+  request: MeasureRequest,
+  layers?: Layers,
+): Promise<{ prepared: Awaited<ReturnType<typeof prepareCases>>; report: LayerReport }> {
   const prepared = await prepareCases(request, layers);
   const filter = request.selection.filter;
   if (request.filterMustMatch && filter !== undefined && selectCases(prepared.built.cases, { filter }).length === 0) {
@@ -135,7 +143,21 @@ export async function measure(request: MeasureRequest, ctx: CommandContext, laye
   }
   const report = describeLayers(prepared.layers);
   request.onStart?.({ report, cases: prepared.selected });
+  return { prepared, report };
+}
 
+export async function measure(request: MeasureRequest, ctx: CommandContext, layers?: Layers): Promise<Measurement> {
+  const { prepared, report } = await prepareMeasurement(request, layers);
+  return measurePrepared(request, ctx, prepared, report);
+}
+
+/** The measurement in this process of cases prepared by prepareMeasurement. */
+export async function measurePrepared(
+  request: MeasureRequest,
+  ctx: CommandContext,
+  prepared: Awaited<ReturnType<typeof prepareCases>>,
+  report: LayerReport,
+): Promise<Measurement> {
   // Writes are chained so they land in order; the first failure is kept and rethrown at the end.
   let writes: Promise<unknown> = Promise.resolve();
   let writeError: unknown;
@@ -174,7 +196,15 @@ export async function measure(request: MeasureRequest, ctx: CommandContext, laye
   keep(run);
   await writes;
   if (writeError !== undefined) throw writeError;
+  return measurementOf(run, prepared, report);
+}
 
+/** A run of prepared cases as a Measurement (in this process or merged from several). */
+export function measurementOf(
+  run: RunResult,
+  prepared: Awaited<ReturnType<typeof prepareCases>>,
+  report: LayerReport,
+): Measurement {
   return {
     run,
     selected: prepared.selected,

@@ -1,7 +1,7 @@
 // `layerbench run` and `list` end to end on the built CLI, with tiny time
 // budgets: output shapes, the seeds' outputs (NTPsec MACs, esptest lines),
 // shards that cover every case exactly once, and --out after Ctrl-C.
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readRunResult } from '@layerbench/bench-runner/results';
@@ -198,5 +198,83 @@ describe('run', { timeout: heavyTestTimeout }, () => {
     expect(result.stdout).toMatch(/^== sha1: /m);
     expect(result.stdout.indexOf('== cmac-timing')).toBeLessThan(result.stdout.indexOf('== sha1'));
     expect(result.stderr).not.toContain('\u001b[');
+  });
+});
+
+describe('run --processes and check against a run of several processes', { timeout: heavyTestTimeout }, () => {
+  const filter = '^sha1/64/(generic|unrolled)$';
+  const noCalibration = { LAYERBENCH_CALIBRATION_DIR: join(work, 'no-calibration') };
+
+  it('measures in k fresh processes, records each case per process, and compare takes the spread from the files', async () => {
+    const files = [join(work, 'processes-a.json'), join(work, 'processes-b.json')];
+    for (const out of files) {
+      const result = await runCli(
+        ['run', 'sha1', '--filter', filter, '--time', '0.05', '--processes', '3', '--format', 'json', '--out', out],
+        { env: noCalibration },
+      );
+      expect(result.code, result.stderr).toBe(0);
+      const printed = JSON.parse(result.stdout) as RunResult;
+      const run = readRunResult(out);
+      expect(printed.processes).toBe(3);
+      expect(run.processes).toBe(3);
+      expect(run.cases.map((c) => c.id).sort()).toEqual(['sha1/64/generic', 'sha1/64/unrolled']);
+      for (const c of run.cases) {
+        expect(c.status).toBe('ok');
+        expect(c.processFigures?.['fastest-low']).toHaveLength(3);
+        expect(c.processFigures?.median).toHaveLength(3);
+      }
+    }
+    const compared = await runCli(['compare', files[0]!, files[1]!, '--format', 'json'], { env: noCalibration });
+    expect([0, 1], compared.stderr).toContain(compared.code);
+    const comparison = JSON.parse(compared.stdout) as {
+      cases: { processes: unknown; betweenRuns: { source: string; sigma: number; dof: number } }[];
+      noise: { description: string };
+    };
+    for (const c of comparison.cases) {
+      expect(c.processes).toEqual({ base: 3, head: 3 });
+      // The spread between the 3 + 3 processes (4 degrees of freedom) when wider than the default's 10%.
+      if (c.betweenRuns.source === 'runs') expect(c.betweenRuns.dof).toBe(4);
+      else expect(c.betweenRuns).toMatchObject({ source: 'default', sigma: 0.1, dof: 3 });
+    }
+    expect(comparison.noise.description).toMatch(
+      /^2 of 2 case\(s\) compared by the geometric mean of their processes \(base 3, head 3\); [0-2] of them with the spread between those processes, wider than the default; otherwise no between-run calibration/,
+    );
+
+    // check measures as many processes as its baseline's run, exactly the baseline's cases.
+    const checked = await runCli(['check', '--baseline', files[0]!], { env: noCalibration });
+    expect(checked.stderr).toMatch(/layerbench check: 2 case\(s\) against .* in 3 processes/);
+    // The code is byte-identical to the baseline's: the guard makes every case unchanged, so good.
+    expect(checked.stdout).toMatch(/check: good \(exit 0\)/);
+    expect(checked.code).toBe(0);
+  });
+
+  it('keeps the processes that finished at Ctrl-C', async () => {
+    const out = join(work, 'processes-interrupted.json');
+    // The processes write their files in a temporary folder under TMPDIR: process 2's file means process 1 ended.
+    const tmp = mkdtempSync(join(work, 'tmp-'));
+    const { child, done } = spawnCli(
+      ['run', 'sha1', '--filter', filter, '--time', '0.3', '--processes', '20', '--out', out],
+      { env: { TMPDIR: tmp } },
+    );
+    const secondStarted = () => readdirSync(tmp).some((folder) => existsSync(join(tmp, folder, 'process-2.json')));
+    while (!secondStarted()) {
+      if (child.exitCode !== null) break;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    child.kill('SIGINT');
+    const result = await done;
+    expect(result.code, result.stderr).toBe(130);
+    expect(result.stderr).toMatch(/interrupted after 1 of 20 processes \(kept in /);
+    const run = readRunResult(out);
+    expect(run.interrupted).toBe(true);
+    expect(run.processes).toBe(1);
+    // The temporary folder is gone.
+    expect(readdirSync(tmp)).toEqual([]);
+  });
+
+  it('refuses --processes 0 as bad input', async () => {
+    const result = await runCli(['run', 'sha1', '--filter', filter, '--processes', '0']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/processes/);
   });
 });

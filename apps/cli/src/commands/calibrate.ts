@@ -6,11 +6,9 @@
 // separate-run comparisons and each case's minimum detectable effect at this
 // --time. `--interleaved` instead calibrates interleaved measurement in one
 // process (what bisect does).
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { figureBases } from '@layerbench/bench-runner/compare';
 import {
   CalibrationInterruptedError,
@@ -38,6 +36,7 @@ import {
 import { InputFileError, outputPath, readRunInput } from '../result-files.js';
 import { defaultRun, suiteByName } from '../suites/index.js';
 import { cpuChoice } from '../cpu.js';
+import { runInFreshProcess } from '../fresh-processes.js';
 import type { Command, CommandContext } from './types.js';
 
 const options = {
@@ -187,32 +186,6 @@ export function formatBetweenRunText(calibration: BetweenRunCalibration, stored?
   );
   if (stored !== undefined) lines.push('', `Stored for compare and check: ${stored}`);
   return lines.join('\n');
-}
-
-/** One `layerbench run` in a fresh process; rejects with a message when it fails, undefined when interrupted. */
-function runInFreshProcess(ctx: CommandContext, args: string[]): Promise<{ code: number; stderr: string } | undefined> {
-  const main = fileURLToPath(new URL('../main.js', import.meta.url));
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [main, 'run', ...args], {
-      cwd: ctx.cwd,
-      env: ctx.env,
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    const onAbort = () => child.kill('SIGTERM');
-    ctx.signal.addEventListener('abort', onAbort, { once: true });
-    child.on('error', (error) => {
-      ctx.signal.removeEventListener('abort', onAbort);
-      reject(error);
-    });
-    child.on('close', (code) => {
-      ctx.signal.removeEventListener('abort', onAbort);
-      resolve(ctx.signal.aborted ? undefined : { code: code ?? 1, stderr });
-    });
-  });
 }
 
 /** Says what it does, unless --quiet. */

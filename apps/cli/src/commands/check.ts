@@ -15,11 +15,14 @@ import {
   formatOptionHelp,
   fraction,
   parseArgs,
+  positiveInteger,
   positiveNumber,
   regexText,
   valueOption,
 } from '../args.js';
+import { exactIdsFilter, measureInProcesses } from '../fresh-processes.js';
 import { failureLines, measure, suiteErrorLines } from '../measure.js';
+import type { MeasureRequest } from '../measure.js';
 import { caseLayers, chooseNoise } from '../between-runs.js';
 import { InputFileError, readRunInput } from '../result-files.js';
 import { allSuites, suiteByName } from '../suites/index.js';
@@ -41,6 +44,11 @@ const options = {
   filter: valueOption('regex', "only cases whose id matches (default: the baseline's filter)", regexText),
   time: valueOption('seconds', "seconds of measurement per case (default: the baseline's)", positiveNumber('seconds')),
   cpu: valueOption('n|auto|none', "the CPU to measure on (default: the baseline's, else not pinned)", cpuChoice),
+  processes: valueOption(
+    'k',
+    "measure in k fresh processes one after the other (default: as many as the baseline's run)",
+    positiveInteger('processes'),
+  ),
   threshold: valueOption(
     'ratio',
     'slowdowns smaller than this count as good (e.g. 0.05)',
@@ -206,19 +214,40 @@ async function checkAgainstBaseline(args: string[], ctx: CommandContext): Promis
   const filter = chosen.filter ?? baseline.options.filter;
   const baselineIds = new Set(baseline.cases.filter((result) => result.status === 'ok').map((result) => result.id));
 
-  const measurement = await measure(
-    {
-      suites,
-      selection: filter === undefined ? {} : { filter },
-      timePerCase: chosen.time ?? baseline.options.timePerCase,
-      cpu: chosen.cpu ?? baseline.env.measuredOnCpu ?? 'none',
-      quiet: chosen.quiet,
-      onlyIds: baselineIds,
-      onStart: ({ cases }) =>
-        ctx.stderr.write(`layerbench check: ${cases.length} case(s) against ${chosen.baseline}\n`),
+  const timePerCase = chosen.time ?? baseline.options.timePerCase;
+  const cpu = chosen.cpu ?? baseline.env.measuredOnCpu ?? 'none';
+  const processes = chosen.processes ?? baseline.processes ?? 1;
+  let selectedIds: string[] = [];
+  const request: MeasureRequest = {
+    suites,
+    selection: filter === undefined ? {} : { filter },
+    timePerCase,
+    cpu,
+    quiet: chosen.quiet,
+    onlyIds: baselineIds,
+    onStart: ({ cases }) => {
+      selectedIds = cases.map((c) => c.id);
+      ctx.stderr.write(
+        `layerbench check: ${cases.length} case(s) against ${chosen.baseline}${processes > 1 ? ` in ${processes} processes` : ''}\n`,
+      );
     },
-    ctx,
-  );
+  };
+  // In several processes each child runs exactly the selected cases (the ids are known once onStart ran).
+  const childArgs = (): string[] => [
+    ...suites.map((suite) => suite.name),
+    '--filter',
+    exactIdsFilter(selectedIds),
+    '--time',
+    String(timePerCase),
+    '--cpu',
+    String(cpu),
+  ];
+  const measurement =
+    processes > 1 ? await measureInProcesses(request, childArgs, processes, 'check', ctx) : await measure(request, ctx);
+  if (typeof measurement === 'number') {
+    ctx.stderr.write(`layerbench check: no process could measure this checkout: cannot tell (125)\n`);
+    return measurement === 130 ? 130 : checkExit.cannotTell;
+  }
   if (measurement.selected.length === 0) {
     ctx.stderr.write(`layerbench check: the baseline has none of the selected cases: cannot tell (125)\n`);
     return checkExit.cannotTell;

@@ -16,6 +16,7 @@ import {
   formatOptionHelp,
   oneOf,
   parseArgs,
+  positiveInteger,
   positiveNumber,
   regexText,
   shardSpec,
@@ -23,7 +24,9 @@ import {
 } from '../args.js';
 import { cpuChoice, runCpuOptionHelp } from '../cpu.js';
 import type { LayerReport } from '../layer-env.js';
+import { measureInProcesses } from '../fresh-processes.js';
 import { failureLines, measure, suiteErrorLines } from '../measure.js';
+import type { MeasureRequest } from '../measure.js';
 import { outputPath } from '../result-files.js';
 import { allSuites, defaultRun, suitesFor } from '../suites/index.js';
 import type { SuiteDefinition } from '../suites/index.js';
@@ -45,6 +48,11 @@ const options = {
   out: valueOption('file', 'write the result file here, rewritten after every finished case', anyText),
   shard: valueOption('k/n', 'run only shard k of n (for a CI matrix); every case is in exactly one shard', shardSpec),
   cpu: valueOption('n|auto|none', runCpuOptionHelp, cpuChoice),
+  processes: valueOption(
+    'k',
+    'measure in k fresh processes one after the other, each --time per case (default 1); compare then takes the spread between them from the files',
+    positiveInteger('processes'),
+  ),
   quiet: booleanOption('no progress on stderr', 'q'),
   'esptest-seconds': valueOption(
     'seconds',
@@ -83,6 +91,7 @@ export const runCommand: Command = {
     '  layerbench run cmac-timing --format ntpsec',
     '  layerbench run esptest --esptest-seconds 5 --compat',
     '  layerbench run sha1 hmac --time 2 --out head.json',
+    '  layerbench run sha1 --time 1 --processes 5 --out base.json',
     '  layerbench run --shard 2/4 --format json > shard2.json',
   ].join('\n'),
   argSpec,
@@ -140,27 +149,30 @@ async function runSuites(args: string[], ctx: CommandContext): Promise<number> {
   const onlyEsptest =
     format === 'esptest' || (format === undefined && suites.every((suite) => suite.defaultFormat === 'esptest'));
 
-  const measurement = await measure(
-    {
-      suites,
-      selection: {
-        ...(chosen.filter === undefined ? {} : { filter: chosen.filter }),
-        ...(chosen.shard === undefined ? {} : { shard: chosen.shard }),
-      },
-      ...(timePerCase === undefined ? {} : { timePerCase }),
-      ...(esptestSeconds === undefined ? {} : { esptestSeconds }),
-      ...(out === undefined ? {} : { out }),
-      quiet: chosen.quiet,
-      ...(chosen.cpu === undefined ? {} : { cpu: chosen.cpu }),
-      filterMustMatch: true,
-      onStart: ({ report, cases }) => {
-        if (preamble)
-          ctx.stdout.write(`${[capabilityLine(report), ...(onlyEsptest ? dispatchLines(report) : [])].join('\n')}\n`);
-        if (cases.length === 0) ctx.stderr.write(`${style.yellow('warning:')} no cases selected\n`);
-      },
+  const request: MeasureRequest = {
+    suites,
+    selection: {
+      ...(chosen.filter === undefined ? {} : { filter: chosen.filter }),
+      ...(chosen.shard === undefined ? {} : { shard: chosen.shard }),
     },
-    ctx,
-  );
+    ...(timePerCase === undefined ? {} : { timePerCase }),
+    ...(esptestSeconds === undefined ? {} : { esptestSeconds }),
+    ...(out === undefined ? {} : { out }),
+    quiet: chosen.quiet,
+    ...(chosen.cpu === undefined ? {} : { cpu: chosen.cpu }),
+    filterMustMatch: true,
+    onStart: ({ report, cases }) => {
+      if (preamble)
+        ctx.stdout.write(`${[capabilityLine(report), ...(onlyEsptest ? dispatchLines(report) : [])].join('\n')}\n`);
+      if (cases.length === 0) ctx.stderr.write(`${style.yellow('warning:')} no cases selected\n`);
+    },
+  };
+  const processes = chosen.processes ?? 1;
+  const measurement =
+    processes > 1
+      ? await measureInProcesses(request, childRunArgs(args), processes, 'run', ctx)
+      : await measure(request, ctx);
+  if (typeof measurement === 'number') return measurement;
   const { run } = measurement;
 
   if (format === 'json') ctx.stdout.write(withNewline(formatJson(run)));
@@ -194,10 +206,28 @@ async function runSuites(args: string[], ctx: CommandContext): Promise<number> {
   for (const line of failures) ctx.stderr.write(`${style.red(line)}\n`);
   if (run.interrupted === true) {
     const kept = out === undefined ? '' : ` (kept in ${chosen.out})`;
-    ctx.stderr.write(
-      `layerbench: interrupted after ${run.cases.length} of ${measurement.selected.length} cases${kept}\n`,
-    );
+    const done =
+      processes > 1
+        ? `${run.processes ?? 0} of ${processes} processes`
+        : `${run.cases.length} of ${measurement.selected.length} cases`;
+    ctx.stderr.write(`layerbench: interrupted after ${done}${kept}\n`);
     return 130;
   }
   return failures.length > 0 || measurement.suiteErrors.length > 0 ? 1 : 0;
+}
+
+/** The arguments of this run without --processes and --out: what each child process runs. */
+export function childRunArgs(args: readonly string[]): string[] {
+  const child: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    const name = arg.startsWith('--') ? arg.slice(2).split('=')[0] : undefined;
+    if (name === 'processes' || name === 'out' || name === 'format' || name === 'quiet' || arg === '-q') {
+      // --name value (not --name=value) takes the next argument with it; --quiet and -q take none.
+      if (name !== undefined && name !== 'quiet' && !arg.includes('=')) i++;
+      continue;
+    }
+    child.push(arg);
+  }
+  return child;
 }

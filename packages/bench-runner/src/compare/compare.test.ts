@@ -212,7 +212,11 @@ describe('compareResults across separate runs', () => {
     const byId = new Map(cmp.cases.map((c) => [c.id, c]));
     expect(byId.get('a')!.verdict).toBe('inconclusive');
     expect(byId.get('b')!.verdict).toBe('regressed');
-    expect(byId.get('b')!.betweenRuns).toEqual({ sigma: defaultRunNoise().spreadFor('b', 'fastest').sigma, dof: 3 });
+    expect(byId.get('b')!.betweenRuns).toEqual({
+      sigma: defaultRunNoise().spreadFor('b', 'fastest').sigma,
+      dof: 3,
+      source: 'default',
+    });
     // The default compares the fastest batch of each slice; these results have only medians.
     expect(byId.get('b')!.method).toBe('median');
   });
@@ -287,7 +291,7 @@ describe('compareResults across separate runs', () => {
     expect(byId.get('steady')!.verdict).toBe('regressed');
     expect(byId.get('jumpy')!.verdict).toBe('inconclusive');
     // A case the calibration did not measure gets its 90th percentile.
-    expect(byId.get('unknown')!.betweenRuns).toEqual({ sigma: 0.05, dof: 7 });
+    expect(byId.get('unknown')!.betweenRuns).toEqual({ sigma: 0.05, dof: 7, source: 'calibration' });
     expect(cmp.noise).toMatchObject({ source: 'calibration', file: 'cal.json', processes: 8 });
   });
 

@@ -22,13 +22,15 @@ import {
   pFloorIndependent,
   type CompareOptions,
 } from '../stats/verdict.js';
-import { basisOf, pairFigures, summaryOf } from './figures.js';
+import { basisOf, fallbacks, pairFigures, summaryOf, type FigureMethod } from './figures.js';
 import { defaultRunNoise, type CaseSpreadEstimate, type RunNoise } from './noise.js';
+import { compareProcessFigures, hasProcessFigures, ownSpread, processFiguresOn } from './processes.js';
 import type {
   CaseComparison,
   CaseResult,
   Comparison,
   EnvFingerprint,
+  FigureBasis,
   FingerprintDiff,
   RunResult,
   SampleComparison,
@@ -205,18 +207,38 @@ export function compareResults(base: RunResult, head: RunResult, options: Compar
       failed.push(b.id);
       continue;
     }
-    const figures = pairFigures(b, h, noise.basis);
-    const spread = noise.spreadFor(b.id, basisOf(figures.method));
+    const byProcess =
+      hasProcessFigures(b) || hasProcessFigures(h)
+        ? processPair(b, h, noise.basis, base.options.reference === head.options.reference)
+        : undefined;
+    const figures = byProcess ?? pairFigures(b, h, noise.basis);
+    let spread = noise.spreadFor(b.id, basisOf(figures.method));
+    let source: 'runs' | 'calibration' | 'default' = noise.summary.source === 'calibration' ? 'calibration' : 'default';
     let sample: SampleComparison;
     try {
-      const how = summaryOf(figures.method);
-      sample = compareSeparateRuns(figures.base, figures.head, spread, {
-        threshold,
-        alpha,
-        iterations,
-        random,
-        ...(how === 'median' ? {} : { quantile: how.quantile }),
-      });
+      if (byProcess !== undefined) {
+        // The spread measured in the two files when it is wider than the calibration's or the default's.
+        const own = ownSpread(byProcess.base, byProcess.head);
+        if (own !== undefined && own.sigma > spread.sigma) {
+          spread = own;
+          source = 'runs';
+        }
+        sample = compareProcessFigures(byProcess.base, byProcess.head, spread, {
+          threshold,
+          alpha,
+          iterations,
+          random,
+        });
+      } else {
+        const how = summaryOf(figures.method);
+        sample = compareSeparateRuns(figures.base, figures.head, spread, {
+          threshold,
+          alpha,
+          iterations,
+          random,
+          ...(how === 'median' ? {} : { quantile: how.quantile }),
+        });
+      }
     } catch {
       failed.push(b.id);
       continue;
@@ -233,8 +255,9 @@ export function compareResults(base: RunResult, head: RunResult, options: Compar
       verdict: sample.verdict,
       digestChanged: b.digest !== undefined && h.digest !== undefined && b.digest !== h.digest,
       method: figures.method,
-      betweenRuns: { sigma: spread.sigma, dof: spread.dof },
+      betweenRuns: { sigma: spread.sigma, dof: spread.dof, source },
     };
+    if (byProcess !== undefined) comparison.processes = { base: byProcess.base.length, head: byProcess.head.length };
     if (withhold && (sample.verdict === 'regressed' || sample.verdict === 'improved')) {
       comparison.suppressedVerdict = sample.verdict;
       comparison.verdict = 'inconclusive';
@@ -257,9 +280,11 @@ export function compareResults(base: RunResult, head: RunResult, options: Compar
     // (the summary's interval is the between-run term's, as for every case).
     const how = summaryOf(figures.method);
     geomeanParts.push(
-      how === 'median'
-        ? { base: figures.base, head: figures.head }
-        : { base: [lowQuantile(figures.base, how.quantile)], head: [lowQuantile(figures.head, how.quantile)] },
+      byProcess !== undefined
+        ? { base: [geometricMean(byProcess.base)], head: [geometricMean(byProcess.head)] }
+        : how === 'median'
+          ? { base: figures.base, head: figures.head }
+          : { base: [lowQuantile(figures.base, how.quantile)], head: [lowQuantile(figures.head, how.quantile)] },
     );
     sigmas.push(spread.sigma);
   }
@@ -298,11 +323,48 @@ export function compareResults(base: RunResult, head: RunResult, options: Compar
     geomean,
     summary,
     warnings: comparisonWarnings(base.env, head.env),
-    noise: noise.summary,
+    noise: withProcesses(noise.summary, base, head, cases),
   };
   if (incomparable.length > 0) comparison.incomparable = incomparable;
   if (incomparable.length > 0 && options.acrossEnvironments === true) comparison.acrossEnvironments = true;
   return comparison;
+}
+
+/** The noise summary, saying how many cases were judged by the spread between the runs' own processes. */
+function withProcesses(
+  summary: RunNoise['summary'],
+  base: RunResult,
+  head: RunResult,
+  cases: readonly CaseComparison[],
+): RunNoise['summary'] {
+  const byProcess = cases.filter((c) => c.processes !== undefined);
+  if (byProcess.length === 0) return summary;
+  const own = byProcess.filter((c) => c.betweenRuns?.source === 'runs').length;
+  const description =
+    `${byProcess.length} of ${cases.length} case(s) compared by the geometric mean of their processes (base ${base.processes ?? 1}, head ${head.processes ?? 1}); ` +
+    `${own} of them with the spread between those processes, wider than ${summary.source === 'calibration' ? "the calibration's" : 'the default'}; ` +
+    `otherwise ${summary.description}`;
+  return { ...summary, description };
+}
+
+/**
+ * The per-process figures of a case on both sides (see processes.ts), on
+ * `basis` when both have it, else the nearest basis both have; relative
+ * figures only when both runs used the same reference workload.
+ */
+function processPair(
+  base: CaseResult,
+  head: CaseResult,
+  basis: FigureBasis,
+  sameReference: boolean,
+): { method: FigureMethod; base: number[]; head: number[] } | undefined {
+  for (const candidate of fallbacks(basis)) {
+    if (candidate.endsWith('relative') && !sameReference) continue;
+    const b = processFiguresOn(base, candidate);
+    const h = processFiguresOn(head, candidate);
+    if (b && h) return { method: candidate, base: b, head: h };
+  }
+  return undefined;
 }
 
 /** Multiplies each draw by exp(sqrt(2) sigma T): the log ratio of two processes, each off by sigma. */

@@ -66,7 +66,7 @@ export function sliceFigures(c: CaseResult, basis: FigureBasis): number[] | unde
 }
 
 /** What to use when a basis is missing on one side: the same statistic unnormalised, then the median. */
-function fallbacks(basis: FigureBasis): FigureBasis[] {
+export function fallbacks(basis: FigureBasis): FigureBasis[] {
   if (basis === 'fastest-relative') return ['fastest-relative', 'fastest', 'median'];
   if (basis === 'median-relative') return ['median-relative', 'median'];
   if (basis === 'fastest') return ['fastest', 'median'];

@@ -21,7 +21,16 @@ export {
   pairFigures,
   caseFigure,
   basisOf,
+  fallbacks,
 } from './figures.js';
+export {
+  compareProcessFigures,
+  figuresOfProcess,
+  hasProcessFigures,
+  mergeProcessRuns,
+  ownSpread,
+  processFiguresOn,
+} from './processes.js';
 export type { FigureMethod } from './figures.js';
 export { defaultRunNoise, defaultSpread, defaultBasis, fixedRunNoise, runNoiseFromCalibration } from './noise.js';
 export type { RunNoise, CaseSpreadEstimate } from './noise.js';

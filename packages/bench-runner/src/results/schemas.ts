@@ -156,6 +156,16 @@ export const caseResultSchema = z.looseObject({
   sliceFastest: z.array(finite).optional(),
   /** For fixed-time loops (esptest): operations completed in `seconds`. */
   fixedTime: z.looseObject({ seconds: finite, ops: count, elapsedSeconds: finite.optional() }).optional(),
+  /**
+   * A run of several fresh processes (`run --processes k`): per figure basis,
+   * the case's figure in each process, in process order (see
+   * compare/processes.ts). The slice arrays above then hold every process's
+   * slices one after the other; `compare` uses these instead, so the spread
+   * between the processes is measured in the file itself.
+   */
+  processFigures: z
+    .partialRecord(z.enum(['median', 'median-relative', 'fastest', 'fastest-relative', 'fastest-low']), z.array(finite))
+    .optional(),
 });
 export type CaseResult = z.infer<typeof caseResultSchema>;
 
@@ -178,6 +188,8 @@ export const runResultSchema = z.looseObject({
   overheadNs: finite.optional(),
   /** True when the run was interrupted (Ctrl-C): the cases present are complete. */
   interrupted: z.boolean().optional(),
+  /** Fresh processes the run was measured in, one after the other (absent: one). */
+  processes: z.number().int().positive().optional(),
 });
 export type RunResult = z.infer<typeof runResultSchema>;
 
@@ -249,7 +261,20 @@ export const caseComparisonSchema = z.looseObject({
    */
   method: z.enum(['median', 'median-relative', 'fastest', 'fastest-relative', 'fastest-low', 'samples']).optional(),
   /** The between-run spread assumed for this case: sd of log(figure) between processes, and its degrees of freedom. */
-  betweenRuns: z.looseObject({ sigma: finite, dof: z.number().positive() }).optional(),
+  betweenRuns: z
+    .looseObject({
+      sigma: finite,
+      dof: z.number().positive(),
+      /**
+       * Where sigma came from: 'runs' the spread between the processes of the
+       * two files themselves, 'calibration' a stored calibration, 'default'
+       * the conservative assumption (absent in files written before 0.3).
+       */
+      source: z.enum(['runs', 'calibration', 'default']).optional(),
+    })
+    .optional(),
+  /** Processes behind each side's figure (absent: one each). */
+  processes: z.looseObject({ base: z.number().int().positive(), head: z.number().int().positive() }).optional(),
   /**
    * The verdict the numbers gave when it was not allowed to stand: the
    * environments differ, or (with codeUnchanged, under the unchanged-code

@@ -1,0 +1,225 @@
+// Runs of several processes: merging one-process runs, and compare on
+// per-process figures with the spread measured in the files themselves.
+// Synthetic processes: each process of a case is off by its own lognormal
+// offset (sd `sigma` of log), as the processes of a shared machine are.
+import { describe, expect, it } from 'vitest';
+import { collectEnv } from '../env.js';
+import { compareResults } from './compare.js';
+import { caseFigure } from './figures.js';
+import { fixedRunNoise } from './noise.js';
+import {
+  compareProcessFigures,
+  figuresOfProcess,
+  hasProcessFigures,
+  mergeProcessRuns,
+  ownSpread,
+  processFiguresOn,
+} from './processes.js';
+import { computeStats, normalVariate, seededRandom, type RandomSource } from '../stats/stats.js';
+import type { CaseResult, RunResult } from '../types.js';
+
+const env = collectEnv();
+
+/** One process's case: 20 slices of 50 samples around `ns` (0.5% jitter within the process). */
+function processCase(id: string, ns: number, random: RandomSource): CaseResult {
+  const samples: number[] = [];
+  const sliceMedians: number[] = [];
+  const sliceFastest: number[] = [];
+  for (let s = 0; s < 20; s++) {
+    const slice = Array.from({ length: 50 }, () => ns * (1 + 0.005 * Math.abs(normalVariate(random))));
+    samples.push(...slice);
+    const sorted = [...slice].sort((a, b) => a - b);
+    sliceMedians.push(sorted[25]!);
+    sliceFastest.push(sorted[0]!);
+  }
+  return {
+    id,
+    layer: 'sha1-dispatch',
+    params: {},
+    status: 'ok',
+    samples,
+    sliceMedians,
+    sliceFastest,
+    stats: computeStats(samples),
+  };
+}
+
+function oneProcessRun(cases: CaseResult[], at = '2026-12-02T06:00:00Z'): RunResult {
+  return {
+    kind: 'layerbench/run',
+    schemaVersion: 1,
+    createdAt: at,
+    suites: ['sha1'],
+    options: { timePerCase: 1 },
+    env,
+    cases,
+  };
+}
+
+/** A run of k processes of one case whose true time is `ns`, each process off by exp(sigma * N(0,1)). */
+function processesRun(k: number, ns: number, sigma: number, random: RandomSource): RunResult {
+  const runs = Array.from({ length: k }, () =>
+    oneProcessRun([processCase('case', ns * Math.exp(sigma * normalVariate(random)), random)]),
+  );
+  return mergeProcessRuns(runs);
+}
+
+describe('mergeProcessRuns', () => {
+  const random = seededRandom(7);
+  const a = oneProcessRun([processCase('x', 100, random), processCase('y', 200, random)]);
+  const b = oneProcessRun([processCase('x', 110, random), processCase('y', 190, random)]);
+
+  it('keeps each process figure per basis, pools samples and slices, and counts the processes', () => {
+    const merged = mergeProcessRuns([a, b]);
+    expect(merged.processes).toBe(2);
+    const x = merged.cases.find((c) => c.id === 'x')!;
+    expect(x.samples).toHaveLength(2000);
+    expect(x.sliceFastest).toHaveLength(40);
+    expect(x.stats!.n).toBe(2000);
+    expect(x.processFigures!['fastest-low']).toEqual([
+      caseFigure(a.cases[0]!, 'fastest-low'),
+      caseFigure(b.cases[0]!, 'fastest-low'),
+    ]);
+    expect(x.processFigures!.median).toEqual([
+      figuresOfProcess(a.cases[0]!).median,
+      figuresOfProcess(b.cases[0]!).median,
+    ]);
+    expect(hasProcessFigures(x)).toBe(true);
+    expect(processFiguresOn(x, 'median')).toHaveLength(2);
+    // A one-process case gives its one figure.
+    expect(processFiguresOn(a.cases[0]!, 'median')).toEqual([caseFigure(a.cases[0]!, 'median')]);
+    expect(hasProcessFigures(a.cases[0]!)).toBe(false);
+  });
+
+  it('keeps a case that failed in any process failed', () => {
+    const broken = oneProcessRun([
+      { ...processCase('x', 100, random), status: 'failed', error: { name: 'Error', message: 'boom' } },
+      processCase('y', 200, random),
+    ]);
+    const merged = mergeProcessRuns([a, broken]);
+    expect(merged.cases.find((c) => c.id === 'x')!.status).toBe('failed');
+    expect(merged.cases.find((c) => c.id === 'y')!.status).toBe('ok');
+  });
+
+  it('refuses runs that do not belong together', () => {
+    expect(() => mergeProcessRuns([])).toThrow(RangeError);
+    expect(() => mergeProcessRuns([a, { ...b, options: { timePerCase: 2 } }])).toThrow(/another --time/);
+    expect(() => mergeProcessRuns([a, { ...b, env: { ...env, machineId: 'elsewhere' } }])).toThrow(/another machine/);
+    expect(() => mergeProcessRuns([mergeProcessRuns([a, b]), a])).toThrow(/already a run of 2 processes/);
+  });
+});
+
+describe('ownSpread', () => {
+  it('pools the sd of log figure around each side mean, with n - 2 degrees of freedom', () => {
+    const spread = ownSpread([100, 110, 121], [200, 220]);
+    // Logs spaced by log(1.1): side one sd log(1.1), side two sd log(1.1)/sqrt(2) * sqrt(2) ... pooled exactly:
+    const l = Math.log(1.1);
+    expect(spread!.dof).toBe(3);
+    expect(spread!.sigma).toBeCloseTo(Math.sqrt((2 * l * l + (l * l) / 2) / 3), 12);
+    expect(ownSpread([100], [200])).toBeUndefined();
+  });
+});
+
+describe('compare on per-process figures', () => {
+  const options = { threshold: 0.02, alpha: 0.01, iterations: 4000 };
+  const calibrationOf = (sigma: number, dof = 20) => {
+    const fixed = fixedRunNoise(sigma, dof, 'fastest-low');
+    return { ...fixed, summary: { ...fixed.summary, source: 'calibration' as const } };
+  };
+
+  it('uses the spread of the files when a stored calibration is tighter (no false alarm from a stale calibration)', () => {
+    // Identical code; each process off by 6% (the CPU state it met). A calibration made earlier said 1%.
+    const random = seededRandom(11);
+    let flagged = 0;
+    let flaggedOneProcess = 0;
+    const changed = (v: string) => v === 'regressed' || v === 'improved';
+    for (let pair = 0; pair < 100; pair++) {
+      const processes = (k: number) =>
+        Array.from({ length: k }, () =>
+          oneProcessRun([processCase('case', 1000 * Math.exp(0.06 * normalVariate(random)), random)]),
+        );
+      const [baseRuns, headRuns] = [processes(5), processes(5)];
+      const noise = calibrationOf(0.01);
+      const c = compareResults(mergeProcessRuns(baseRuns), mergeProcessRuns(headRuns), {
+        ...options,
+        noise,
+        geomean: false,
+      }).cases[0]!;
+      expect(c.processes).toEqual({ base: 5, head: 5 });
+      expect(c.betweenRuns!.source).toBe('runs');
+      if (changed(c.verdict)) flagged++;
+      // The first process of each side alone, as a one-process run is compared: the stale 1% is trusted.
+      const one = compareResults(baseRuns[0]!, headRuns[0]!, { ...options, noise, geomean: false }).cases[0]!;
+      if (changed(one.verdict)) flaggedOneProcess++;
+    }
+    expect(flaggedOneProcess).toBeGreaterThan(30);
+    expect(flagged).toBeLessThanOrEqual(2);
+  });
+
+  it('never assumes less than a one-process comparison: the default stays when the processes agree', () => {
+    // Each run's processes agree (0.5%), but the two runs met different machine states (x1.3): the files alone
+    // would call that a change; the default spread between runs does not.
+    const random = seededRandom(12);
+    const base = processesRun(5, 1000, 0.005, random);
+    const head = processesRun(5, 1300, 0.005, random);
+    const c = compareResults(base, head, { ...options, geomean: false }).cases[0]!;
+    expect(c.betweenRuns!.source).toBe('default');
+    expect(c.betweenRuns!.sigma).toBe(0.1);
+    expect(c.verdict).toBe('inconclusive');
+  });
+
+  it('keeps false alarms below alpha over many A/A pairs of 3 processes, with a calibration that fits', () => {
+    const random = seededRandom(13);
+    let flagged = 0;
+    for (let pair = 0; pair < 300; pair++) {
+      const base = processesRun(3, 500, 0.05, random);
+      const head = processesRun(3, 500, 0.05, random);
+      const c = compareResults(base, head, { ...options, noise: calibrationOf(0.05), geomean: false }).cases[0]!;
+      if (c.verdict === 'regressed' || c.verdict === 'improved') flagged++;
+    }
+    expect(flagged).toBeLessThanOrEqual(3);
+  });
+
+  it('detects +20% when the calibration says 2% and the processes agree with it', () => {
+    const random = seededRandom(14);
+    let detected = 0;
+    for (let pair = 0; pair < 50; pair++) {
+      const base = processesRun(4, 1000, 0.02, random);
+      const head = processesRun(4, 1200, 0.02, random);
+      const c = compareResults(base, head, { ...options, noise: calibrationOf(0.02), geomean: false }).cases[0]!;
+      if (c.verdict === 'regressed') detected++;
+      expect(c.verdict).not.toBe('improved');
+    }
+    expect(detected).toBeGreaterThanOrEqual(45);
+  });
+
+  it('compares a run of several processes with a one-process baseline through its one figure', () => {
+    const random = seededRandom(15);
+    const base = oneProcessRun([processCase('case', 1000, random)]);
+    const head = processesRun(4, 1000, 0.3, random);
+    const c = compareResults(base, head, { ...options, geomean: false }).cases[0]!;
+    expect(c.processes).toEqual({ base: 1, head: 4 });
+    // 30% between the head's processes: wider than the default's 10%, so the files' own spread (3 dof) counts.
+    expect(c.betweenRuns).toMatchObject({ source: 'runs', dof: 3 });
+  });
+
+  it('gives the interval of two runs each off by sigma, whatever the number of processes', () => {
+    const random = seededRandom(16);
+    const r = compareProcessFigures(
+      [100, 100, 100, 100],
+      [110, 110, 110, 110],
+      { sigma: 0.02, dof: Infinity },
+      {
+        ...options,
+        random,
+      },
+    );
+    expect(r.ratio).toBeCloseTo(1.1, 12);
+    // exp(+-2.576 * 0.02 * sqrt(2)) around 1.1.
+    expect(r.ratioCi[0]).toBeCloseTo(1.1 * Math.exp(-2.576 * 0.02 * Math.SQRT2), 2);
+    expect(r.ratioCi[1]).toBeCloseTo(1.1 * Math.exp(2.576 * 0.02 * Math.SQRT2), 2);
+    expect(r.verdict).toBe('regressed');
+    expect(() => compareProcessFigures([], [1], { sigma: 0, dof: 1 }, { ...options, random })).toThrow(RangeError);
+    expect(() => compareProcessFigures([0], [1], { sigma: 0, dof: 1 }, { ...options, random })).toThrow(RangeError);
+  });
+});

@@ -1,0 +1,170 @@
+// Runs of several fresh processes: processes as replicates in separate runs.
+// One process of a case draws its own offset (the state of the shared
+// machine's CPU it stayed on, its JIT and code placement), so a run of one
+// process carries that offset whole, and only a calibration made at another
+// time says how large it may be. A run of k processes (`layerbench run
+// --processes k`) records the case's figure in each process; compare then
+// - takes each side's figure as the geometric mean of its processes (the
+//   noise within each process averages out),
+// - measures the spread between processes in the two files themselves (the
+//   pooled sd of log figure around each side's mean, n_base + n_head - 2
+//   degrees of freedom) and uses it when it is wider than the calibration's
+//   (or the default's): a calibration made at a quieter time cannot make
+//   compare surer than the files allow,
+// - but never assumes less than a one-process comparison would: the
+//   interval's between-run term stays sqrt(2) sigma, not
+//   sigma sqrt(1/n_base + 1/n_head). Measured here (bench-runner README, "Several
+//   processes per run"): the processes of one run share the machine's state
+//   of those minutes (a mode in which SHA-1 code ran 1.35-1.39x slower for
+//   four consecutive processes while the reference workload did not move),
+//   so averaging k processes does not shrink the difference between two runs
+//   made at different times.
+import { geometricMean, mean, studentTVariate, type RandomSource } from '../stats/stats.js';
+import { checkCompareOptions, decideRatio, type CompareOptions } from '../stats/verdict.js';
+import { computeStats } from '../stats/stats.js';
+import type { CaseResult, FigureBasis, RunResult, SampleComparison } from '../results/schemas.js';
+import { caseFigure, figureBases } from './figures.js';
+import type { CaseSpreadEstimate } from './noise.js';
+
+/** A case's figure on every basis it has, in one process. */
+export function figuresOfProcess(c: CaseResult): Partial<Record<FigureBasis, number>> {
+  const figures: Partial<Record<FigureBasis, number>> = {};
+  for (const basis of figureBases) {
+    const figure = caseFigure(c, basis);
+    if (figure !== undefined) figures[basis] = figure;
+  }
+  return figures;
+}
+
+/**
+ * A case's per-process figures on `basis`: the recorded ones of a run of
+ * several processes, else the one figure of a one-process run; undefined
+ * when it has none on that basis.
+ */
+export function processFiguresOn(c: CaseResult, basis: FigureBasis): number[] | undefined {
+  if (c.status !== 'ok') return undefined;
+  const recorded = c.processFigures?.[basis];
+  if (recorded !== undefined) return recorded.length > 0 ? [...recorded] : undefined;
+  const figure = caseFigure(c, basis);
+  return figure === undefined ? undefined : [figure];
+}
+
+/** Whether a case was measured in more than one process (and compare should use its process figures). */
+export function hasProcessFigures(c: CaseResult): boolean {
+  return Object.values(c.processFigures ?? {}).some((values) => values !== undefined && values.length >= 2);
+}
+
+/**
+ * The spread between processes measured in the two sides themselves: the
+ * pooled sd of log figure around each side's own mean. Undefined when no side
+ * has two processes.
+ */
+export function ownSpread(base: readonly number[], head: readonly number[]): CaseSpreadEstimate | undefined {
+  let squares = 0;
+  let dof = 0;
+  for (const side of [base, head]) {
+    if (side.length < 2) continue;
+    const logs = side.map((v) => Math.log(v));
+    const m = mean(logs);
+    squares += logs.reduce((sum, v) => sum + (v - m) ** 2, 0);
+    dof += side.length - 1;
+  }
+  return dof === 0 ? undefined : { sigma: Math.sqrt(squares / dof), dof };
+}
+
+/**
+ * The verdict rule for one case from per-process figures: the ratio of the
+ * two sides' geometric means, its interval from `spread` (the sd of log
+ * figure of one run, Student's t) as for two runs each off by it:
+ * exp(sqrt(2) sigma T), whatever the number of processes (see above).
+ */
+export function compareProcessFigures(
+  base: readonly number[],
+  head: readonly number[],
+  spread: CaseSpreadEstimate,
+  options: CompareOptions & { random: RandomSource; iterations: number },
+): SampleComparison {
+  const { threshold, alpha } = checkCompareOptions(options);
+  if (base.length === 0 || head.length === 0) throw new RangeError('each side needs at least one process figure');
+  for (const v of [...base, ...head]) {
+    if (!(v > 0 && Number.isFinite(v))) throw new RangeError(`process figures must be positive, got ${v}`);
+  }
+  const ratio = geometricMean(head) / geometricMean(base);
+  const scale = Math.SQRT2 * spread.sigma;
+  const draws = new Float64Array(options.iterations);
+  for (let i = 0; i < draws.length; i++) {
+    draws[i] = scale === 0 ? ratio : ratio * Math.exp(scale * studentTVariate(spread.dof, options.random));
+  }
+  return { ratio, ...decideRatio(draws, { threshold, alpha }) };
+}
+
+const concat = (values: (number[] | undefined)[]): number[] | undefined =>
+  values.every((v) => v !== undefined) ? values.flatMap((v) => v!) : undefined;
+
+/** One case of several processes as one case: pooled samples and slices, and each process's figures. */
+function mergeCase(parts: CaseResult[]): CaseResult {
+  const failed = parts.find((c) => c.status !== 'ok');
+  if (failed !== undefined) return failed;
+  const first = parts[0]!;
+  const samples = parts.flatMap((c) => c.samples);
+  const merged: CaseResult = { ...first, samples };
+  delete merged.reference;
+  delete merged.relativeSliceMedians;
+  delete merged.sliceMedians;
+  delete merged.sliceFastest;
+  if (samples.length > 0) merged.stats = computeStats(samples, first.bytesPerOp);
+  for (const key of ['sliceMedians', 'sliceFastest', 'relativeSliceMedians'] as const) {
+    const pooled = concat(parts.map((c) => c[key]));
+    if (pooled !== undefined) merged[key] = pooled;
+  }
+  if (parts.some((c) => c.digestOk === false)) merged.digestOk = false;
+  const fixed = parts.map((c) => c.fixedTime);
+  if (fixed.every((f) => f !== undefined)) {
+    merged.fixedTime = {
+      seconds: fixed.reduce((sum, f) => sum + f!.seconds, 0),
+      ops: fixed.reduce((sum, f) => sum + f!.ops, 0),
+    };
+  }
+  const perProcess = parts.map(figuresOfProcess);
+  const processFigures: NonNullable<CaseResult['processFigures']> = {};
+  for (const basis of figureBases) {
+    const values = perProcess.map((figures) => figures[basis]);
+    if (values.every((v) => v !== undefined)) processFigures[basis] = values as number[];
+  }
+  merged.processFigures = processFigures;
+  return merged;
+}
+
+/**
+ * Several one-process runs of the same suites, options and machine, one after
+ * the other, as one result: each case with every process's samples and
+ * slices and its figure per process (processFigures); the environment of the
+ * first with the load average at the start of the first and the end of the
+ * last. A case that failed in any process is failed; a case some processes
+ * did not reach (interrupted) is merged over those that did.
+ */
+export function mergeProcessRuns(runs: readonly RunResult[]): RunResult {
+  if (runs.length === 0) throw new RangeError('no runs to merge');
+  const first = runs[0]!;
+  for (const [i, run] of runs.entries()) {
+    if (run.processes !== undefined && run.processes > 1)
+      throw new RangeError(`run ${i + 1} is already a run of ${run.processes} processes`);
+    if (run.options.timePerCase !== first.options.timePerCase || run.suites.join(' ') !== first.suites.join(' '))
+      throw new RangeError(`run ${i + 1} measured other suites or another --time than the first`);
+    if (run.env.machineId !== first.env.machineId || run.env.node !== first.env.node)
+      throw new RangeError(`run ${i + 1} ran on another machine or runtime than the first`);
+  }
+  const last = runs[runs.length - 1]!;
+  const ids = [...new Set(runs.flatMap((run) => run.cases.map((c) => c.id)))];
+  const cases = ids.map((id) => mergeCase(runs.flatMap((run) => run.cases.filter((c) => c.id === id))));
+  const env = { ...first.env, loadAvgEnd: last.env.loadAvgEnd };
+  if (runs.some((run) => run.env.measuredOnCpu !== first.env.measuredOnCpu)) {
+    delete env.measuredOnCpu;
+    env.cpuNote = 'the processes of this run were measured on different CPUs';
+  }
+  const merged: RunResult = { ...first, env, cases, processes: runs.length };
+  const overheads = runs.map((run) => run.overheadNs).filter((v): v is number => v !== undefined);
+  if (overheads.length > 0) merged.overheadNs = overheads.sort((a, b) => a - b)[Math.floor(overheads.length / 2)]!;
+  if (runs.some((run) => run.interrupted === true)) merged.interrupted = true;
+  return merged;
+}
