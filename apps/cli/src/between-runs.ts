@@ -6,7 +6,7 @@
 import { defaultRunNoise, runNoiseFromCalibration, type RunNoise } from '@layerbench/bench-runner/compare';
 import { calibrationDir, findBetweenRunCalibration } from '@layerbench/bench-runner/calibration';
 import { readBetweenRunCalibration } from '@layerbench/bench-runner/results';
-import type { CaseResult, RunResult } from '@layerbench/bench-runner';
+import type { BetweenRunCalibration, CaseResult, RunResult } from '@layerbench/bench-runner';
 import type { CommandContext } from './commands/types.js';
 import { readInputFile } from './result-files.js';
 
@@ -29,12 +29,20 @@ export function chooseNoise(
 ): ChosenNoise {
   if (calibrationFile !== undefined) {
     const calibration = readInputFile(ctx, calibrationFile, readBetweenRunCalibration);
-    const noise = runNoiseFromCalibration(calibration, calibrationFile);
-    const mismatch =
-      calibration.env.machineId !== head.env.machineId || calibration.env.node !== head.env.node
-        ? ' (note: it was made on another machine or runtime than these runs)'
-        : '';
-    return { noise, line: `noise: ${noise.summary.description}${mismatch}` };
+    const calibrated = runNoiseFromCalibration(calibration, calibrationFile);
+    const notes = calibrationMismatch(calibration, base, head);
+    // The note travels in the summary, which every report prints first.
+    const noise =
+      notes.length === 0
+        ? calibrated
+        : {
+            ...calibrated,
+            summary: {
+              ...calibrated.summary,
+              description: `${calibrated.summary.description} (note: ${notes.join('; ')})`,
+            },
+          };
+    return { noise, line: `noise: ${noise.summary.description}` };
   }
   const time = Math.max(base.options.timePerCase, head.options.timePerCase);
   const lookup = findBetweenRunCalibration(base.env, head.env, time, calibrationDir(ctx.env));
@@ -44,6 +52,30 @@ export function chooseNoise(
   }
   const noise = runNoiseFromCalibration(lookup.calibration, lookup.file);
   return { noise, line: `noise: ${noise.summary.description}${lookup.note ? ` (${lookup.note})` : ''}` };
+}
+
+/**
+ * Why a calibration given by hand may not describe these runs: another
+ * machine or runtime, another --time (a case's spread between processes
+ * depends on it), or cases it never measured (they take the 90th percentile
+ * of those it did).
+ */
+export function calibrationMismatch(
+  calibration: Pick<BetweenRunCalibration, 'env' | 'timePerCase' | 'cases'>,
+  base: RunResult,
+  head: RunResult,
+): string[] {
+  const notes: string[] = [];
+  if (calibration.env.machineId !== head.env.machineId || calibration.env.node !== head.env.node)
+    notes.push('it was made on another machine or runtime than these runs');
+  const times = [...new Set([base.options.timePerCase, head.options.timePerCase])];
+  if (times.some((t) => t !== calibration.timePerCase))
+    notes.push(`it was measured at --time ${calibration.timePerCase}, these runs at --time ${times.join(' and ')}`);
+  const ids = head.cases.filter((c) => base.cases.some((b) => b.id === c.id)).map((c) => c.id);
+  const missing = ids.filter((id) => calibration.cases[id] === undefined).length;
+  if (missing > 0)
+    notes.push(`${missing} of the ${ids.length} common cases are not in it and take its 90th percentile spread`);
+  return notes;
 }
 
 /** The CLI itself: its suites define what each case does. */

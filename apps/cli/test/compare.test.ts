@@ -97,6 +97,17 @@ describe('compare', { timeout: heavyTestTimeout }, () => {
     const explicit = await runCli(['compare', base, regressed, '--calibration', file], { env: noCalibration });
     expect(explicit.code, explicit.stdout).toBe(1);
     expect(explicit.stdout).toContain(file);
+    // A calibration given by hand that does not fit these runs says how.
+    const other = join(work, 'other-calibration.json');
+    writeResultFile(other, {
+      ...calibration,
+      timePerCase: 1,
+      cases: { 'sha1/64/unrolled': calibration.cases['sha1/64/unrolled']! },
+    });
+    const unfit = await runCli(['compare', base, regressed, '--calibration', other], { env: noCalibration });
+    expect(unfit.stdout).toMatch(
+      /^noise: .*\(note: it was measured at --time 1, these runs at --time 0\.5; 1 of the 2 common cases are not in it and take its 90th percentile spread\)$/m,
+    );
   });
 
   it('exit 3 when no case was measured in both files: nothing compared is not a pass', async () => {
