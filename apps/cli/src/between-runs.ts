@@ -57,8 +57,8 @@ export function chooseNoise(
 /**
  * Why a calibration given by hand may not describe these runs: another
  * machine or runtime, another --time (a case's spread between processes
- * depends on it), or cases it never measured (they take the 90th percentile
- * of those it did).
+ * depends on it), or cases it never measured (they are judged with the
+ * conservative default spread).
  */
 export function calibrationMismatch(
   calibration: Pick<BetweenRunCalibration, 'env' | 'timePerCase' | 'cases'>,
@@ -73,8 +73,7 @@ export function calibrationMismatch(
     notes.push(`it was measured at --time ${calibration.timePerCase}, these runs at --time ${times.join(' and ')}`);
   const ids = head.cases.filter((c) => base.cases.some((b) => b.id === c.id)).map((c) => c.id);
   const missing = ids.filter((id) => calibration.cases[id] === undefined).length;
-  if (missing > 0)
-    notes.push(`${missing} of the ${ids.length} common cases are not in it and take its 90th percentile spread`);
+  if (missing > 0) notes.push(`${missing} of the ${ids.length} common cases are not in it`);
   return notes;
 }
 

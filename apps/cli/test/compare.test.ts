@@ -106,7 +106,7 @@ describe('compare', { timeout: heavyTestTimeout }, () => {
     });
     const unfit = await runCli(['compare', base, regressed, '--calibration', other], { env: noCalibration });
     expect(unfit.stdout).toMatch(
-      /^noise: .*\(note: it was measured at --time 1, these runs at --time 0\.5; 1 of the 2 common cases are not in it and take its 90th percentile spread\)$/m,
+      /^noise: .*\(note: it was measured at --time 1, these runs at --time 0\.5; 1 of the 2 common cases are not in it\); 1 of 2 case\(s\) not in the calibration, judged with the conservative default spread \(10% per process, heavy-tailed\)$/m,
     );
   });
 

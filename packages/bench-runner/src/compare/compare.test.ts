@@ -290,9 +290,18 @@ describe('compareResults across separate runs', () => {
     const byId = new Map(cmp.cases.map((c) => [c.id, c]));
     expect(byId.get('steady')!.verdict).toBe('regressed');
     expect(byId.get('jumpy')!.verdict).toBe('inconclusive');
-    // A case the calibration did not measure gets its 90th percentile.
-    expect(byId.get('unknown')!.betweenRuns).toEqual({ sigma: 0.05, dof: 7, source: 'calibration' });
+    // A case the calibration never measured: the conservative default, not the other cases' 90th percentile.
+    expect(byId.get('unknown')!.betweenRuns).toEqual({ sigma: 0.1, dof: 3, source: 'default' });
+    expect(byId.get('unknown')!.verdict).toBe('inconclusive');
     expect(cmp.noise).toMatchObject({ source: 'calibration', file: 'cal.json', processes: 8 });
+    expect(cmp.noise!.description).toMatch(
+      /; 1 of 3 case\(s\) not in the calibration, judged with the conservative default spread \(10% per process, heavy-tailed\)$/,
+    );
+    // Measured cases whose 90th percentile is wider than the default give that to a case never measured.
+    const wide = runNoiseFromCalibration({ ...calibration, pooled: { median: { p50: 0.1, p90: 0.2 } } });
+    expect(wide.spreadFor('unknown', 'median')).toEqual({ sigma: 0.2, dof: 7, assumed: true });
+    // A measured case without figures on a basis still takes the 90th percentile of that basis.
+    expect(noise.spreadFor('steady', 'fastest')).toEqual({ sigma: 0.05, dof: 7 });
   });
 
   it('uses the relative figures when the basis is relative and both runs have them', () => {

@@ -23,7 +23,7 @@ import {
   type CompareOptions,
 } from '../stats/verdict.js';
 import { basisOf, fallbacks, pairFigures, summaryOf, type FigureMethod } from './figures.js';
-import { defaultRunNoise, type CaseSpreadEstimate, type RunNoise } from './noise.js';
+import { defaultRunNoise, defaultSpread, type CaseSpreadEstimate, type RunNoise } from './noise.js';
 import { compareProcessFigures, hasProcessFigures, ownSpread, processFiguresOn } from './processes.js';
 import type {
   CaseComparison,
@@ -213,7 +213,8 @@ export function compareResults(base: RunResult, head: RunResult, options: Compar
         : undefined;
     const figures = byProcess ?? pairFigures(b, h, noise.basis);
     let spread = noise.spreadFor(b.id, basisOf(figures.method));
-    let source: 'runs' | 'calibration' | 'default' = noise.summary.source === 'calibration' ? 'calibration' : 'default';
+    let source: 'runs' | 'calibration' | 'default' =
+      noise.summary.source === 'calibration' && spread.assumed !== true ? 'calibration' : 'default';
     let sample: SampleComparison;
     try {
       if (byProcess !== undefined) {
@@ -330,21 +331,31 @@ export function compareResults(base: RunResult, head: RunResult, options: Compar
   return comparison;
 }
 
-/** The noise summary, saying how many cases were judged by the spread between the runs' own processes. */
+/**
+ * The noise summary, saying how many cases were judged by the spread between
+ * the runs' own processes, and how many a calibration never measured.
+ */
 function withProcesses(
   summary: RunNoise['summary'],
   base: RunResult,
   head: RunResult,
   cases: readonly CaseComparison[],
 ): RunNoise['summary'] {
+  let description = summary.description;
+  const unmeasured =
+    summary.source === 'calibration' ? cases.filter((c) => c.betweenRuns?.source === 'default').length : 0;
+  if (unmeasured > 0) {
+    description += `; ${unmeasured} of ${cases.length} case(s) not in the calibration, judged with the conservative default spread (${(defaultSpread.sigma * 100).toFixed(0)}% per process, heavy-tailed)`;
+  }
   const byProcess = cases.filter((c) => c.processes !== undefined);
-  if (byProcess.length === 0) return summary;
-  const own = byProcess.filter((c) => c.betweenRuns?.source === 'runs').length;
-  const description =
-    `${byProcess.length} of ${cases.length} case(s) compared by the geometric mean of their processes (base ${base.processes ?? 1}, head ${head.processes ?? 1}); ` +
-    `${own} of them with the spread between those processes, wider than ${summary.source === 'calibration' ? "the calibration's" : 'the default'}; ` +
-    `otherwise ${summary.description}`;
-  return { ...summary, description };
+  if (byProcess.length > 0) {
+    const own = byProcess.filter((c) => c.betweenRuns?.source === 'runs').length;
+    description =
+      `${byProcess.length} of ${cases.length} case(s) compared by the geometric mean of their processes (base ${base.processes ?? 1}, head ${head.processes ?? 1}); ` +
+      `${own} of them with the spread between those processes, wider than ${summary.source === 'calibration' ? "the calibration's" : 'the default'}; ` +
+      `otherwise ${description}`;
+  }
+  return description === summary.description ? summary : { ...summary, description };
 }
 
 /**
