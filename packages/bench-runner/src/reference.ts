@@ -56,3 +56,63 @@ export const referenceCase: BenchCase = {
     digest: () => 'reference',
   }),
 };
+
+// The state probe: a second fixed workload, timed once between every two
+// cases (not between slices), that senses a slow state of a shared CPU the
+// reference workload cannot see. Measured on the development machine
+// (bench-runner README, "Several processes per run"): in 12 of 70 fresh
+// processes SHA-1 of 1500 B ran x1.13-1.33 slower for minutes at a time,
+// and T-table CMAC x1.56, while the reference workload moved x0.97-1.04;
+// this store-and-reload work (a SHA-1-like compression whose 16-word
+// schedule is written to and read back from a typed array) moved x1.20-1.64
+// with them. compare widens a case's interval by what the probe says the
+// state moved between the two runs. Its name changes when its work does.
+
+/** Identifies the state probe's workload; stored in each run that records it. */
+export const stateProbeWorkName = 'store-reload-16x80';
+
+const schedule = new Int32Array(16);
+const probeBlock = new Int32Array(16).fill(0x01020304);
+
+/** `blocks` compressions of the probe's work starting from `seed`; returns the state (kept alive by the caller). */
+export function stateProbeWork(seed: number, blocks: number): number {
+  let a = seed | 0;
+  let b = 0xefcdab89 | 0;
+  let c = 0x98badcfe | 0;
+  let d = 0x10325476;
+  let e = 0xc3d2e1f0 | 0;
+  for (let n = 0; n < blocks; n++) {
+    for (let i = 0; i < 16; i++) schedule[i] = probeBlock[i]! ^ n;
+    for (let i = 0; i < 80; i++) {
+      let x: number;
+      if (i < 16) x = schedule[i]!;
+      else {
+        const t = schedule[(i - 3) & 15]! ^ schedule[(i - 8) & 15]! ^ schedule[(i - 14) & 15]! ^ schedule[i & 15]!;
+        x = (t << 1) | (t >>> 31);
+        schedule[i & 15] = x;
+      }
+      const f = (((a << 5) | (a >>> 27)) + ((b & c) | (~b & d)) + e + x + 0x5a827999) | 0;
+      e = d;
+      d = c;
+      c = (b << 30) | (b >>> 2);
+      b = a;
+      a = f;
+    }
+  }
+  return a ^ b ^ c ^ d ^ e;
+}
+
+let probeSink = 1;
+/** Compressions per call of the state probe (about 4.4 µs here). */
+export const stateProbeBlocks = 24;
+
+/** The state probe as a bench case. */
+export const stateProbeCase: BenchCase = {
+  id: 'state-probe',
+  layer: 'bench-runner',
+  params: { work: stateProbeWorkName },
+  setup: () => ({
+    fn: () => (probeSink = stateProbeWork(probeSink, stateProbeBlocks)),
+    digest: () => 'state-probe',
+  }),
+};

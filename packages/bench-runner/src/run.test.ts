@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { consecutiveMedians, runCases } from './run.js';
-import { referenceWorkName } from './reference.js';
+import { referenceWorkName, stateProbeWork, stateProbeWorkName } from './reference.js';
 import { formatTable } from './reporters/table.js';
 import type { BenchCase, CaseResult, RunResult } from './types.js';
 
@@ -200,7 +200,13 @@ describe('runCases', () => {
       suites: ['s'],
     });
     expect(run.overheadNs).toBeGreaterThanOrEqual(0);
-    expect(run.options).toEqual({ timePerCase: 0.02, shard: '1/2', filter: 'x', reference: referenceWorkName });
+    expect(run.options).toEqual({
+      timePerCase: 0.02,
+      shard: '1/2',
+      filter: 'x',
+      reference: referenceWorkName,
+      stateProbe: stateProbeWorkName,
+    });
     expect(run.suites).toEqual(['s']);
     expect(run.kind).toBe('layerbench/run');
   });
@@ -222,8 +228,24 @@ describe('runCases', () => {
     }
     const without = await runCases([counterCase('x')], { timePerCase: 0.05, quiet: true, reference: false });
     expect(without.options.reference).toBeUndefined();
+    expect(without.options.stateProbe).toBeUndefined();
+    expect(without.cases[0]!.stateProbe).toBeUndefined();
     expect(without.cases[0]!.reference).toBeUndefined();
     expect(without.cases[0]!.relativeSliceMedians).toBeUndefined();
+  });
+
+  it('times the state probe before the first case and after each, so each case has the probe on both sides', async () => {
+    const run = await runCases([counterCase('x'), counterCase('y')], { timePerCase: 0.02, quiet: true });
+    expect(run.options.stateProbe).toBe(stateProbeWorkName);
+    const [x, y] = run.cases;
+    expect(x!.stateProbe).toHaveLength(2);
+    expect(y!.stateProbe).toHaveLength(2);
+    // The probe after x is the probe before y.
+    expect(y!.stateProbe![0]).toBe(x!.stateProbe![1]);
+    for (const v of [...x!.stateProbe!, ...y!.stateProbe!]) expect(v).toBeGreaterThan(0);
+    // The work is fixed: the same state from the same seed.
+    expect(stateProbeWork(7, 3)).toBe(stateProbeWork(7, 3));
+    expect(stateProbeWork(7, 3)).not.toBe(stateProbeWork(8, 3));
   });
 
   it('rejects bad options and duplicate ids before running', async () => {

@@ -7,7 +7,7 @@ import { collectEnv } from './env.js';
 import { Progress } from './progress.js';
 import { computeStats, median } from './stats/stats.js';
 import { batchSize, createCaseTimer, isThenable, sampleTargetNs, type CaseTimer } from './timing.js';
-import { referenceCase, referenceWorkName } from './reference.js';
+import { referenceCase, referenceWorkName, stateProbeCase, stateProbeWorkName } from './reference.js';
 import type { BenchCase, CaseError, CaseInstance, CaseResult, RunOptions, RunResult } from './types.js';
 
 export class DigestMismatchError extends Error {
@@ -140,12 +140,17 @@ export interface ReferenceTimer {
 }
 
 export async function createReferenceTimer(seconds: number): Promise<ReferenceTimer> {
-  const result = emptyCaseResult(referenceCase);
-  const prepared = await prepareCase(referenceCase, result);
+  return createWorkloadTimer(referenceCase, referenceWorkName, seconds);
+}
+
+/** A warmed timer of a fixed workload (the reference, the state probe): slices of `seconds`, 16 batches each. */
+async function createWorkloadTimer(workload: BenchCase, work: string, seconds: number): Promise<ReferenceTimer> {
+  const result = emptyCaseResult(workload);
+  const prepared = await prepareCase(workload, result);
   const timer = await createCaseTimer(prepared.instance, prepared.async, 0.05);
   const batch = batchSize(timer.nsPerOp, (seconds * 1e9) / 16);
   return {
-    work: referenceWorkName,
+    work,
     slice: async () => {
       const samples = await timer.measure(seconds, batch);
       return { median: median(samples), fastest: Math.min(...samples) };
@@ -321,6 +326,13 @@ export async function runCases(cases: BenchCase[], options: RunCasesOptions = {}
   const reference =
     options.reference === false ? undefined : await createReferenceTimer(referenceSliceSeconds(timePerCase));
   if (reference) run.options.reference = reference.work;
+  // The state probe, timed before the first case and after each one (see reference.ts).
+  const probe =
+    options.reference === false
+      ? undefined
+      : await createWorkloadTimer(stateProbeCase, stateProbeWorkName, referenceSliceSeconds(timePerCase));
+  if (probe) run.options.stateProbe = probe.work;
+  let probedBefore = probe ? (await probe.slice()).fastest : undefined;
   const planned = cases.map((c) => (c.fixedTimeSeconds ?? timePerCase) * 1.15);
   const progress = new Progress(options, planned);
   try {
@@ -334,6 +346,11 @@ export async function runCases(cases: BenchCase[], options: RunCasesOptions = {}
       }
       progress.caseStarting(i, cases[i]!.id);
       const result = await runCase(cases[i]!, timePerCase, slices, reference);
+      if (probe && probedBefore !== undefined) {
+        const probedAfter = (await probe.slice()).fastest;
+        if (result.status === 'ok') result.stateProbe = roundSamples([probedBefore, probedAfter]);
+        probedBefore = probedAfter;
+      }
       progress.caseDone(i);
       run.cases.push(result);
       env.loadAvgEnd = os.loadavg();

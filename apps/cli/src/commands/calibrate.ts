@@ -111,6 +111,12 @@ export const calibrateCommand: Command = {
 
 const percent = (share: number, digits = 1): string => `${(share * 100).toFixed(digits)}%`;
 
+/** A minimum detectable effect in words: beyond +900% (x10) the figure only says "nothing this run can see". */
+export function describeMde(mde: number | undefined): string {
+  if (mde === undefined) return 'none of those tested';
+  return mde > 9 ? 'more than x10 (nothing these processes can tell apart)' : percent(mde, 0);
+}
+
 export function formatCalibrationText(calibration: Calibration): string {
   const lines = [
     `Interleaved calibration: ${calibration.timePerCase} s per case, ${calibration.repeats} repeats, threshold ${percent(calibration.threshold)}, alpha ${calibration.alpha}`,
@@ -176,7 +182,7 @@ export function formatBetweenRunText(calibration: BetweenRunCalibration, stored?
   const medianMde = sortedMdes.length > ids.length / 2 ? sortedMdes[Math.floor(ids.length / 2)] : undefined;
   lines.push(
     '',
-    `Minimum detectable effect at --time ${calibration.timePerCase} (detected in every pair): median ${medianMde === undefined ? 'none of those tested' : percent(medianMde, 0)};` +
+    `Minimum detectable effect at --time ${calibration.timePerCase} (detected in every pair): median ${describeMde(medianMde)};` +
       ` <= 3%: ${within(0.03)} cases, <= 5%: ${within(0.05)}, <= 10%: ${within(0.1)}, <= 100%: ${within(1)}, of ${ids.length}`,
   );
   const spread = (id: string) => calibration.cases[id]!.sigma[calibration.basis] ?? 0;

@@ -8,6 +8,7 @@ import {
   environmentMismatch,
 } from './compare.js';
 import { defaultRunNoise, fixedRunNoise, runNoiseFromCalibration } from './noise.js';
+import { caseNote } from '../reporters/comparison.js';
 import { computeStats, normalVariate, seededRandom } from '../stats/stats.js';
 import type { CaseResult, RunResult } from '../types.js';
 
@@ -266,6 +267,46 @@ describe('compareResults across separate runs', () => {
     // A result without slice fastest batches falls back to the slice medians.
     const old = compareResults(at([sliced('y', 100, 81)]), at([sliced('y', 100, 82)]), { noise: low });
     expect(old.cases[0]!.method).toBe('median');
+  });
+
+  it('widens a case by what the state probe says the machine did between the runs', () => {
+    const tight = fixedRunNoise(0.01, Infinity, 'median');
+    const probed = (cases: CaseResult[]) => ({
+      ...at(cases),
+      options: { timePerCase: 1, stateProbe: 'store-reload-16x80' },
+    });
+    const base = probed([
+      sliced('a', 100, 1, { stateProbe: [4400, 4410] }),
+      sliced('b', 100, 2, { stateProbe: [4410, 4420] }),
+    ]);
+    // The shared CPU's slow state in the head run: the probe x1.45; case a +30% (the state's), case b x5 (code).
+    const head = probed([
+      sliced('a', 130, 3, { stateProbe: [6380, 6400] }),
+      sliced('b', 500, 4, { stateProbe: [6390, 6400] }),
+    ]);
+    const cmp = compareResults(base, head, { noise: tight, geomean: false });
+    const byId = new Map(cmp.cases.map((c) => [c.id, c]));
+    expect(byId.get('a')!.stateRatio).toBeCloseTo(1.45, 2);
+    expect(byId.get('a')!.verdict).toBe('inconclusive');
+    // The interval reaches down over the state's share: 1.3 / 1.45^1.5 = 0.74.
+    expect(byId.get('a')!.ratioCi[0]).toBeLessThan(0.8);
+    expect(byId.get('b')!.verdict).toBe('regressed');
+    expect(caseNote(byId.get('a')!)).toBe('machine state x1.45');
+    expect(cmp.warnings.join(' ')).toMatch(
+      /the shared CPU was in another state in the two runs for 2 case\(s\): a store-and-reload probe ran x1\.45/,
+    );
+    // The same timings with the probe unmoved: a is regressed, and nothing is said.
+    const steady = probed([
+      sliced('a', 130, 3, { stateProbe: [4400, 4420] }),
+      sliced('b', 500, 4, { stateProbe: [4410, 4400] }),
+    ]);
+    const same = compareResults(base, steady, { noise: tight, geomean: false });
+    expect(same.cases[0]!.verdict).toBe('regressed');
+    expect(same.cases[0]!.stateRatio).toBeUndefined();
+    expect(same.warnings.join(' ')).not.toMatch(/another state/);
+    // Runs probed with other work (or not at all) are not compared through the probe.
+    const other = { ...head, options: { timePerCase: 1, stateProbe: 'another-probe' } };
+    expect(compareResults(base, other, { noise: tight, geomean: false }).cases[0]!.verdict).toBe('regressed');
   });
 
   it('the same ratio is regressed for a case whose runs agree and inconclusive for one whose runs scatter', () => {

@@ -23,7 +23,15 @@ import {
   type CompareOptions,
 } from '../stats/verdict.js';
 import { basisOf, fallbacks, pairFigures, summaryOf, type FigureMethod } from './figures.js';
-import { defaultRunNoise, defaultSpread, type CaseSpreadEstimate, type RunNoise } from './noise.js';
+import {
+  addStateShift,
+  defaultRunNoise,
+  defaultSpread,
+  stateMoved,
+  stateSensitivity,
+  type CaseSpreadEstimate,
+  type RunNoise,
+} from './noise.js';
 import { compareProcessFigures, hasProcessFigures, ownSpread, processFiguresOn } from './processes.js';
 import type {
   CaseComparison,
@@ -215,6 +223,7 @@ export function compareResults(base: RunResult, head: RunResult, options: Compar
     let spread = noise.spreadFor(b.id, basisOf(figures.method));
     let source: 'runs' | 'calibration' | 'default' =
       noise.summary.source === 'calibration' && spread.assumed !== true ? 'calibration' : 'default';
+    const state = stateRatioOf(base, head, b, h);
     let sample: SampleComparison;
     try {
       if (byProcess !== undefined) {
@@ -229,6 +238,7 @@ export function compareResults(base: RunResult, head: RunResult, options: Compar
           alpha,
           iterations,
           random,
+          ...(state === undefined ? {} : { stateRatio: state }),
         });
       } else {
         const how = summaryOf(figures.method);
@@ -238,6 +248,7 @@ export function compareResults(base: RunResult, head: RunResult, options: Compar
           iterations,
           random,
           ...(how === 'median' ? {} : { quantile: how.quantile }),
+          ...(state === undefined ? {} : { stateRatio: state }),
         });
       }
     } catch {
@@ -259,6 +270,7 @@ export function compareResults(base: RunResult, head: RunResult, options: Compar
       betweenRuns: { sigma: spread.sigma, dof: spread.dof, source },
     };
     if (byProcess !== undefined) comparison.processes = { base: byProcess.base.length, head: byProcess.head.length };
+    if (stateMoved(state)) comparison.stateRatio = state;
     if (withhold && (sample.verdict === 'regressed' || sample.verdict === 'improved')) {
       comparison.suppressedVerdict = sample.verdict;
       comparison.verdict = 'inconclusive';
@@ -323,7 +335,7 @@ export function compareResults(base: RunResult, head: RunResult, options: Compar
     failed,
     geomean,
     summary,
-    warnings: comparisonWarnings(base.env, head.env),
+    warnings: [...comparisonWarnings(base.env, head.env), ...stateWarnings(cases)],
     noise: withProcesses(noise.summary, base, head, cases),
   };
   if (incomparable.length > 0) comparison.incomparable = incomparable;
@@ -359,6 +371,30 @@ function withProcesses(
 }
 
 /**
+ * What the state probe says the shared CPU's state did between the two runs
+ * while this case ran: head / base of its probe figures (geometric means),
+ * when both runs probed with the same work.
+ */
+function stateRatioOf(base: RunResult, head: RunResult, b: CaseResult, h: CaseResult): number | undefined {
+  const work = base.options.stateProbe;
+  if (work === undefined || work !== head.options.stateProbe) return undefined;
+  const before = b.stateProbe;
+  const after = h.stateProbe;
+  if (!before?.length || !after?.length || [...before, ...after].some((v) => !(v > 0))) return undefined;
+  return geometricMean(after) / geometricMean(before);
+}
+
+/** One line when the state probe moved between the runs for some cases. */
+function stateWarnings(cases: readonly CaseComparison[]): string[] {
+  const moved = cases.filter((c) => c.stateRatio !== undefined).map((c) => c.stateRatio!);
+  if (moved.length === 0) return [];
+  const typical = median(moved);
+  return [
+    `the shared CPU was in another state in the two runs for ${moved.length} case(s): a store-and-reload probe ran x${typical.toFixed(2)} (median; head / base) while they ran, and that state moves memory-heavy code by about as much, so their intervals allow up to x${(typical ** stateSensitivity).toFixed(2)} of their change to be the machine's; for small changes compare in one session (\`layerbench bisect\`)`,
+  ];
+}
+
+/**
  * The per-process figures of a case on both sides (see processes.ts), on
  * `basis` when both have it, else the nearest basis both have; relative
  * figures only when both runs used the same reference workload.
@@ -391,6 +427,8 @@ export interface SeparateRunsOptions extends CompareOptions {
    * stats' lowQuantile) instead of their median: what the 'fastest-low' basis uses.
    */
   quantile?: number;
+  /** The state probe's head / base ratio for this case (see noise.ts, addStateShift). */
+  stateRatio?: number;
 }
 
 /**
@@ -418,6 +456,7 @@ export function compareSeparateRuns(
       ? bootstrapRatioDraws(base, head, bootstrap)
       : bootstrapQuantileRatioDraws(base, head, quantile, bootstrap);
   addBetweenRunNoise(draws, spread, random);
+  if (options.stateRatio !== undefined) addStateShift(draws, options.stateRatio, random);
   const decision = decideRatio(draws, { threshold, alpha, pFloor: pFloorIndependent(base.length, head.length) });
   return { ratio: headFigure / baseFigure, ...decision };
 }

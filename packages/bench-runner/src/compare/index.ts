@@ -32,6 +32,16 @@ export {
   processFiguresOn,
 } from './processes.js';
 export type { FigureMethod } from './figures.js';
-export { defaultRunNoise, defaultSpread, defaultBasis, fixedRunNoise, runNoiseFromCalibration } from './noise.js';
+export {
+  addStateShift,
+  defaultRunNoise,
+  defaultSpread,
+  defaultBasis,
+  fixedRunNoise,
+  runNoiseFromCalibration,
+  stateMoved,
+  stateSensitivity,
+  stateTolerance,
+} from './noise.js';
 export type { RunNoise, CaseSpreadEstimate } from './noise.js';
 export type { CompareOptions } from '../stats/verdict.js';

@@ -12,6 +12,7 @@
 // t with K - 1 degrees of freedom: the predictive distribution of the log
 // ratio of two new processes when sigma was estimated from K of them.
 import type { BetweenRunCalibration, FigureBasis, RunNoiseSummary } from '../results/schemas.js';
+import type { RandomSource } from '../stats/stats.js';
 
 export interface CaseSpreadEstimate {
   /** sd of log(figure) of one process. */
@@ -133,4 +134,34 @@ export function runNoiseFromCalibration(
         : { ...defaultSpread, assumed: true };
     },
   };
+}
+
+/**
+ * How much more than the state probe a case may move with the shared CPU's
+ * slow state, in log terms: measured, SHA-1 of 1500 B moved 0.55-0.8 of the
+ * probe's log change, T-table CMAC about as much as the probe (x1.56); 1.5
+ * leaves room (bench-runner README, "Several processes per run").
+ */
+export const stateSensitivity = 1.5;
+
+/** Probe changes up to this (3%, the probe's own noise in one state) widen nothing. */
+export const stateTolerance = 0.03;
+
+/** Whether a state probe ratio (head / base) is beyond the probe's own noise. */
+export function stateMoved(stateRatio: number | undefined): stateRatio is number {
+  return stateRatio !== undefined && Math.abs(Math.log(stateRatio)) > Math.log(1 + stateTolerance);
+}
+
+/**
+ * The state term: when the state probe says the machine's state moved
+ * between the two runs by `stateRatio` (head / base), that much of the
+ * observed ratio, up to stateRatio^stateSensitivity, may be the state's and
+ * not the code's. Each draw is divided by stateRatio^(stateSensitivity U),
+ * U uniform on [0, 1]: the interval then reaches over every share of the
+ * state's effect, and interval, p-value and verdict stay one rule.
+ */
+export function addStateShift(draws: Float64Array, stateRatio: number, random: RandomSource): void {
+  if (!stateMoved(stateRatio)) return;
+  const shift = stateSensitivity * Math.log(stateRatio);
+  for (let i = 0; i < draws.length; i++) draws[i] = draws[i]! * Math.exp(-shift * random());
 }

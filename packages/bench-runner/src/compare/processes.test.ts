@@ -91,6 +91,17 @@ describe('mergeProcessRuns', () => {
     expect(hasProcessFigures(a.cases[0]!)).toBe(false);
   });
 
+  it("keeps every process's state probe figures", () => {
+    const probed = (run: RunResult, probe: number[]) => ({
+      ...run,
+      cases: run.cases.map((c) => ({ ...c, stateProbe: probe })),
+    });
+    const merged = mergeProcessRuns([probed(a, [4400, 4410]), probed(b, [6390, 6400])]);
+    expect(merged.cases[0]!.stateProbe).toEqual([4400, 4410, 6390, 6400]);
+    // Not probed in every process: no probe figures at all.
+    expect(mergeProcessRuns([probed(a, [4400, 4410]), b]).cases[0]!.stateProbe).toBeUndefined();
+  });
+
   it('keeps a case that failed in any process failed', () => {
     const broken = oneProcessRun([
       { ...processCase('x', 100, random), status: 'failed', error: { name: 'Error', message: 'boom' } },

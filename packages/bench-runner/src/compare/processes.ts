@@ -24,7 +24,7 @@ import { checkCompareOptions, decideRatio, type CompareOptions } from '../stats/
 import { computeStats } from '../stats/stats.js';
 import type { CaseResult, FigureBasis, RunResult, SampleComparison } from '../results/schemas.js';
 import { caseFigure, figureBases } from './figures.js';
-import type { CaseSpreadEstimate } from './noise.js';
+import { addStateShift, type CaseSpreadEstimate } from './noise.js';
 
 /** A case's figure on every basis it has, in one process. */
 export function figuresOfProcess(c: CaseResult): Partial<Record<FigureBasis, number>> {
@@ -82,7 +82,7 @@ export function compareProcessFigures(
   base: readonly number[],
   head: readonly number[],
   spread: CaseSpreadEstimate,
-  options: CompareOptions & { random: RandomSource; iterations: number },
+  options: CompareOptions & { random: RandomSource; iterations: number; stateRatio?: number },
 ): SampleComparison {
   const { threshold, alpha } = checkCompareOptions(options);
   if (base.length === 0 || head.length === 0) throw new RangeError('each side needs at least one process figure');
@@ -95,6 +95,7 @@ export function compareProcessFigures(
   for (let i = 0; i < draws.length; i++) {
     draws[i] = scale === 0 ? ratio : ratio * Math.exp(scale * studentTVariate(spread.dof, options.random));
   }
+  if (options.stateRatio !== undefined) addStateShift(draws, options.stateRatio, options.random);
   return { ratio, ...decideRatio(draws, { threshold, alpha }) };
 }
 
@@ -118,6 +119,9 @@ function mergeCase(parts: CaseResult[]): CaseResult {
     if (pooled !== undefined) merged[key] = pooled;
   }
   if (parts.some((c) => c.digestOk === false)) merged.digestOk = false;
+  const probes = concat(parts.map((c) => c.stateProbe));
+  if (probes !== undefined) merged.stateProbe = probes;
+  else delete merged.stateProbe;
   const fixed = parts.map((c) => c.fixedTime);
   if (fixed.every((f) => f !== undefined)) {
     merged.fixedTime = {

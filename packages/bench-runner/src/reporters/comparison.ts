@@ -21,6 +21,7 @@ export function caseNote(c: CaseComparison): string {
       `${c.suppressedVerdict} in numbers, ${c.codeUnchanged === true ? 'code identical' : 'environments differ'}`,
     );
   else if (c.codeUnchanged === true) notes.push('code identical');
+  if (c.stateRatio !== undefined) notes.push(`machine state x${c.stateRatio.toFixed(2)}`);
   return notes.join(', ');
 }
 

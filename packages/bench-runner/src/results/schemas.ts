@@ -157,6 +157,12 @@ export const caseResultSchema = z.looseObject({
   /** For fixed-time loops (esptest): operations completed in `seconds`. */
   fixedTime: z.looseObject({ seconds: finite, ops: count, elapsedSeconds: finite.optional() }).optional(),
   /**
+   * The state probe (run options.stateProbe names its work; see reference.ts)
+   * timed just before and just after this case, fastest batch, ns per call:
+   * what state the shared CPU was in while the case ran.
+   */
+  stateProbe: z.array(finite).optional(),
+  /**
    * A run of several fresh processes (`run --processes k`): per figure basis,
    * the case's figure in each process, in process order (see
    * compare/processes.ts). The slice arrays above then hold every process's
@@ -181,6 +187,8 @@ export const runResultSchema = z.looseObject({
     filter: z.string().optional(),
     /** The reference workload timed between slices (absent: no relative figures). */
     reference: z.string().optional(),
+    /** The state probe timed between cases (absent: not probed). */
+    stateProbe: z.string().optional(),
   }),
   env: envFingerprintSchema,
   cases: z.array(caseResultSchema),
@@ -273,6 +281,12 @@ export const caseComparisonSchema = z.looseObject({
       source: z.enum(['runs', 'calibration', 'default']).optional(),
     })
     .optional(),
+  /**
+   * The state probe's head / base ratio while this case ran, when beyond its
+   * own noise: the interval allows up to stateRatio^1.5 of the change to be
+   * the machine's state (compare/noise.ts, addStateShift).
+   */
+  stateRatio: finite.optional(),
   /** Processes behind each side's figure (absent: one each). */
   processes: z.looseObject({ base: z.number().int().positive(), head: z.number().int().positive() }).optional(),
   /**
