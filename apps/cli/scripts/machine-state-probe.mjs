@@ -10,13 +10,13 @@
 //
 //   refA  bench-runner's reference workload (one dependent chain, 1 KiB table)
 //   refB  four independent ALU chains (instruction-level parallelism)
-//   refC  a SHA-1-like compression with its 16-word schedule stored and
-//         reloaded (store-to-load forwarding)
+//   refC  bench-runner's state probe: a SHA-1-like compression with its
+//         16-word schedule stored and reloaded (store-to-load forwarding)
 //   refD  four chains of lookups in a 16 KiB table
 //   refE  the same in a 64 KiB table (beyond L1)
 import { sha1 } from '@layerbench/sha1-dispatch';
-// bench-runner's reference workload itself, from its build (not part of its public API).
-import { referenceWork } from '../../../packages/bench-runner/dist/reference.js';
+// bench-runner's reference workload and state probe themselves, from its build (not part of its public API).
+import { referenceWork, stateProbeWork } from '../../../packages/bench-runner/dist/reference.js';
 
 const table = new Uint32Array(256);
 {
@@ -41,35 +41,6 @@ function ilp(seed, rounds) {
     d = (((d << 30) | (d >>> 2)) + (b | c) + table[i & 255]) | 0;
   }
   return a ^ b ^ c ^ d;
-}
-
-const w = new Int32Array(16);
-const block = new Int32Array(16).fill(0x01020304);
-function storeForwarding(seed, blocks) {
-  let a = seed | 0;
-  let b = 0xefcdab89 | 0;
-  let c = 0x98badcfe | 0;
-  let d = 0x10325476;
-  let e = 0xc3d2e1f0 | 0;
-  for (let n = 0; n < blocks; n++) {
-    for (let i = 0; i < 16; i++) w[i] = block[i] ^ n;
-    for (let i = 0; i < 80; i++) {
-      let x;
-      if (i < 16) x = w[i];
-      else {
-        const t = w[(i - 3) & 15] ^ w[(i - 8) & 15] ^ w[(i - 14) & 15] ^ w[i & 15];
-        x = (t << 1) | (t >>> 31);
-        w[i & 15] = x;
-      }
-      const f = (((a << 5) | (a >>> 27)) + ((b & c) | (~b & d)) + e + x + 0x5a827999) | 0;
-      e = d;
-      d = c;
-      c = (b << 30) | (b >>> 2);
-      b = a;
-      a = f;
-    }
-  }
-  return a ^ b ^ c ^ d ^ e;
 }
 
 const big16 = new Uint32Array(4096);
@@ -108,7 +79,7 @@ const kinds = {
     sink = ilp(sink, 1024);
   },
   refC: () => {
-    sink = storeForwarding(sink, 24);
+    sink = stateProbeWork(sink, 24);
   },
   refD: () => {
     sink = lookups(big16, 4095, sink, 1024);

@@ -292,7 +292,7 @@ describe('compareResults across separate runs', () => {
     expect(byId.get('a')!.ratioCi[0]).toBeLessThan(0.8);
     expect(byId.get('b')!.verdict).toBe('regressed');
     expect(caseNote(byId.get('a')!)).toBe('machine state x1.45');
-    expect(cmp.warnings.join(' ')).toMatch(
+    expect((cmp.warnings ?? []).join(' ')).toMatch(
       /the shared CPU was in another state in the two runs for 2 case\(s\): a store-and-reload probe ran x1\.45/,
     );
     // The same timings with the probe unmoved: a is regressed, and nothing is said.
@@ -303,7 +303,7 @@ describe('compareResults across separate runs', () => {
     const same = compareResults(base, steady, { noise: tight, geomean: false });
     expect(same.cases[0]!.verdict).toBe('regressed');
     expect(same.cases[0]!.stateRatio).toBeUndefined();
-    expect(same.warnings.join(' ')).not.toMatch(/another state/);
+    expect((same.warnings ?? []).join(' ')).not.toMatch(/another state/);
     // Runs probed with other work (or not at all) are not compared through the probe.
     const other = { ...head, options: { timePerCase: 1, stateProbe: 'another-probe' } };
     expect(compareResults(base, other, { noise: tight, geomean: false }).cases[0]!.verdict).toBe('regressed');
