@@ -304,6 +304,15 @@ describe('compareResults across separate runs', () => {
     expect(same.cases[0]!.verdict).toBe('regressed');
     expect(same.cases[0]!.stateRatio).toBeUndefined();
     expect((same.warnings ?? []).join(' ')).not.toMatch(/another state/);
+    // The state flipped during the case in both runs (measured: probes 4411/6933 and 7260/4356 ns around it, the
+    // case x1.68): the means of the probes agree, the range does not, and the range counts.
+    const flipped = compareResults(
+      probed([sliced('a', 100, 1, { stateProbe: [4411, 6933] })]),
+      probed([sliced('a', 168, 3, { stateProbe: [7260, 4356] })]),
+      { noise: tight, geomean: false },
+    ).cases[0]!;
+    expect(flipped.stateRatio).toBeCloseTo(7260 / 4411, 6);
+    expect(flipped.verdict).toBe('inconclusive');
     // Runs probed with other work (or not at all) are not compared through the probe.
     const other = { ...head, options: { timePerCase: 1, stateProbe: 'another-probe' } };
     expect(compareResults(base, other, { noise: tight, geomean: false }).cases[0]!.verdict).toBe('regressed');

@@ -371,9 +371,16 @@ function withProcesses(
 }
 
 /**
- * What the state probe says the shared CPU's state did between the two runs
- * while this case ran: head / base of its probe figures (geometric means),
- * when both runs probed with the same work.
+ * What the state probe says the shared CPU's state may have done between
+ * the two runs while this case ran, head / base, when both runs probed with
+ * the same work: the larger of (slowest head probe / fastest base probe)
+ * and its mirror (fastest head / slowest base), by size of its log. The
+ * probe is timed before and after each case, and the state can flip during
+ * the case: one run's case measured fast throughout (probes 4411 and 6933
+ * ns around it) and the other's mostly slow (7260 and 4356) have probe
+ * means 1.7% apart, yet the case read x1.68 (measured, 2026-12-02 07:00
+ * UTC); where in the case the flip fell, the probes cannot say, so the
+ * whole range counts.
  */
 function stateRatioOf(base: RunResult, head: RunResult, b: CaseResult, h: CaseResult): number | undefined {
   const work = base.options.stateProbe;
@@ -381,7 +388,9 @@ function stateRatioOf(base: RunResult, head: RunResult, b: CaseResult, h: CaseRe
   const before = b.stateProbe;
   const after = h.stateProbe;
   if (!before?.length || !after?.length || [...before, ...after].some((v) => !(v > 0))) return undefined;
-  return geometricMean(after) / geometricMean(before);
+  const slower = Math.max(...after) / Math.min(...before);
+  const faster = Math.min(...after) / Math.max(...before);
+  return Math.abs(Math.log(slower)) >= Math.abs(Math.log(faster)) ? slower : faster;
 }
 
 /** One line when the state probe moved between the runs for some cases. */
