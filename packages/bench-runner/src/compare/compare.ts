@@ -22,7 +22,7 @@ import {
   pFloorIndependent,
   type CompareOptions,
 } from '../stats/verdict.js';
-import { basisOf, fallbacks, pairFigures, summaryOf, type FigureMethod } from './figures.js';
+import { basisOf, commonBasis, pairFigures, summaryOf } from './figures.js';
 import {
   addStateShift,
   defaultRunNoise,
@@ -38,7 +38,6 @@ import type {
   CaseResult,
   Comparison,
   EnvFingerprint,
-  FigureBasis,
   FingerprintDiff,
   RunResult,
   SampleComparison,
@@ -217,7 +216,7 @@ export function compareResults(base: RunResult, head: RunResult, options: Compar
     }
     const byProcess =
       hasProcessFigures(b) || hasProcessFigures(h)
-        ? processPair(b, h, noise.basis, base.options.reference === head.options.reference)
+        ? commonBasis(b, h, noise.basis, base.options.reference === head.options.reference, processFiguresOn)
         : undefined;
     const figures = byProcess ?? pairFigures(b, h, noise.basis);
     let spread = noise.spreadFor(b.id, basisOf(figures.method));
@@ -336,7 +335,7 @@ export function compareResults(base: RunResult, head: RunResult, options: Compar
     geomean,
     summary,
     warnings: [...comparisonWarnings(base.env, head.env), ...stateWarnings(cases)],
-    noise: withProcesses(noise.summary, base, head, cases),
+    noise: describeNoise(noise.summary, base, head, cases),
   };
   if (incomparable.length > 0) comparison.incomparable = incomparable;
   if (incomparable.length > 0 && options.acrossEnvironments === true) comparison.acrossEnvironments = true;
@@ -347,7 +346,7 @@ export function compareResults(base: RunResult, head: RunResult, options: Compar
  * The noise summary, saying how many cases were judged by the spread between
  * the runs' own processes, and how many a calibration never measured.
  */
-function withProcesses(
+function describeNoise(
   summary: RunNoise['summary'],
   base: RunResult,
   head: RunResult,
@@ -401,26 +400,6 @@ function stateWarnings(cases: readonly CaseComparison[]): string[] {
   return [
     `the shared CPU was in another state in the two runs for ${moved.length} case(s): a store-and-reload probe ran x${typical.toFixed(2)} (median; head / base) while they ran, and that state moves memory-heavy code by about as much, so their intervals allow up to x${(typical ** stateSensitivity).toFixed(2)} of their change to be the machine's; for small changes compare in one session (\`layerbench bisect\`)`,
   ];
-}
-
-/**
- * The per-process figures of a case on both sides (see processes.ts), on
- * `basis` when both have it, else the nearest basis both have; relative
- * figures only when both runs used the same reference workload.
- */
-function processPair(
-  base: CaseResult,
-  head: CaseResult,
-  basis: FigureBasis,
-  sameReference: boolean,
-): { method: FigureMethod; base: number[]; head: number[] } | undefined {
-  for (const candidate of fallbacks(basis)) {
-    if (candidate.endsWith('relative') && !sameReference) continue;
-    const b = processFiguresOn(base, candidate);
-    const h = processFiguresOn(head, candidate);
-    if (b && h) return { method: candidate, base: b, head: h };
-  }
-  return undefined;
 }
 
 /** Multiplies each draw by exp(sqrt(2) sigma T): the log ratio of two processes, each off by sigma. */

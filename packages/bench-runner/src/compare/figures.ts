@@ -84,13 +84,36 @@ export function pairFigures(
   head: CaseResult,
   basis: FigureBasis,
 ): { method: FigureMethod; base: number[]; head: number[] } {
+  const sameReference = base.reference?.work === head.reference?.work;
+  return (
+    commonBasis(base, head, basis, sameReference, sliceFigures) ?? {
+      method: 'samples',
+      base: base.samples,
+      head: head.samples,
+    }
+  );
+}
+
+/**
+ * The first of `basis` and its fallbacks on which `figuresOf` gives both
+ * cases figures (relative ones only when `sameReference`): the slice figures
+ * of one-process runs (pairFigures), the process figures of runs of several
+ * (compare's process path).
+ */
+export function commonBasis(
+  base: CaseResult,
+  head: CaseResult,
+  basis: FigureBasis,
+  sameReference: boolean,
+  figuresOf: (c: CaseResult, basis: FigureBasis) => number[] | undefined,
+): { method: FigureBasis; base: number[]; head: number[] } | undefined {
   for (const candidate of fallbacks(basis)) {
-    if (candidate.endsWith('relative') && base.reference?.work !== head.reference?.work) continue;
-    const b = sliceFigures(base, candidate);
-    const h = sliceFigures(head, candidate);
+    if (candidate.endsWith('relative') && !sameReference) continue;
+    const b = figuresOf(base, candidate);
+    const h = figuresOf(head, candidate);
     if (b && h) return { method: candidate, base: b, head: h };
   }
-  return { method: 'samples', base: base.samples, head: head.samples };
+  return undefined;
 }
 
 /** One run's figure of a case on a basis (the summary of its slice figures), or undefined when it has none. */

@@ -19,6 +19,7 @@ export {
   summarise,
   sliceFigures,
   pairFigures,
+  commonBasis,
   caseFigure,
   basisOf,
   fallbacks,

@@ -19,9 +19,8 @@
 //   four consecutive processes while the reference workload did not move),
 //   so averaging k processes does not shrink the difference between two runs
 //   made at different times.
-import { geometricMean, mean, studentTVariate, type RandomSource } from '../stats/stats.js';
+import { computeStats, geometricMean, mean, studentTVariate, type RandomSource } from '../stats/stats.js';
 import { checkCompareOptions, decideRatio, type CompareOptions } from '../stats/verdict.js';
-import { computeStats } from '../stats/stats.js';
 import type { CaseResult, FigureBasis, RunResult, SampleComparison } from '../results/schemas.js';
 import { caseFigure, figureBases } from './figures.js';
 import { addStateShift, type CaseSpreadEstimate } from './noise.js';
@@ -109,19 +108,16 @@ function mergeCase(parts: CaseResult[]): CaseResult {
   const first = parts[0]!;
   const samples = parts.flatMap((c) => c.samples);
   const merged: CaseResult = { ...first, samples };
+  // The reference slices lie between one process's slices only: no merged relation to keep.
   delete merged.reference;
-  delete merged.relativeSliceMedians;
-  delete merged.sliceMedians;
-  delete merged.sliceFastest;
   if (samples.length > 0) merged.stats = computeStats(samples, first.bytesPerOp);
-  for (const key of ['sliceMedians', 'sliceFastest', 'relativeSliceMedians'] as const) {
+  // Every process's figures one after the other, when every process has them.
+  for (const key of ['sliceMedians', 'sliceFastest', 'relativeSliceMedians', 'stateProbe'] as const) {
     const pooled = concat(parts.map((c) => c[key]));
     if (pooled !== undefined) merged[key] = pooled;
+    else delete merged[key];
   }
   if (parts.some((c) => c.digestOk === false)) merged.digestOk = false;
-  const probes = concat(parts.map((c) => c.stateProbe));
-  if (probes !== undefined) merged.stateProbe = probes;
-  else delete merged.stateProbe;
   const fixed = parts.map((c) => c.fixedTime);
   if (fixed.every((f) => f !== undefined)) {
     merged.fixedTime = {
