@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { mergeProcessRuns } from '@layerbench/bench-runner/compare';
 import { readRunResult, writeResultFile } from '@layerbench/bench-runner/results';
-import type { RunResult } from '@layerbench/bench-runner';
+import type { BenchCase, RunResult } from '@layerbench/bench-runner';
 import type { CommandContext } from './commands/types.js';
 import {
   measurementOf,
@@ -51,10 +51,8 @@ export function runInFreshProcess(
 }
 
 export interface ProcessesOutcome {
-  /** The processes that finished, merged (undefined when none did). */
+  /** The processes that finished, merged (undefined when none did; its `processes` counts them). */
   run?: RunResult;
-  /** Processes that finished. */
-  finished: number;
   /** Interrupted (Ctrl-C) before the last process finished. */
   interrupted: boolean;
   /** The first process that exited non-zero: its exit code and what it printed. */
@@ -105,21 +103,21 @@ export async function runInProcesses(
   }
 }
 
-function merged(runs: RunResult[]): { run?: RunResult; finished: number } {
-  return runs.length === 0 ? { finished: 0 } : { run: mergeProcessRuns(runs), finished: runs.length };
+function merged(runs: RunResult[]): { run?: RunResult } {
+  return runs.length === 0 ? {} : { run: mergeProcessRuns(runs) };
 }
 
 /**
  * `run --processes k` and `check --processes k`: the cases prepared here
- * (the filter checked, onStart called; `childArgs` may be a function, called
- * after onStart), measured in k fresh processes one after the other and
+ * (the filter checked, onStart called; `childArgs` may be a function of the
+ * selected cases), measured in k fresh processes one after the other and
  * merged; the --out file is written once, atomically, with the processes
  * that finished. An exit code when no process finished (the child's error
  * is printed).
  */
 export async function measureInProcesses(
   request: MeasureRequest,
-  childArgs: readonly string[] | (() => readonly string[]),
+  childArgs: readonly string[] | ((selected: readonly BenchCase[]) => readonly string[]),
   processes: number,
   command: string,
   ctx: CommandContext,
@@ -131,7 +129,8 @@ export async function measureInProcesses(
   const say = (message: string) => {
     if (!request.quiet && ctx.stderr.isTTY === true) ctx.stderr.write(`${command}: ${message}\n`);
   };
-  const outcome = await runInProcesses(ctx, typeof childArgs === 'function' ? childArgs() : childArgs, processes, say);
+  const args = typeof childArgs === 'function' ? childArgs(prepared.selected) : childArgs;
+  const outcome = await runInProcesses(ctx, args, processes, say);
   if (outcome.failure !== undefined) {
     ctx.stderr.write(
       `layerbench ${command}: process ${outcome.failure.process} exited ${outcome.failure.code}:\n${outcome.failure.stderr.replace(/\n?$/, '\n')}`,

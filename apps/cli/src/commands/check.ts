@@ -7,7 +7,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compareResults } from '@layerbench/bench-runner/compare';
 import { formatComparison } from '@layerbench/bench-runner/reporters';
-import type { Comparison, RunResult } from '@layerbench/bench-runner';
+import type { BenchCase, Comparison, RunResult } from '@layerbench/bench-runner';
 import {
   UsageError,
   anyText,
@@ -217,7 +217,6 @@ async function checkAgainstBaseline(args: string[], ctx: CommandContext): Promis
   const timePerCase = chosen.time ?? baseline.options.timePerCase;
   const cpu = chosen.cpu ?? baseline.env.measuredOnCpu ?? 'none';
   const processes = chosen.processes ?? baseline.processes ?? 1;
-  let selectedIds: string[] = [];
   const request: MeasureRequest = {
     suites,
     selection: filter === undefined ? {} : { filter },
@@ -226,17 +225,16 @@ async function checkAgainstBaseline(args: string[], ctx: CommandContext): Promis
     quiet: chosen.quiet,
     onlyIds: baselineIds,
     onStart: ({ cases }) => {
-      selectedIds = cases.map((c) => c.id);
       ctx.stderr.write(
         `layerbench check: ${cases.length} case(s) against ${chosen.baseline}${processes > 1 ? ` in ${processes} processes` : ''}\n`,
       );
     },
   };
-  // In several processes each child runs exactly the selected cases (the ids are known once onStart ran).
-  const childArgs = (): string[] => [
+  // In several processes each child runs exactly the selected cases.
+  const childArgs = (selected: readonly BenchCase[]): string[] => [
     ...suites.map((suite) => suite.name),
     '--filter',
-    exactIdsFilter(selectedIds),
+    exactIdsFilter(selected.map((c) => c.id)),
     '--time',
     String(timePerCase),
     '--cpu',
