@@ -222,6 +222,9 @@ describe('runCases', () => {
     expect(c.sliceFastest).toHaveLength(slices);
     expect(c.reference!.sliceFastest).toHaveLength(slices + 1);
     for (let i = 0; i < slices; i++) expect(c.sliceFastest![i]!).toBeLessThanOrEqual(c.sliceMedians![i]!);
+    // The state probe beside every reference slice: which slices ran in which state.
+    expect(c.sliceStateProbes).toHaveLength(slices + 1);
+    for (const v of c.sliceStateProbes!) expect(v).toBeGreaterThan(0);
     for (let i = 0; i < slices; i++) {
       const refs = c.reference!.sliceMedians;
       expect(c.relativeSliceMedians![i]).toBeCloseTo(c.sliceMedians![i]! / Math.sqrt(refs[i]! * refs[i + 1]!), 2);
@@ -230,6 +233,7 @@ describe('runCases', () => {
     expect(without.options.reference).toBeUndefined();
     expect(without.options.stateProbe).toBeUndefined();
     expect(without.cases[0]!.stateProbe).toBeUndefined();
+    expect(without.cases[0]!.sliceStateProbes).toBeUndefined();
     expect(without.cases[0]!.reference).toBeUndefined();
     expect(without.cases[0]!.relativeSliceMedians).toBeUndefined();
   });

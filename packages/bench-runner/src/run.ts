@@ -164,6 +164,7 @@ export async function runCase(
   timePerCase: number,
   slices = defaultSlices,
   reference?: ReferenceTimer,
+  probe?: ReferenceTimer,
 ): Promise<CaseResult> {
   const result = emptyCaseResult(benchCase);
   let prepared: PreparedCase | undefined;
@@ -185,7 +186,11 @@ export async function runCase(
       const count = reference ? Math.max(slices, Math.ceil(budget / referenceSliceTarget)) : slices;
       const sliceFastest: number[] = [];
       const refs: { median: number; fastest: number }[] = [];
+      // The state probe beside each reference slice (only with a reference: the slices are then short).
+      const probes: number[] = [];
+      const probeAround = reference ? probe : undefined;
       if (reference) refs.push(await reference.slice());
+      if (probeAround) probes.push((await probeAround.slice()).fastest);
       for (let s = 0; s < count; s++) {
         const slice = roundSamples(await timer.measure(budget / count, batch));
         sliceMedians.push(median(slice));
@@ -196,6 +201,7 @@ export async function runCase(
         }
         sliceFastest.push(fastest);
         if (reference) refs.push(await reference.slice());
+        if (probeAround) probes.push((await probeAround.slice()).fastest);
       }
       result.samples = samples;
       result.sliceMedians = sliceMedians;
@@ -209,6 +215,7 @@ export async function runCase(
         };
         result.relativeSliceMedians = sliceMedians.map((v, i) => v / Math.sqrt(refs[i]!.median * refs[i + 1]!.median));
       }
+      if (probeAround) result.sliceStateProbes = roundSamples(probes);
     }
     checkDigest(prepared.instance, result, 'after timing');
     result.stats = computeStats(result.samples, benchCase.bytesPerOp);
@@ -293,6 +300,13 @@ export interface RunCasesOptions extends RunOptions {
   reference?: boolean;
 }
 
+/**
+ * Length of the state probe's slice beside each reference slice: 1.5 ms (16
+ * batches of about 20 calls; the fastest batch reads the state, which moves
+ * the probe by x1.2-1.6, well beyond that batch's own noise).
+ */
+export const sliceProbeSeconds = 0.0015;
+
 /** Length of one reference slice: a sixth of a case slice, 2-5 ms (16 samples of the reference). */
 export function referenceSliceSeconds(timePerCase: number): number {
   const caseSlice = Math.min(referenceSliceTarget, timePerCase / defaultSlices);
@@ -332,6 +346,10 @@ export async function runCases(cases: BenchCase[], options: RunCasesOptions = {}
       ? undefined
       : await createWorkloadTimer(stateProbeCase, stateProbeWorkName, referenceSliceSeconds(timePerCase));
   if (probe) run.options.stateProbe = probe.work;
+  // The same work in shorter slices beside every reference slice: which slices ran in which state.
+  const sliceProbe = probe
+    ? await createWorkloadTimer(stateProbeCase, stateProbeWorkName, sliceProbeSeconds)
+    : undefined;
   let probedBefore = probe ? (await probe.slice()).fastest : undefined;
   const planned = cases.map((c) => (c.fixedTimeSeconds ?? timePerCase) * 1.15);
   const progress = new Progress(options, planned);
@@ -345,7 +363,7 @@ export async function runCases(cases: BenchCase[], options: RunCasesOptions = {}
         break;
       }
       progress.caseStarting(i, cases[i]!.id);
-      const result = await runCase(cases[i]!, timePerCase, slices, reference);
+      const result = await runCase(cases[i]!, timePerCase, slices, reference, sliceProbe);
       if (probe && probedBefore !== undefined) {
         const probedAfter = (await probe.slice()).fastest;
         if (result.status === 'ok') result.stateProbe = roundSamples([probedBefore, probedAfter]);

@@ -5,7 +5,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { collectEnv } from '../env.js';
 import { normalVariate, seededRandom } from '../stats/stats.js';
 import type { CaseResult, RunResult } from '../types.js';
-import { calibrateBetweenRuns, scaledRun } from './between-runs.js';
+import { runNoiseFromCalibration } from '../compare/noise.js';
+import { calibrateBetweenRuns, calmGroup, scaledRun } from './between-runs.js';
 import { calibrationDir, calibrationFileName, findBetweenRunCalibration, saveBetweenRunCalibration } from './store.js';
 
 const env = collectEnv();
@@ -162,5 +163,66 @@ describe('the calibration store', () => {
     } finally {
       rmSync(other, { recursive: true, force: true });
     }
+  });
+});
+
+describe('the calm-relative spread', () => {
+  /**
+   * K processes of one case: in the slow state throughout in `slowIn` (state
+   * probe x1.5, the case x1.3), otherwise in the fast state, each process off
+   * by its own 0.4% (sd).
+   */
+  function probedRuns(k: number, slowIn: ReadonlySet<number>, seed: number): RunResult[] {
+    const random = seededRandom(seed);
+    return Array.from({ length: k }, (_, r) => {
+      const slow = slowIn.has(r);
+      const value = 1000 * Math.exp(0.004 * normalVariate(random)) * (slow ? 1.3 : 1);
+      const sliceMedians = Array.from({ length: 10 }, () => value * (1 + 0.002 * normalVariate(random)));
+      const refs = Array(11).fill(1000);
+      const c: CaseResult = {
+        id: 'sha1/1500/wasm',
+        layer: 'sha1-dispatch',
+        params: {},
+        status: 'ok',
+        samples: sliceMedians,
+        sliceMedians,
+        reference: { work: 'w', sliceMedians: refs },
+        relativeSliceMedians: sliceMedians.map((v) => v / 1000),
+        sliceStateProbes: Array.from(
+          { length: 11 },
+          () => 4400 * (slow ? 1.5 : 1) * (1 + 0.003 * normalVariate(random)),
+        ),
+      };
+      return {
+        kind: 'layerbench/run',
+        schemaVersion: 1,
+        createdAt: `2026-12-02T10:0${r}:00Z`,
+        suites: ['sha1'],
+        options: { timePerCase: 1, reference: 'w', stateProbe: 'store-reload-16x80' },
+        env,
+        cases: [c],
+      };
+    });
+  }
+
+  it('is measured over the processes whose calm levels agree, and compare then uses it', () => {
+    const runs = probedRuns(8, new Set([2, 5]), 7);
+    const group = calmGroup(runs.map((r) => r.cases[0]!));
+    expect(group).toHaveLength(6);
+    const cal = calibrateBetweenRuns(runs, { iterations: 999, random: seededRandom(3) });
+    const spread = cal.cases['sha1/1500/wasm']!;
+    expect(cal.basis).toBe('calm-relative');
+    expect(spread.processesOn?.['calm-relative']).toBe(6);
+    expect(spread.sigma['calm-relative']!).toBeLessThan(0.01);
+    // Over all eight processes the relative figure carries the two slow ones.
+    expect(spread.sigma['median-relative']!).toBeGreaterThan(0.1);
+    // Its degrees of freedom are those of the six processes.
+    expect(runNoiseFromCalibration(cal).spreadFor('sha1/1500/wasm', 'calm-relative').dof).toBe(5);
+  });
+
+  it('is not measured from fewer than three processes in one state', () => {
+    const runs = probedRuns(4, new Set([0, 1, 2]), 9);
+    expect(calmGroup(runs.map((r) => r.cases[0]!))).toHaveLength(3);
+    expect(calmGroup(probedRuns(4, new Set([0, 1]), 9).map((r) => r.cases[0]!))).toBeUndefined();
   });
 });

@@ -9,7 +9,7 @@
 //   1 + effect), per case and overall, and so each case's minimum detectable
 //   effect at this time per case.
 import { compareResults } from '../compare/compare.js';
-import { caseFigure, figureBases } from '../compare/figures.js';
+import { calmLevel, calmLevelTolerance, caseFigure, figureBases } from '../compare/figures.js';
 import type { RunNoise } from '../compare/noise.js';
 import { runNoiseFromCalibration } from '../compare/noise.js';
 import type { BetweenRunCalibration, CaseResult, CaseSpread, FigureBasis, RunResult } from '../results/schemas.js';
@@ -52,6 +52,28 @@ function sigmaOf(cases: readonly CaseResult[], basis: FigureBasis): number | und
     logs.push(Math.log(f));
   }
   return sampleSd(logs);
+}
+
+/** Fewest processes a calm spread is measured over. */
+export const minCalmProcesses = 3;
+
+/**
+ * The processes whose calm figures compare may compare with each other: the
+ * largest group of those with calm figures whose calm levels lie within
+ * calmLevelTolerance of the group's lowest (compare compares calm figures
+ * only across such levels), or undefined when fewer than minCalmProcesses.
+ */
+export function calmGroup(cases: readonly CaseResult[]): CaseResult[] | undefined {
+  const withCalm = cases
+    .filter((c) => caseFigure(c, 'calm-relative') !== undefined)
+    .sort((a, b) => calmLevel(a)! - calmLevel(b)!);
+  let best: CaseResult[] = [];
+  for (let i = 0; i < withCalm.length; i++) {
+    const limit = calmLevel(withCalm[i]!)! * (1 + calmLevelTolerance);
+    const group = withCalm.slice(i).filter((c) => calmLevel(c)! <= limit);
+    if (group.length > best.length) best = group;
+  }
+  return best.length >= minCalmProcesses ? best : undefined;
 }
 
 function pooledOf(sigmas: readonly number[]): { p50: number; p90: number } {
@@ -100,12 +122,15 @@ function spreadsOf(runs: readonly RunResult[], ids: readonly string[]): Spreads 
   for (const id of ids) {
     const each = runs.map((r) => r.cases.find((c) => c.id === id)!);
     const sigma: CaseSpread['sigma'] = {};
+    const processesOn: NonNullable<CaseSpread['processesOn']> = {};
     for (const basis of figureBases) {
-      const s = sigmaOf(each, basis);
+      const group = basis === 'calm-relative' ? calmGroup(each) : each;
+      const s = group === undefined ? undefined : sigmaOf(group, basis);
       if (s === undefined) complete.delete(basis);
       else {
         sigma[basis] = s;
         perBasis.get(basis)!.push(s);
+        if (group!.length < runs.length) processesOn[basis] = group!.length;
       }
     }
     const medians = each.map((c) => caseFigure(c, 'median')).filter((v): v is number => v !== undefined);
@@ -114,6 +139,7 @@ function spreadsOf(runs: readonly RunResult[], ids: readonly string[]): Spreads 
       medianNs: medians.length > 0 ? median(medians) : median(each.map((c) => median(c.samples))),
       sigma,
     };
+    if (Object.keys(processesOn).length > 0) cases[id]!.processesOn = processesOn;
   }
   const pooled: BetweenRunCalibration['pooled'] = {};
   for (const [basis, sigmas] of perBasis) if (sigmas.length > 0) pooled[basis] = pooledOf(sigmas);

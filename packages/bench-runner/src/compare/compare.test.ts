@@ -7,6 +7,7 @@ import {
   diffFingerprints,
   environmentMismatch,
 } from './compare.js';
+import { calmLevel, calmLevelsAgree, calmSlices } from './figures.js';
 import { defaultRunNoise, fixedRunNoise, runNoiseFromCalibration } from './noise.js';
 import { caseNote } from '../reporters/comparison.js';
 import { computeStats, normalVariate, seededRandom } from '../stats/stats.js';
@@ -316,6 +317,79 @@ describe('compareResults across separate runs', () => {
     // Runs probed with other work (or not at all) are not compared through the probe.
     const other = { ...head, options: { timePerCase: 1, stateProbe: 'another-probe' } };
     expect(compareResults(base, other, { noise: tight, geomean: false }).cases[0]!.verdict).toBe('regressed');
+  });
+
+  /**
+   * 34 slices of a case relative to the reference (`mu`), with the state probe
+   * beside each reference slice (35 values at `level`); the slices in `slow`
+   * ran in the shared CPU's slow state: the probe around them x1.5 and the
+   * case x1.3 there.
+   */
+  const calm = (id: string, mu: number, seed: number, slow: ReadonlySet<number>, level = 4400): CaseResult => {
+    const relativeSliceMedians = normalSamples(34, mu, mu * 0.003, seed).map((v, i) => (slow.has(i) ? v * 1.3 : v));
+    const sliceStateProbes = normalSamples(35, level, level * 0.005, seed + 1).map((v, i) =>
+      slow.has(i) || slow.has(i - 1) ? v * 1.5 : v,
+    );
+    return sliced(id, mu * 5000, seed + 2, {
+      reference: { work: 'xorshift-table-1024x256', sliceMedians: Array(35).fill(5000) },
+      relativeSliceMedians,
+      sliceFastest: relativeSliceMedians.map((v, i) => v * 4900 * (slow.has(i) ? 1.05 : 1)),
+      sliceStateProbes,
+      stateProbe: [sliceStateProbes[0]!, sliceStateProbes[34]!],
+    });
+  };
+  const range = (from: number, to: number) => new Set(Array.from({ length: to - from }, (_, i) => from + i));
+
+  it("'calm-relative' compares only the slices the state probe found in the fast state, without the state term", () => {
+    const probed = (cases: CaseResult[]) => ({
+      ...at(cases),
+      options: { timePerCase: 1, reference: 'xorshift-table-1024x256', stateProbe: 'store-reload-16x80' },
+    });
+    const tight = fixedRunNoise(0.003, Infinity, 'calm-relative');
+    // Identical code; the head spent slices 4-23 in the slow state (its probes around the case: 4400 and 6600).
+    const base = probed([calm('a', 1, 11, range(0, 2))]);
+    const aa = compareResults(base, probed([calm('a', 1, 12, range(4, 24))]), { noise: tight, geomean: false });
+    expect(aa.cases[0]!.method).toBe('calm-relative');
+    expect(aa.cases[0]!.verdict).toBe('unchanged');
+    expect(aa.cases[0]!.ratio).toBeCloseTo(1, 2);
+    expect(aa.cases[0]!.stateRatio).toBeUndefined();
+    // The same slices judged on all of them: the slow state reads as a regression.
+    const all = compareResults(base, probed([calm('a', 1, 12, range(4, 24))]), {
+      noise: fixedRunNoise(0.005, Infinity, 'median-relative'),
+      geomean: false,
+    });
+    expect(all.cases[0]!.ratio).toBeGreaterThan(1.1);
+    // +5% in the code, the head again partly slow: regressed, by about 5%.
+    const slower = compareResults(base, probed([calm('a', 1.05, 13, range(10, 30))]), { noise: tight, geomean: false });
+    expect(slower.cases[0]!.method).toBe('calm-relative');
+    expect(slower.cases[0]!.verdict).toBe('regressed');
+    expect(slower.cases[0]!.ratio).toBeCloseTo(1.05, 2);
+    // The head in the slow state throughout: its calm level is the slow one, not comparable; the next basis
+    // (fastest-low) with the state term says it cannot tell.
+    const slowThroughout = compareResults(base, probed([calm('a', 1.3, 14, new Set(), 6600)]), {
+      noise: tight,
+      geomean: false,
+    });
+    expect(slowThroughout.cases[0]!.method).toBe('fastest-low');
+    expect(slowThroughout.cases[0]!.stateRatio).toBeCloseTo(1.5, 1);
+    expect(slowThroughout.cases[0]!.verdict).toBe('inconclusive');
+    // Fewer than five calm slices: not a calm figure.
+    expect(compareResults(base, probed([calm('a', 1, 15, range(0, 31))]), { noise: tight }).cases[0]!.method).toBe(
+      'fastest-low',
+    );
+  });
+
+  it("calm slices: both probes around a slice within 10% of the case's fastest probe (a slow probe takes both neighbours); aligned arrays only", () => {
+    // Slices 3 and 7 slow: the probes on both sides of each read slow, and so do their neighbours' other sides.
+    const c = calm('a', 1, 21, new Set([3, 7]));
+    const kept = calmSlices(c)!;
+    expect(kept).toHaveLength(28);
+    expect(kept).toEqual(c.relativeSliceMedians!.filter((_, i) => ![2, 3, 4, 6, 7, 8].includes(i)));
+    expect(calmLevel(c)).toBe(Math.min(...c.sliceStateProbes!));
+    expect(calmSlices({ ...c, sliceStateProbes: c.sliceStateProbes!.slice(1) })).toBeUndefined();
+    expect(calmLevel({ ...c, sliceStateProbes: [] })).toBeUndefined();
+    expect(calmLevelsAgree(c, calm('a', 1, 22, new Set(), 4400 * 1.07))).toBe(true);
+    expect(calmLevelsAgree(c, calm('a', 1, 22, new Set(), 4400 * 1.15))).toBe(false);
   });
 
   it('the same ratio is regressed for a case whose runs agree and inconclusive for one whose runs scatter', () => {

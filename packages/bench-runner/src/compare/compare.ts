@@ -32,7 +32,14 @@ import {
   type CaseSpreadEstimate,
   type RunNoise,
 } from './noise.js';
-import { compareProcessFigures, hasProcessFigures, ownSpread, processFiguresOn } from './processes.js';
+import {
+  calmProcessFigures,
+  compareProcessFigures,
+  hasProcessFigures,
+  ownSpread,
+  pooledSpread,
+  processFiguresOn,
+} from './processes.js';
 import type {
   CaseComparison,
   CaseResult,
@@ -214,21 +221,33 @@ export function compareResults(base: RunResult, head: RunResult, options: Compar
       failed.push(b.id);
       continue;
     }
+    const sameReference = base.options.reference === head.options.reference;
+    const severalProcesses = hasProcessFigures(b) || hasProcessFigures(h);
+    // Calm figures of processes in one state are independent draws: k processes a side narrow the interval.
+    const calm =
+      severalProcesses && noise.basis === 'calm-relative' && sameReference ? calmProcessFigures(b, h) : undefined;
     const byProcess =
-      hasProcessFigures(b) || hasProcessFigures(h)
-        ? commonBasis(b, h, noise.basis, base.options.reference === head.options.reference, processFiguresOn)
-        : undefined;
+      calm !== undefined
+        ? { method: 'calm-relative' as const, base: calm.base, head: calm.head }
+        : severalProcesses
+          ? commonBasis(b, h, noise.basis, sameReference, processFiguresOn)
+          : undefined;
     const figures = byProcess ?? pairFigures(b, h, noise.basis);
     let spread = noise.spreadFor(b.id, basisOf(figures.method));
-    let source: 'runs' | 'calibration' | 'default' =
+    let source: 'runs' | 'calibration' | 'pooled' | 'default' =
       noise.summary.source === 'calibration' && spread.assumed !== true ? 'calibration' : 'default';
-    const state = stateRatioOf(base, head, b, h);
+    // Calm figures leave out the slices the probe found in the slow state, in runs whose fast states read
+    // alike: the state term is for figures that may carry the state.
+    const state = figures.method === 'calm-relative' ? undefined : stateRatioOf(base, head, b, h);
     let sample: SampleComparison;
     try {
       if (byProcess !== undefined) {
-        // The spread measured in the two files when it is wider than the calibration's or the default's.
         const own = ownSpread(byProcess.base, byProcess.head);
-        if (own !== undefined && own.sigma > spread.sigma) {
+        if (calm !== undefined && source === 'calibration') {
+          // Calm figures: the files' spread pooled with the calibration's while they agree.
+          ({ spread, source } = pooledSpread(spread, own));
+        } else if (own !== undefined && own.sigma > spread.sigma) {
+          // The spread measured in the two files when it is wider than the calibration's or the default's.
           spread = own;
           source = 'runs';
         }
@@ -238,6 +257,7 @@ export function compareResults(base: RunResult, head: RunResult, options: Compar
           iterations,
           random,
           ...(state === undefined ? {} : { stateRatio: state }),
+          ...(calm === undefined ? {} : { independent: true }),
         });
       } else {
         const how = summaryOf(figures.method);
@@ -361,9 +381,14 @@ function describeNoise(
   const byProcess = cases.filter((c) => c.processes !== undefined);
   if (byProcess.length > 0) {
     const own = byProcess.filter((c) => c.betweenRuns?.source === 'runs').length;
+    const calm = byProcess.filter((c) => c.method === 'calm-relative');
+    const pooled = byProcess.filter((c) => c.betweenRuns?.source === 'pooled').length;
     description =
       `${byProcess.length} of ${cases.length} case(s) compared by the geometric mean of their processes (base ${base.processes ?? 1}, head ${head.processes ?? 1}); ` +
       `${own} of them with the spread between those processes, wider than ${summary.source === 'calibration' ? "the calibration's" : 'the default'}; ` +
+      (calm.length > 0
+        ? `${calm.length} by the calm figures of the processes in the fast state (independent draws: the interval narrows with their number), ${pooled} with the spread of those processes pooled with the calibration's; `
+        : '') +
       `otherwise ${description}`;
   }
   return description === summary.description ? summary : { ...summary, description };

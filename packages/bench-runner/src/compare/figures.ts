@@ -7,8 +7,12 @@
 // summarised by a low quantile instead ('fastest-low'): a case that spends
 // part of a run in a slow phase (another job on its core, a JIT or cache
 // state that comes and goes) is read at its fast phase, which moved less
-// between processes. Which basis moves least between processes on a machine
-// is what a between-run calibration measures; compare uses that one.
+// between processes. A sixth basis, 'calm-relative', keeps of the relative
+// slice medians only the slices the state probe timed beside them found the
+// shared CPU in its fast state (see calmSlices), and is compared only when
+// the two runs' fast states read alike. Which basis moves least between
+// processes on a machine is what a between-run calibration measures; compare
+// uses that one.
 import { lowQuantile, median } from '../stats/stats.js';
 import type { CaseResult, FigureBasis } from '../results/schemas.js';
 
@@ -21,7 +25,56 @@ export const figureBases: readonly FigureBasis[] = [
   'fastest',
   'fastest-relative',
   'fastest-low',
+  'calm-relative',
 ];
+
+/**
+ * A slice is calm when the state probes on both sides of it read at most
+ * this much (10%) above the case's calm level, the fastest probe around any
+ * of its slices: the probe's 1.5 ms slices read 4000-4800 ns in the fast
+ * state and 5600-8500 in the slow one (development machine, 2026-12-02).
+ */
+export const calmMargin = 0.1;
+
+/**
+ * Two runs' calm figures of a case are compared only when their calm levels
+ * differ by at most this much (10%): otherwise at least one of them spent
+ * the whole case in another state, and the calm slices are not alike.
+ * Measured (2026-12-02, 16 processes of six sha1 cases at --time 1): fast
+ * state levels 4015-4362 ns, the calm figures of processes at 4035 and at
+ * 4362 within 1.3% of each other; slow state levels 5705-6353 ns, where
+ * `sha1/1500/wasm`'s calm figure was x1.4.
+ */
+export const calmLevelTolerance = 0.1;
+
+/** The case's calm level: its fastest slice probe (undefined without slice probes). */
+export function calmLevel(c: CaseResult): number | undefined {
+  const probes = c.sliceStateProbes;
+  if (probes === undefined || probes.length === 0 || !probes.every((v) => v > 0)) return undefined;
+  return Math.min(...probes);
+}
+
+/** Whether two cases' calm levels agree (calmLevelTolerance). */
+export function calmLevelsAgree(base: CaseResult, head: CaseResult): boolean {
+  const b = calmLevel(base);
+  const h = calmLevel(head);
+  return b !== undefined && h !== undefined && Math.abs(Math.log(h / b)) <= Math.log(1 + calmLevelTolerance);
+}
+
+/**
+ * The relative slice medians of the calm slices (both probes around the
+ * slice within calmMargin of the case's calm level), or undefined when the
+ * case has no slice probes aligned with its slices.
+ */
+export function calmSlices(c: CaseResult): number[] | undefined {
+  const relative = c.relativeSliceMedians;
+  const probes = c.sliceStateProbes;
+  const level = calmLevel(c);
+  if (relative === undefined || probes === undefined || level === undefined) return undefined;
+  if (probes.length !== relative.length + 1) return undefined;
+  const limit = level * (1 + calmMargin);
+  return relative.filter((_, i) => probes[i]! <= limit && probes[i + 1]! <= limit);
+}
 
 /**
  * The quantile over slices that summarises 'fastest-low' (an order statistic:
@@ -56,6 +109,8 @@ export function sliceFigures(c: CaseResult, basis: FigureBasis): number[] | unde
     case 'fastest':
     case 'fastest-low':
       return enough(c.sliceFastest);
+    case 'calm-relative':
+      return refs === undefined ? undefined : enough(calmSlices(c));
     case 'fastest-relative': {
       const fastest = enough(c.sliceFastest);
       const around = refs?.sliceFastest;
@@ -71,6 +126,8 @@ export function fallbacks(basis: FigureBasis): FigureBasis[] {
   if (basis === 'median-relative') return ['median-relative', 'median'];
   if (basis === 'fastest') return ['fastest', 'median'];
   if (basis === 'fastest-low') return ['fastest-low', 'fastest', 'median'];
+  // Runs in different states (calm levels apart): the figure that moved least across states.
+  if (basis === 'calm-relative') return ['calm-relative', 'fastest-low', 'fastest', 'median'];
   return ['median'];
 }
 
@@ -109,6 +166,7 @@ export function commonBasis(
 ): { method: FigureBasis; base: number[]; head: number[] } | undefined {
   for (const candidate of fallbacks(basis)) {
     if (candidate.endsWith('relative') && !sameReference) continue;
+    if (candidate === 'calm-relative' && !calmLevelsAgree(base, head)) continue;
     const b = figuresOf(base, candidate);
     const h = figuresOf(head, candidate);
     if (b && h) return { method: candidate, base: b, head: h };

@@ -23,8 +23,16 @@ export {
   caseFigure,
   basisOf,
   fallbacks,
+  calmLevel,
+  calmLevelsAgree,
+  calmSlices,
+  calmMargin,
+  calmLevelTolerance,
 } from './figures.js';
 export {
+  calmProcessFigures,
+  pooledSpread,
+  poolableSpreadRatio,
   compareProcessFigures,
   figuresOfProcess,
   hasProcessFigures,

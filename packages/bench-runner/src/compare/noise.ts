@@ -53,9 +53,11 @@ export const defaultBasis: FigureBasis = 'fastest-low';
 
 /** What a basis compares, in words (for the noise line). */
 export function describeBasis(basis: FigureBasis): string {
-  return basis === 'fastest-low'
-    ? 'the fastest-low figure (a low quantile over the slices of their fastest batches)'
-    : `the ${basis} figure of each slice`;
+  if (basis === 'fastest-low')
+    return 'the fastest-low figure (a low quantile over the slices of their fastest batches)';
+  if (basis === 'calm-relative')
+    return "the calm-relative figure (the relative slices the state probe found in the fast state; where the runs' fast states differ, the fastest-low figure)";
+  return `the ${basis} figure of each slice`;
 }
 
 export function defaultRunNoise(why = 'no between-run calibration for this machine and runtime'): RunNoise {
@@ -123,7 +125,8 @@ export function runNoiseFromCalibration(
       const own = c?.sigma[basis];
       // The floor is measured on the calibration's basis; the spreads of another basis keep their own.
       const floor = basis === calibration.basis ? calibration.floor.sigma : 0;
-      if (own !== undefined && c !== undefined) return { sigma: Math.max(own, floor), dof: Math.max(1, c.n - 1) };
+      if (own !== undefined && c !== undefined)
+        return { sigma: Math.max(own, floor), dof: Math.max(1, (c.processesOn?.[basis] ?? c.n) - 1) };
       // Not measured on this basis: the 90th percentile of the cases that were, or of the largest basis there is.
       const pooled = calibration.pooled[basis] ?? Object.values(calibration.pooled).sort((a, b) => b!.p90 - a!.p90)[0];
       const p90 = pooled === undefined ? undefined : { sigma: pooled.p90, dof };

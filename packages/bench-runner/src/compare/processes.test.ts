@@ -8,11 +8,13 @@ import { compareResults } from './compare.js';
 import { caseFigure } from './figures.js';
 import { fixedRunNoise } from './noise.js';
 import {
+  calmProcessFigures,
   compareProcessFigures,
   figuresOfProcess,
   hasProcessFigures,
   mergeProcessRuns,
   ownSpread,
+  pooledSpread,
   processFiguresOn,
 } from './processes.js';
 import { computeStats, normalVariate, seededRandom, type RandomSource } from '../stats/stats.js';
@@ -64,6 +66,20 @@ function processesRun(k: number, ns: number, sigma: number, random: RandomSource
   return mergeProcessRuns(runs);
 }
 
+/** A run whose cases also have relative slices and slice probes at `level` (calm figures; see figures.ts). */
+function withCalm(run: RunResult, level: number, factor = 1): RunResult {
+  return {
+    ...run,
+    options: { ...run.options, reference: 'w', stateProbe: 'store-reload-16x80' },
+    cases: run.cases.map((c) => ({
+      ...c,
+      reference: { work: 'w', sliceMedians: Array(c.sliceMedians!.length + 1).fill(1000) },
+      relativeSliceMedians: c.sliceMedians!.map((v) => (v * factor) / 1000),
+      sliceStateProbes: Array(c.sliceMedians!.length + 1).fill(level),
+    })),
+  };
+}
+
 describe('mergeProcessRuns', () => {
   const random = seededRandom(7);
   const a = oneProcessRun([processCase('x', 100, random), processCase('y', 200, random)]);
@@ -100,6 +116,25 @@ describe('mergeProcessRuns', () => {
     expect(merged.cases[0]!.stateProbe).toEqual([4400, 4410, 6390, 6400]);
     // Not probed in every process: no probe figures at all.
     expect(mergeProcessRuns([probed(a, [4400, 4410]), b]).cases[0]!.stateProbe).toBeUndefined();
+  });
+
+  it("keeps each process's calm figure with its calm level, not the slice probes", () => {
+    const merged = mergeProcessRuns([withCalm(a, 4400), withCalm(b, 6600)]);
+    const x = merged.cases[0]!;
+    expect(x.sliceStateProbes).toBeUndefined();
+    expect(x.processFigures!['calm-relative']).toEqual([
+      caseFigure(withCalm(a, 4400).cases[0]!, 'calm-relative'),
+      caseFigure(withCalm(b, 6600).cases[0]!, 'calm-relative'),
+    ]);
+    expect(x.processCalmLevels).toEqual([4400, 6600]);
+    // A process without calm figures (no slice probes, or too few calm slices) is left out of them.
+    const partly = mergeProcessRuns([withCalm(a, 4400), b]).cases[0]!;
+    expect(partly.processFigures!['calm-relative']).toEqual([caseFigure(withCalm(a, 4400).cases[0]!, 'calm-relative')]);
+    expect(partly.processCalmLevels).toEqual([4400]);
+    expect(partly.processFigures!.median).toHaveLength(2);
+    const none = mergeProcessRuns([a, b]).cases[0]!;
+    expect(none.processFigures!['calm-relative']).toBeUndefined();
+    expect(none.processCalmLevels).toBeUndefined();
   });
 
   it('keeps a case that failed in any process failed', () => {
@@ -232,5 +267,80 @@ describe('compare on per-process figures', () => {
     expect(r.verdict).toBe('regressed');
     expect(() => compareProcessFigures([], [1], { sigma: 0, dof: 1 }, { ...options, random })).toThrow(RangeError);
     expect(() => compareProcessFigures([0], [1], { sigma: 0, dof: 1 }, { ...options, random })).toThrow(RangeError);
+  });
+});
+
+describe('compare on the calm figures of several processes', () => {
+  const options = { threshold: 0.02, alpha: 0.01, iterations: 4000 };
+  const calm = (sigma: number, dof = 20) => {
+    const fixed = fixedRunNoise(sigma, dof, 'calm-relative');
+    return { ...fixed, summary: { ...fixed.summary, source: 'calibration' as const } };
+  };
+  /** k processes of a case at `ns`, each off by 0.5%; those in `slow` met the slow state (probe x1.5, case x1.3). */
+  const calmRun = (k: number, ns: number, random: RandomSource, slow: ReadonlySet<number> = new Set()) =>
+    mergeProcessRuns(
+      Array.from({ length: k }, (_, p) =>
+        withCalm(
+          oneProcessRun([processCase('case', ns * Math.exp(0.005 * normalVariate(random)), random)]),
+          slow.has(p) ? 6600 : 4400 * (1 + 0.01 * normalVariate(random)),
+          slow.has(p) ? 1.3 : 1,
+        ),
+      ),
+    );
+
+  it('leaves out the processes in another state and narrows the interval with the processes', () => {
+    const random = seededRandom(21);
+    const base = calmRun(3, 1000, random);
+    const head = calmRun(3, 1050, random, new Set([1]));
+    const picked = calmProcessFigures(base.cases[0]!, head.cases[0]!)!;
+    expect(picked.base).toHaveLength(3);
+    expect(picked.head).toHaveLength(2);
+    const c = compareResults(base, head, { ...options, noise: calm(0.006), geomean: false }).cases[0]!;
+    expect(c.method).toBe('calm-relative');
+    expect(c.processes).toEqual({ base: 3, head: 2 });
+    expect(c.ratio).toBeCloseTo(1.05, 1);
+    expect(c.verdict).toBe('regressed');
+    // sigma sqrt(1/3 + 1/2), not sqrt(2) sigma: narrower than a one-process comparison's.
+    const half = Math.log(c.ratioCi[1] / c.ratioCi[0]) / 2;
+    expect(half).toBeLessThan(2.6 * 0.006 * Math.SQRT2);
+    // Without a calm calibration the processes are compared as before (no calm figures, the default spread).
+    expect(compareResults(base, head, { ...options, geomean: false }).cases[0]!.method).toBe('fastest-low');
+  });
+
+  it('keeps false alarms below alpha over many A/A pairs of 3 processes, some in the slow state', () => {
+    const random = seededRandom(22);
+    let flagged = 0;
+    for (let pair = 0; pair < 300; pair++) {
+      const base = calmRun(3, 500, random, new Set(random() < 0.3 ? [0] : []));
+      const head = calmRun(3, 500, random, new Set(random() < 0.3 ? [2] : []));
+      const c = compareResults(base, head, { ...options, noise: calm(0.005), geomean: false }).cases[0]!;
+      if (c.verdict === 'regressed' || c.verdict === 'improved') flagged++;
+    }
+    expect(flagged).toBeLessThanOrEqual(3);
+  });
+
+  it('has no calm pair when one side ran in the slow state throughout', () => {
+    const random = seededRandom(23);
+    const base = calmRun(2, 1000, random);
+    const head = calmRun(2, 1000, random, new Set([0, 1]));
+    expect(calmProcessFigures(base.cases[0]!, head.cases[0]!)).toBeUndefined();
+    const c = compareResults(base, head, { ...options, noise: calm(0.005), geomean: false }).cases[0]!;
+    expect(c.method).not.toBe('calm-relative');
+  });
+});
+
+describe('pooledSpread', () => {
+  it("pools the files' spread with the calibration's while it is at most twice as wide, else takes it alone", () => {
+    const pooled = pooledSpread({ sigma: 0.01, dof: 7 }, { sigma: 0.015, dof: 4 });
+    expect(pooled.source).toBe('pooled');
+    expect(pooled.spread.dof).toBe(11);
+    expect(pooled.spread.sigma).toBeCloseTo(Math.sqrt((7 * 0.01 ** 2 + 4 * 0.015 ** 2) / 11), 12);
+    expect(pooledSpread({ sigma: 0.01, dof: 7 }, { sigma: 0.021, dof: 4 })).toEqual({
+      spread: { sigma: 0.021, dof: 4 },
+      source: 'runs',
+    });
+    expect(pooledSpread({ sigma: 0.01, dof: 7 }, undefined).source).toBe('calibration');
+    // A spread known exactly (a fixed one) is not pooled.
+    expect(pooledSpread({ sigma: 0.01, dof: Infinity }, { sigma: 0.015, dof: 4 }).source).toBe('calibration');
   });
 });

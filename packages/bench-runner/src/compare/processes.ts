@@ -22,7 +22,7 @@
 import { computeStats, geometricMean, mean, studentTVariate, type RandomSource } from '../stats/stats.js';
 import { checkCompareOptions, decideRatio, type CompareOptions } from '../stats/verdict.js';
 import type { CaseResult, FigureBasis, RunResult, SampleComparison } from '../results/schemas.js';
-import { caseFigure, figureBases } from './figures.js';
+import { calmLevel, calmLevelTolerance, caseFigure, figureBases } from './figures.js';
 import { addStateShift, type CaseSpreadEstimate } from './noise.js';
 
 /** A case's figure on every basis it has, in one process. */
@@ -46,6 +46,30 @@ export function processFiguresOn(c: CaseResult, basis: FigureBasis): number[] | 
   if (recorded !== undefined) return recorded.length > 0 ? [...recorded] : undefined;
   const figure = caseFigure(c, basis);
   return figure === undefined ? undefined : [figure];
+}
+
+/**
+ * The calm figures of the processes of two cases that compare may compare
+ * (processes in the same state, see figures.ts): those whose calm level lies
+ * within calmLevelTolerance of the lowest level on either side; undefined
+ * when a side has none of them, or a case has no calm figures.
+ */
+export function calmProcessFigures(
+  base: CaseResult,
+  head: CaseResult,
+): { base: number[]; head: number[]; levels: number } | undefined {
+  const sides = [base, head].map((c) => {
+    const figures = processFiguresOn(c, 'calm-relative');
+    const levels = c.processCalmLevels ?? (figures?.length === 1 ? [calmLevel(c)!] : undefined);
+    return figures !== undefined && levels !== undefined && levels.length === figures.length
+      ? { figures, levels }
+      : undefined;
+  });
+  if (sides.some((side) => side === undefined)) return undefined;
+  const lowest = Math.min(...sides.flatMap((side) => side!.levels));
+  const limit = lowest * (1 + calmLevelTolerance);
+  const [b, h] = sides.map((side) => side!.figures.filter((_, i) => side!.levels[i]! <= limit));
+  return b!.length > 0 && h!.length > 0 ? { base: b!, head: h!, levels: lowest } : undefined;
 }
 
 /** Whether a case was measured in more than one process (and compare should use its process figures). */
@@ -72,16 +96,53 @@ export function ownSpread(base: readonly number[], head: readonly number[]): Cas
 }
 
 /**
+ * How much wider than the calibration's the files' own spread may be and
+ * still be pooled with it (calm figures): twice. Beyond, the files' spread
+ * alone counts. With 3 degrees of freedom in the files a sample sd twice the
+ * true one has probability 0.7% (chi-square), so a calibration that still
+ * fits is pooled, and one made at a quieter time is not trusted.
+ */
+export const poolableSpreadRatio = 2;
+
+/**
+ * The spread of calm figures of several processes: the calibration's and the
+ * files' own pooled (variances weighted by their degrees of freedom, which
+ * add) when the own spread is at most poolableSpreadRatio times the
+ * calibration's; else the own spread when wider; else the calibration's.
+ */
+export function pooledSpread(
+  calibration: CaseSpreadEstimate,
+  own: CaseSpreadEstimate | undefined,
+): { spread: CaseSpreadEstimate; source: 'pooled' | 'runs' | 'calibration' } {
+  if (own === undefined || !Number.isFinite(calibration.dof)) return { spread: calibration, source: 'calibration' };
+  if (own.sigma > poolableSpreadRatio * calibration.sigma) return { spread: own, source: 'runs' };
+  const dof = calibration.dof + own.dof;
+  const variance = (calibration.dof * calibration.sigma ** 2 + own.dof * own.sigma ** 2) / dof;
+  return { spread: { sigma: Math.sqrt(variance), dof }, source: 'pooled' };
+}
+
+/**
  * The verdict rule for one case from per-process figures: the ratio of the
  * two sides' geometric means, its interval from `spread` (the sd of log
  * figure of one run, Student's t) as for two runs each off by it:
- * exp(sqrt(2) sigma T), whatever the number of processes (see above).
+ * exp(sqrt(2) sigma T), whatever the number of processes (see above) —
+ * except for calm figures of processes in one state (`independent`).
  */
 export function compareProcessFigures(
   base: readonly number[],
   head: readonly number[],
   spread: CaseSpreadEstimate,
-  options: CompareOptions & { random: RandomSource; iterations: number; stateRatio?: number },
+  options: CompareOptions & {
+    random: RandomSource;
+    iterations: number;
+    stateRatio?: number;
+    /**
+     * The processes are independent draws (calm figures of processes in one
+     * state): the interval's between-run term is sigma sqrt(1/n_base +
+     * 1/n_head), which k processes a side narrow.
+     */
+    independent?: boolean;
+  },
 ): SampleComparison {
   const { threshold, alpha } = checkCompareOptions(options);
   if (base.length === 0 || head.length === 0) throw new RangeError('each side needs at least one process figure');
@@ -89,7 +150,9 @@ export function compareProcessFigures(
     if (!(v > 0 && Number.isFinite(v))) throw new RangeError(`process figures must be positive, got ${v}`);
   }
   const ratio = geometricMean(head) / geometricMean(base);
-  const scale = Math.SQRT2 * spread.sigma;
+  const scale = options.independent
+    ? spread.sigma * Math.sqrt(1 / base.length + 1 / head.length)
+    : Math.SQRT2 * spread.sigma;
   const draws = new Float64Array(options.iterations);
   for (let i = 0; i < draws.length; i++) {
     draws[i] = scale === 0 ? ratio : ratio * Math.exp(scale * studentTVariate(spread.dof, options.random));
@@ -112,6 +175,9 @@ function mergeCase(parts: CaseResult[]): CaseResult {
   delete merged.reference;
   if (samples.length > 0) merged.stats = computeStats(samples, first.bytesPerOp);
   // Every process's figures one after the other, when every process has them.
+  // Slice probes lie between one process's slices only, as the reference slices do (processCalmLevels keep
+  // what compare needs of them).
+  delete merged.sliceStateProbes;
   for (const key of ['sliceMedians', 'sliceFastest', 'relativeSliceMedians', 'stateProbe'] as const) {
     const pooled = concat(parts.map((c) => c[key]));
     if (pooled !== undefined) merged[key] = pooled;
@@ -128,8 +194,17 @@ function mergeCase(parts: CaseResult[]): CaseResult {
   const perProcess = parts.map(figuresOfProcess);
   const processFigures: NonNullable<CaseResult['processFigures']> = {};
   for (const basis of figureBases) {
+    if (basis === 'calm-relative') continue;
     const values = perProcess.map((figures) => figures[basis]);
     if (values.every((v) => v !== undefined)) processFigures[basis] = values as number[];
+  }
+  // Calm figures: of the processes that have one (too few calm slices in a process leave it out), each with
+  // its calm level, which says which processes' calm figures compare may compare.
+  const calm = parts.flatMap((c, i) => (perProcess[i]!['calm-relative'] === undefined ? [] : [c]));
+  delete merged.processCalmLevels;
+  if (calm.length > 0) {
+    processFigures['calm-relative'] = calm.map((c) => caseFigure(c, 'calm-relative')!);
+    merged.processCalmLevels = calm.map((c) => calmLevel(c)!);
   }
   merged.processFigures = processFigures;
   return merged;

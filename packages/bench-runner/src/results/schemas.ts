@@ -163,14 +163,32 @@ export const caseResultSchema = z.looseObject({
    */
   stateProbe: z.array(finite).optional(),
   /**
+   * The state probe in short slices beside the reference slices (before the
+   * first slice, between each two, after the last; fastest batch, ns per
+   * call): which of this case's slices ran while the shared CPU was in its
+   * slow state (compare's 'calm-relative' figures leave those out).
+   */
+  sliceStateProbes: z.array(finite).optional(),
+  /**
    * A run of several fresh processes (`run --processes k`): per figure basis,
    * the case's figure in each process, in process order (see
    * compare/processes.ts). The slice arrays above then hold every process's
    * slices one after the other; `compare` uses these instead, so the spread
    * between the processes is measured in the file itself.
    */
+  /**
+   * With processFigures['calm-relative'] (which holds the calm figures only
+   * of the processes that had enough calm slices): each of those processes'
+   * calm level (the fastest of its slice probes, ns per call), in the same
+   * order: which processes' calm figures compare may compare
+   * (compare/processes.ts).
+   */
+  processCalmLevels: z.array(finite).optional(),
   processFigures: z
-    .partialRecord(z.enum(['median', 'median-relative', 'fastest', 'fastest-relative', 'fastest-low']), z.array(finite))
+    .partialRecord(
+      z.enum(['median', 'median-relative', 'fastest', 'fastest-relative', 'fastest-low', 'calm-relative']),
+      z.array(finite),
+    )
     .optional(),
 });
 export type CaseResult = z.infer<typeof caseResultSchema>;
@@ -229,7 +247,14 @@ export type SampleComparison = z.infer<typeof sampleComparisonSchema>;
  * fastest batch, either as measured or divided by the reference workload
  * timed beside it (the same statistic of the reference).
  */
-export const figureBasisSchema = z.enum(['median', 'median-relative', 'fastest', 'fastest-relative', 'fastest-low']);
+export const figureBasisSchema = z.enum([
+  'median',
+  'median-relative',
+  'fastest',
+  'fastest-relative',
+  'fastest-low',
+  'calm-relative',
+]);
 export type FigureBasis = z.infer<typeof figureBasisSchema>;
 
 /**
@@ -267,7 +292,9 @@ export const caseComparisonSchema = z.looseObject({
    * What was compared: per-slice figures on a basis (both sides had >= 5
    * slices), or, for results without slices, the pooled samples.
    */
-  method: z.enum(['median', 'median-relative', 'fastest', 'fastest-relative', 'fastest-low', 'samples']).optional(),
+  method: z
+    .enum(['median', 'median-relative', 'fastest', 'fastest-relative', 'fastest-low', 'calm-relative', 'samples'])
+    .optional(),
   /** The between-run spread assumed for this case: sd of log(figure) between processes, and its degrees of freedom. */
   betweenRuns: z
     .looseObject({
@@ -275,10 +302,12 @@ export const caseComparisonSchema = z.looseObject({
       dof: z.number().positive(),
       /**
        * Where sigma came from: 'runs' the spread between the processes of the
-       * two files themselves, 'calibration' a stored calibration, 'default'
-       * the conservative assumption (absent in files written before 0.3).
+       * two files themselves, 'calibration' a stored calibration, 'pooled'
+       * both (calm figures of several processes whose spread agrees with the
+       * calibration's), 'default' the conservative assumption (absent in
+       * files written before 0.3).
        */
-      source: z.enum(['runs', 'calibration', 'default']).optional(),
+      source: z.enum(['runs', 'calibration', 'pooled', 'default']).optional(),
     })
     .optional(),
   /**
@@ -399,6 +428,11 @@ export const caseSpreadSchema = z.looseObject({
   medianNs: finite,
   /** Per basis, the sample sd of log(figure) over the processes (a basis some run lacks is absent). */
   sigma: z.partialRecord(figureBasisSchema, finite),
+  /**
+   * Processes a basis's sd was measured over when fewer than n: the
+   * 'calm-relative' figures only of the processes whose calm levels agree.
+   */
+  processesOn: z.partialRecord(figureBasisSchema, z.number().int().positive()).optional(),
   /** Smallest tested slowdown detected in every cross-validation pair (null: none of those tested). */
   minimumDetectableEffect: finite.nullable().optional(),
 });
