@@ -164,6 +164,11 @@ export function formatBetweenRunText(calibration: BetweenRunCalibration, stored?
       ),
     `  compare and check use the ${calibration.basis} figure, and take no case as steadier than ${percent(calibration.floor.sigma, 2)}` +
       ` (the ${calibration.floor.quantile * 100}th percentile of the cases: the smallest floor that kept cross-validated A/A pairs quiet)`,
+    ...(calibration.pooled['calm-relative'] === undefined
+      ? []
+      : [
+          '  runs of several processes (`run --processes k`) are compared on the calm-relative figure of their processes in the fast state, with this spread pooled with their own; the figures below are for one-process runs',
+        ]),
     '',
     `False alarms of separate-run A/A comparisons (each pair against the spread of the other processes):`,
     `  ${fa.flagged} of ${fa.compared} case comparisons called regressed or improved (${percent(fa.compared ? fa.flagged / fa.compared : 0, 2)});` +

@@ -224,8 +224,14 @@ export function compareResults(base: RunResult, head: RunResult, options: Compar
     const sameReference = base.options.reference === head.options.reference;
     const severalProcesses = hasProcessFigures(b) || hasProcessFigures(h);
     // Calm figures of processes in one state are independent draws: k processes a side narrow the interval.
+    // Only for a case whose calm spread the calibration measured (or estimated from the cases it measured).
     const calm =
-      severalProcesses && noise.basis === 'calm-relative' && sameReference ? calmProcessFigures(b, h) : undefined;
+      severalProcesses &&
+      noise.calm === true &&
+      sameReference &&
+      noise.spreadFor(b.id, 'calm-relative').assumed !== true
+        ? calmProcessFigures(b, h)
+        : undefined;
     const byProcess =
       calm !== undefined
         ? { method: 'calm-relative' as const, base: calm.base, head: calm.head }

@@ -30,6 +30,12 @@ export interface RunNoise {
   basis: FigureBasis;
   /** The spread of one case on one basis. */
   spreadFor(id: string, basis: FigureBasis): CaseSpreadEstimate;
+  /**
+   * The model knows the spread of calm figures (a calibration that measured
+   * them): runs of several processes are then compared on their calm
+   * figures (compare/processes.ts).
+   */
+  calm?: boolean;
 }
 
 /**
@@ -84,6 +90,7 @@ export function fixedRunNoise(sigma: number, dof = Infinity, basis: FigureBasis 
       description: `a fixed between-run spread of ${(sigma * 100).toFixed(2)}% per process; comparing ${describeBasis(basis)}`,
     },
     spreadFor: () => ({ sigma, dof }),
+    ...(basis === 'calm-relative' ? { calm: true } : {}),
   };
 }
 
@@ -120,6 +127,7 @@ export function runNoiseFromCalibration(
   return {
     basis: calibration.basis,
     summary,
+    ...(calibration.pooled['calm-relative'] === undefined ? {} : { calm: true }),
     spreadFor(id, basis) {
       const c = calibration.cases[id];
       const own = c?.sigma[basis];

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { collectEnv } from '../env.js';
 import { compareResults } from './compare.js';
 import { caseFigure } from './figures.js';
-import { fixedRunNoise } from './noise.js';
+import { fixedRunNoise, runNoiseFromCalibration } from './noise.js';
 import {
   calmProcessFigures,
   compareProcessFigures,
@@ -317,6 +317,32 @@ describe('compare on the calm figures of several processes', () => {
       if (c.verdict === 'regressed' || c.verdict === 'improved') flagged++;
     }
     expect(flagged).toBeLessThanOrEqual(3);
+  });
+
+  it('compares calm figures only of cases the calibration measured', () => {
+    const random = seededRandom(24);
+    const base = calmRun(3, 1000, random);
+    const head = calmRun(3, 1050, random);
+    const calibration = {
+      createdAt: '2026-12-02T08:00:00Z',
+      processes: 8,
+      timePerCase: 1,
+      basis: 'fastest-low' as const,
+      pooled: { 'fastest-low': { p50: 0.02, p90: 0.05 }, 'calm-relative': { p50: 0.005, p90: 0.008 } },
+      floor: { quantile: 0, sigma: 0 },
+      cases: { other: { n: 8, medianNs: 100, sigma: { 'fastest-low': 0.02, 'calm-relative': 0.005 } } },
+    };
+    const noise = runNoiseFromCalibration(calibration);
+    expect(noise.calm).toBe(true);
+    const unmeasured = compareResults(base, head, { ...options, noise, geomean: false }).cases[0]!;
+    expect(unmeasured.method).toBe('fastest-low');
+    const measured = runNoiseFromCalibration({
+      ...calibration,
+      cases: { case: { n: 8, medianNs: 1000, sigma: { 'fastest-low': 0.02, 'calm-relative': 0.005 } } },
+    });
+    const c = compareResults(base, head, { ...options, noise: measured, geomean: false }).cases[0]!;
+    expect(c.method).toBe('calm-relative');
+    expect(c.verdict).toBe('regressed');
   });
 
   it('has no calm pair when one side ran in the slow state throughout', () => {
