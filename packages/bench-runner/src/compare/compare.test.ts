@@ -388,8 +388,8 @@ describe('compareResults across separate runs', () => {
     expect(calmLevel(c)).toBe(Math.min(...c.sliceStateProbes!));
     expect(calmSlices({ ...c, sliceStateProbes: c.sliceStateProbes!.slice(1) })).toBeUndefined();
     expect(calmLevel({ ...c, sliceStateProbes: [] })).toBeUndefined();
-    expect(calmLevelsAgree(c, calm('a', 1, 22, new Set(), 4400 * 1.07))).toBe(true);
-    expect(calmLevelsAgree(c, calm('a', 1, 22, new Set(), 4400 * 1.15))).toBe(false);
+    expect(calmLevelsAgree(c, calm('a', 1, 22, new Set(), 4400 * 1.15))).toBe(true);
+    expect(calmLevelsAgree(c, calm('a', 1, 22, new Set(), 4400 * 1.35))).toBe(false);
   });
 
   it('the same ratio is regressed for a case whose runs agree and inconclusive for one whose runs scatter', () => {

@@ -38,14 +38,14 @@ export const calmMargin = 0.1;
 
 /**
  * Two runs' calm figures of a case are compared only when their calm levels
- * differ by at most this much (10%): otherwise at least one of them spent
+ * differ by at most this much (25%): otherwise at least one of them spent
  * the whole case in another state, and the calm slices are not alike.
- * Measured (2026-12-02, 16 processes of six sha1 cases at --time 1): fast
- * state levels 4015-4362 ns, the calm figures of processes at 4035 and at
- * 4362 within 1.3% of each other; slow state levels 5705-6353 ns, where
- * `sha1/1500/wasm`'s calm figure was x1.4.
+ * Measured (2026-12-02, 46 processes of six sha1 cases at --time 1): the
+ * fast state's levels 4015-4792 ns, the calm figures of `sha1/1500/wasm`
+ * at 4038 and 4792 (0.3683, 0.3710) or 4083 and 4633 (0.3738, 0.3680) alike;
+ * the slow state's levels 5652-6353 ns, where its calm figure was x1.4.
  */
-export const calmLevelTolerance = 0.1;
+export const calmLevelTolerance = 0.25;
 
 /** The case's calm level: its fastest slice probe (undefined without slice probes). */
 export function calmLevel(c: CaseResult): number | undefined {
