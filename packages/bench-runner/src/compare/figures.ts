@@ -14,19 +14,13 @@
 // processes on a machine is what a between-run calibration measures; compare
 // uses that one.
 import { lowQuantile, median } from '../stats/stats.js';
-import type { CaseResult, FigureBasis } from '../results/schemas.js';
+import { figureBasisSchema, type CaseResult, type FigureBasis } from '../results/schemas.js';
 
 /** Slice figures needed on both sides to compare at slice level. */
 export const minSlices = 5;
 
-export const figureBases: readonly FigureBasis[] = [
-  'median',
-  'median-relative',
-  'fastest',
-  'fastest-relative',
-  'fastest-low',
-  'calm-relative',
-];
+/** Every basis, in the schema's order (median, median-relative, fastest, fastest-relative, fastest-low, calm-relative). */
+export const figureBases: readonly FigureBasis[] = figureBasisSchema.options;
 
 /**
  * A slice is calm when the state probes on both sides of it read at most
