@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { collectEnv } from '../env.js';
 import { normalVariate, seededRandom } from '../stats/stats.js';
 import type { CaseResult, RunResult } from '../types.js';
+import { calmLevel } from '../compare/figures.js';
 import { runNoiseFromCalibration } from '../compare/noise.js';
 import { calibrateBetweenRuns, calmGroup, scaledRun } from './between-runs.js';
 import { calibrationDir, calibrationFileName, findBetweenRunCalibration, saveBetweenRunCalibration } from './store.js';
@@ -215,6 +216,9 @@ describe('the calm-relative spread', () => {
     expect(cal.basis).not.toBe('calm-relative');
     expect(runNoiseFromCalibration(cal).calm).toBe(true);
     expect(spread.processesOn?.['calm-relative']).toBe(6);
+    // The level it was measured at: the fast state's.
+    expect(spread.calmLevel).toBeGreaterThan(4300);
+    expect(spread.calmLevel).toBeLessThan(4500);
     expect(spread.sigma['calm-relative']!).toBeLessThan(0.01);
     // Over all eight processes the relative figure carries the two slow ones.
     expect(spread.sigma['median-relative']!).toBeGreaterThan(0.1);
@@ -222,9 +226,15 @@ describe('the calm-relative spread', () => {
     expect(runNoiseFromCalibration(cal).spreadFor('sha1/1500/wasm', 'calm-relative').dof).toBe(5);
   });
 
-  it('is not measured from fewer than three processes in one state', () => {
+  it('is measured in the fastest state with three processes, and not from fewer', () => {
     const runs = probedRuns(4, new Set([0, 1, 2]), 9);
+    // One process in the fast state is too few: the three in the slow one.
     expect(calmGroup(runs.map((r) => r.cases[0]!))).toHaveLength(3);
+    // Three in the fast state are taken though five met the slow one.
+    const mostlySlow = probedRuns(8, new Set([0, 1, 2, 3, 4]), 10);
+    const group = calmGroup(mostlySlow.map((r) => r.cases[0]!))!;
+    expect(group).toHaveLength(3);
+    expect(group.every((c) => calmLevel(c)! < 5000)).toBe(true);
     expect(calmGroup(probedRuns(4, new Set([0, 1]), 9).map((r) => r.cases[0]!))).toBeUndefined();
   });
 });

@@ -72,22 +72,22 @@ export const calmSpreadUse = 'several processes';
 export const minCalmProcesses = 3;
 
 /**
- * The processes whose calm figures compare may compare with each other: the
- * largest group of those with calm figures whose calm levels lie within
- * calmLevelTolerance of the group's lowest (compare compares calm figures
- * only across such levels), or undefined when fewer than minCalmProcesses.
+ * The processes whose calm figures compare may compare with each other: of
+ * those with calm figures, the group of the lowest calm level (the fast
+ * state) and those within calmLevelTolerance of it, as compare selects them;
+ * when that group is smaller than minCalmProcesses, the next lowest level's
+ * group that is not; undefined when none is.
  */
 export function calmGroup(cases: readonly CaseResult[]): CaseResult[] | undefined {
   const withCalm = cases
     .filter((c) => caseFigure(c, 'calm-relative') !== undefined)
     .sort((a, b) => calmLevel(a)! - calmLevel(b)!);
-  let best: CaseResult[] = [];
   for (let i = 0; i < withCalm.length; i++) {
     const limit = calmLevel(withCalm[i]!)! * (1 + calmLevelTolerance);
     const group = withCalm.slice(i).filter((c) => calmLevel(c)! <= limit);
-    if (group.length > best.length) best = group;
+    if (group.length >= minCalmProcesses) return group;
   }
-  return best.length >= minCalmProcesses ? best : undefined;
+  return undefined;
 }
 
 function pooledOf(sigmas: readonly number[]): { p50: number; p90: number } {
@@ -137,6 +137,7 @@ function spreadsOf(runs: readonly RunResult[], ids: readonly string[]): Spreads 
     const each = runs.map((r) => r.cases.find((c) => c.id === id)!);
     const sigma: CaseSpread['sigma'] = {};
     const processesOn: NonNullable<CaseSpread['processesOn']> = {};
+    let calmAt: number | undefined;
     for (const basis of figureBases) {
       const group = basis === 'calm-relative' ? calmGroup(each) : each;
       const s = group === undefined ? undefined : sigmaOf(group, basis);
@@ -145,6 +146,7 @@ function spreadsOf(runs: readonly RunResult[], ids: readonly string[]): Spreads 
         sigma[basis] = s;
         perBasis.get(basis)!.push(s);
         if (group!.length < runs.length) processesOn[basis] = group!.length;
+        if (basis === 'calm-relative') calmAt = calmLevel(group![0]!);
       }
     }
     const medians = each.map((c) => caseFigure(c, 'median')).filter((v): v is number => v !== undefined);
@@ -154,6 +156,7 @@ function spreadsOf(runs: readonly RunResult[], ids: readonly string[]): Spreads 
       sigma,
     };
     if (Object.keys(processesOn).length > 0) cases[id]!.processesOn = processesOn;
+    if (calmAt !== undefined) cases[id]!.calmLevel = calmAt;
   }
   const pooled: BetweenRunCalibration['pooled'] = {};
   for (const [basis, sigmas] of perBasis) if (sigmas.length > 0) pooled[basis] = pooledOf(sigmas);

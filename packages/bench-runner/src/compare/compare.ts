@@ -22,7 +22,7 @@ import {
   pFloorIndependent,
   type CompareOptions,
 } from '../stats/verdict.js';
-import { basisOf, commonBasis, pairFigures, summaryOf } from './figures.js';
+import { basisOf, calmLevelTolerance, commonBasis, pairFigures, summaryOf } from './figures.js';
 import {
   addStateShift,
   defaultRunNoise,
@@ -230,7 +230,7 @@ export function compareResults(base: RunResult, head: RunResult, options: Compar
       noise.calm === true &&
       sameReference &&
       noise.spreadFor(b.id, 'calm-relative').assumed !== true
-        ? calmProcessFigures(b, h)
+        ? calmWithinCalibration(calmProcessFigures(b, h), noise.calmLevelFor?.(b.id), noise.calmLevelFor !== undefined)
         : undefined;
     const byProcess =
       calm !== undefined
@@ -366,6 +366,21 @@ export function compareResults(base: RunResult, head: RunResult, options: Compar
   if (incomparable.length > 0) comparison.incomparable = incomparable;
   if (incomparable.length > 0 && options.acrossEnvironments === true) comparison.acrossEnvironments = true;
   return comparison;
+}
+
+/**
+ * Calm process figures only in the state the calibration measured their
+ * spread in (or a faster one): two runs whose processes all met the slow
+ * state have calm figures too, at a level the calibration's spread does not
+ * describe.
+ */
+function calmWithinCalibration<T extends { levels: number }>(
+  calm: T | undefined,
+  calibratedLevel: number | undefined,
+  limited: boolean,
+): T | undefined {
+  if (calm === undefined || !limited) return calm;
+  return calibratedLevel !== undefined && calm.levels <= calibratedLevel * (1 + calmLevelTolerance) ? calm : undefined;
 }
 
 /**

@@ -36,6 +36,12 @@ export interface RunNoise {
    * figures (compare/processes.ts).
    */
   calm?: boolean;
+  /**
+   * The calm level a case's calm spread was measured at (a calibration's
+   * `calmLevel`), undefined when it has none; absent: no such limit (a
+   * fixed model).
+   */
+  calmLevelFor?: (id: string) => number | undefined;
 }
 
 /**
@@ -127,7 +133,9 @@ export function runNoiseFromCalibration(
   return {
     basis: calibration.basis,
     summary,
-    ...(calibration.pooled['calm-relative'] === undefined ? {} : { calm: true }),
+    ...(calibration.pooled['calm-relative'] === undefined
+      ? {}
+      : { calm: true, calmLevelFor: (id: string) => calibration.cases[id]?.calmLevel }),
     spreadFor(id, basis) {
       const c = calibration.cases[id];
       const own = c?.sigma[basis];

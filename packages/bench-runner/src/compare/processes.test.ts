@@ -336,13 +336,32 @@ describe('compare on the calm figures of several processes', () => {
     expect(noise.calm).toBe(true);
     const unmeasured = compareResults(base, head, { ...options, noise, geomean: false }).cases[0]!;
     expect(unmeasured.method).toBe('fastest-low');
-    const measured = runNoiseFromCalibration({
-      ...calibration,
-      cases: { case: { n: 8, medianNs: 1000, sigma: { 'fastest-low': 0.02, 'calm-relative': 0.005 } } },
-    });
-    const c = compareResults(base, head, { ...options, noise: measured, geomean: false }).cases[0]!;
+    const measuredAt = (calmLevel: number | undefined) =>
+      runNoiseFromCalibration({
+        ...calibration,
+        cases: {
+          case: {
+            n: 8,
+            medianNs: 1000,
+            sigma: { 'fastest-low': 0.02, 'calm-relative': 0.005 },
+            ...(calmLevel === undefined ? {} : { calmLevel }),
+          },
+        },
+      });
+    const c = compareResults(base, head, { ...options, noise: measuredAt(4380), geomean: false }).cases[0]!;
     expect(c.method).toBe('calm-relative');
     expect(c.verdict).toBe('regressed');
+    // A calibration that does not say at which calm level it measured (older files): not on calm figures.
+    expect(compareResults(base, head, { ...options, noise: measuredAt(undefined) }).cases[0]!.method).toBe(
+      'fastest-low',
+    );
+    // Both runs in the slow state throughout: calm figures at a level the calibration's spread does not describe.
+    const slowBase = calmRun(3, 1000, random, new Set([0, 1, 2]));
+    const slowHead = calmRun(3, 1000, random, new Set([0, 1, 2]));
+    expect(calmProcessFigures(slowBase.cases[0]!, slowHead.cases[0]!)).toBeDefined();
+    expect(compareResults(slowBase, slowHead, { ...options, noise: measuredAt(4380) }).cases[0]!.method).not.toBe(
+      'calm-relative',
+    );
   });
 
   it('has no calm pair when one side ran in the slow state throughout', () => {

@@ -433,6 +433,13 @@ export const caseSpreadSchema = z.looseObject({
    * 'calm-relative' figures only of the processes whose calm levels agree.
    */
   processesOn: z.partialRecord(figureBasisSchema, z.number().int().positive()).optional(),
+  /**
+   * The lowest calm level (ns per probe call) of the processes its calm
+   * spread was measured over: compare uses that spread only for processes
+   * within calmLevelTolerance of it (the state it was measured in, or a
+   * faster one).
+   */
+  calmLevel: finite.optional(),
   /** Smallest tested slowdown detected in every cross-validation pair (null: none of those tested). */
   minimumDetectableEffect: finite.nullable().optional(),
 });
