@@ -29,6 +29,9 @@ export function chooseNoise(
 ): ChosenNoise {
   if (calibrationFile !== undefined) {
     const calibration = readInputFile(ctx, calibrationFile, readBetweenRunCalibration);
+    const busier = loadBeyondCalibration(calibration, base, head);
+    if (busier !== undefined)
+      return defaultNoise(`the calibration ${calibrationFile} does not describe these runs: ${busier}`);
     const calibrated = runNoiseFromCalibration(calibration, calibrationFile);
     const notes = calibrationMismatch(calibration, base, head);
     // The note travels in the summary, which every report prints first.
@@ -46,12 +49,47 @@ export function chooseNoise(
   }
   const time = Math.max(base.options.timePerCase, head.options.timePerCase);
   const lookup = findBetweenRunCalibration(base.env, head.env, time, calibrationDir(ctx.env));
-  if (!lookup.found) {
-    const noise = defaultRunNoise(lookup.reason);
-    return { noise, line: `noise: ${noise.summary.description}` };
-  }
+  if (!lookup.found) return defaultNoise(lookup.reason);
+  const busier = loadBeyondCalibration(lookup.calibration, base, head);
+  if (busier !== undefined)
+    return defaultNoise(`the stored calibration ${lookup.file} does not describe these runs: ${busier}`);
   const noise = runNoiseFromCalibration(lookup.calibration, lookup.file);
   return { noise, line: `noise: ${noise.summary.description}${lookup.note ? ` (${lookup.note})` : ''}` };
+}
+
+function defaultNoise(why: string): ChosenNoise {
+  const noise = defaultRunNoise(why);
+  return { noise, line: `noise: ${noise.summary.description}` };
+}
+
+/**
+ * How much busier than the calibration's busiest process a run may have
+ * been (1-minute load average) and still be judged by it: 25%, and at
+ * least 0.5. Measured (bench-runner README, "Calm figures"): a calibration
+ * of `sha1 hmac --time 0.3` made at load 1.1-3.2 judged 20 A/A pairs run at
+ * load 2.9-6.9 (two busy loops and a stream of benchmark runs beside them)
+ * by timing alone: 3 of 20 pairs exit 1, `sha1/1048576/generic` x1.38-1.84
+ * in runs at load 4.1-5.2; without it 20 of 20 and 0 of 1280.
+ */
+export const calibrationLoadMargin = { ratio: 0.25, atLeast: 0.5 };
+
+/**
+ * Why a calibration does not describe two runs because they ran busier than
+ * any of its processes (the spread between processes grows with the load),
+ * or undefined when it does.
+ */
+export function loadBeyondCalibration(
+  calibration: Pick<BetweenRunCalibration, 'load'>,
+  base: RunResult,
+  head: RunResult,
+): string | undefined {
+  const calibrated = Math.max(...calibration.load.flat());
+  const runs = Math.max(...[base, head].flatMap((r) => [r.env.loadAvgStart[0] ?? 0, r.env.loadAvgEnd[0] ?? 0]));
+  if (!Number.isFinite(calibrated)) return undefined;
+  const limit = Math.max(calibrated * (1 + calibrationLoadMargin.ratio), calibrated + calibrationLoadMargin.atLeast);
+  return runs > limit
+    ? `they ran at a load average of up to ${runs.toFixed(1)}, its processes at most ${calibrated.toFixed(1)}; calibrate at the load the comparisons see`
+    : undefined;
 }
 
 /**

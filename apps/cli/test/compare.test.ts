@@ -110,6 +110,34 @@ describe('compare', { timeout: heavyTestTimeout }, () => {
     );
   });
 
+  it('does not judge runs busier than any calibration process by that calibration', async () => {
+    const busy = syntheticEnv({ openssl: '3.5.0', loadAvgStart: [3.2, 1, 1], loadAvgEnd: [3.4, 1, 1] });
+    const busyRegressed = writeRun(
+      'busy-regressed.json',
+      syntheticRun(
+        [
+          syntheticCase('sha1/64/unrolled', samplesAround(140, 5)),
+          syntheticCase('sha1/1500/unrolled', samplesAround(1000, 6)),
+        ],
+        busy,
+      ),
+    );
+    // The calibration's processes ran at load 0.5: the head at 3.4 is beyond it, so the default judges (40%: not called).
+    const stored = await runCli(['compare', base, busyRegressed], { env: calibrated });
+    expect(stored.stdout).toMatch(
+      /^noise: the stored calibration .* does not describe these runs: they ran at a load average of up to 3\.4, its processes at most 0\.5; calibrate at the load the comparisons see: assuming the conservative default/m,
+    );
+    expect(stored.code, stored.stdout).toBe(0);
+    const file = join(work, 'explicit-calibration-busy.json');
+    writeResultFile(file, calibration);
+    const explicit = await runCli(['compare', base, busyRegressed, '--calibration', file], { env: noCalibration });
+    expect(explicit.stdout).toMatch(/^noise: the calibration .* does not describe these runs/m);
+    // A calibration made at that load judges them.
+    writeResultFile(file, { ...calibration, load: [[3.0, 3.3]] });
+    const fits = await runCli(['compare', base, busyRegressed, '--calibration', file], { env: noCalibration });
+    expect(fits.code, fits.stdout).toBe(1);
+  });
+
   it('exit 3 when no case was measured in both files: nothing compared is not a pass', async () => {
     const other = writeRun(
       'other-cases.json',
