@@ -364,6 +364,14 @@ describe('compare on the calm figures of several processes', () => {
     );
   });
 
+  it('needs two calm processes a side: one process may be in a mode of its own the probe does not see', () => {
+    const random = seededRandom(25);
+    const base = calmRun(3, 1000, random);
+    const head = calmRun(3, 1000, random, new Set([0, 2]));
+    expect(calmProcessFigures(base.cases[0]!, head.cases[0]!)).toBeUndefined();
+    expect(calmProcessFigures(base.cases[0]!, calmRun(3, 1000, random, new Set([0]))!.cases[0]!)).toBeDefined();
+  });
+
   it('has no calm pair when one side ran in the slow state throughout', () => {
     const random = seededRandom(23);
     const base = calmRun(2, 1000, random);

@@ -49,10 +49,21 @@ export function processFiguresOn(c: CaseResult, basis: FigureBasis): number[] | 
 }
 
 /**
+ * Fewest calm processes a side needs for the independent comparison: with
+ * one, a process in a mode of its own that the probe does not see is
+ * invisible to the files' spread. Measured (2026-12-02 10:15 UTC, 12 fresh
+ * processes at --time 1, load 0.9-1.2): `sha1/1500/wasm` read x1.45
+ * (calm figure 0.5128 against 0.347-0.358) in one process whose probes were
+ * all in the fast state.
+ */
+export const minCalmProcessesPerSide = 2;
+
+/**
  * The calm figures of the processes of two cases that compare may compare
  * (processes in the same state, see figures.ts): those whose calm level lies
  * within calmLevelTolerance of the lowest level on either side; undefined
- * when a side has none of them, or a case has no calm figures.
+ * when a side has fewer than minCalmProcessesPerSide of them, or a case has
+ * no calm figures.
  */
 export function calmProcessFigures(
   base: CaseResult,
@@ -69,7 +80,9 @@ export function calmProcessFigures(
   const lowest = Math.min(...sides.flatMap((side) => side!.levels));
   const limit = lowest * (1 + calmLevelTolerance);
   const [b, h] = sides.map((side) => side!.figures.filter((_, i) => side!.levels[i]! <= limit));
-  return b!.length > 0 && h!.length > 0 ? { base: b!, head: h!, levels: lowest } : undefined;
+  return b!.length >= minCalmProcessesPerSide && h!.length >= minCalmProcessesPerSide
+    ? { base: b!, head: h!, levels: lowest }
+    : undefined;
 }
 
 /** Whether a case was measured in more than one process (and compare should use its process figures). */
