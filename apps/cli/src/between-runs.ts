@@ -3,7 +3,7 @@
 // explicit --calibration file, or the conservative default — and a line that
 // says which), and which layers each case's code consists of, for the
 // unchanged-code guard of `compare` and `check`.
-import { defaultRunNoise, runNoiseFromCalibration, type RunNoise } from '@layerbench/bench-runner/compare';
+import { defaultRunNoise, peakLoad, runNoiseFromCalibration, type RunNoise } from '@layerbench/bench-runner/compare';
 import { calibrationDir, findBetweenRunCalibration } from '@layerbench/bench-runner/calibration';
 import { readBetweenRunCalibration } from '@layerbench/bench-runner/results';
 import type { BetweenRunCalibration, CaseResult, RunResult } from '@layerbench/bench-runner';
@@ -84,7 +84,7 @@ export function loadBeyondCalibration(
   head: RunResult,
 ): string | undefined {
   const calibrated = Math.max(...calibration.load.flat());
-  const runs = Math.max(...[base, head].flatMap((r) => [r.env.loadAvgStart[0] ?? 0, r.env.loadAvgEnd[0] ?? 0]));
+  const runs = Math.max(peakLoad(base.env), peakLoad(head.env));
   if (!Number.isFinite(calibrated)) return undefined;
   const limit = Math.max(calibrated * (1 + calibrationLoadMargin.ratio), calibrated + calibrationLoadMargin.atLeast);
   return runs > limit

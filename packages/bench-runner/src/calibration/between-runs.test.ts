@@ -12,6 +12,20 @@ import { calibrationDir, calibrationFileName, findBetweenRunCalibration, saveBet
 
 const env = collectEnv();
 
+/** One process's case: its slice medians, the reference slices around them, and each slice relative to them. */
+function relativeCase(id: string, sliceMedians: number[], refs: number[]): CaseResult {
+  return {
+    id,
+    layer: 'sha1-dispatch',
+    params: {},
+    status: 'ok',
+    samples: sliceMedians,
+    sliceMedians,
+    reference: { work: 'w', sliceMedians: refs },
+    relativeSliceMedians: sliceMedians.map((v, i) => v / Math.sqrt(refs[i]! * refs[i + 1]!)),
+  };
+}
+
 /**
  * K synthetic runs of three cases. Each run (process) shifts each case by its
  * own offset: 'steady' by sd 0.5%, 'jumpy' by sd 10%, 'drifty' by a machine
@@ -30,16 +44,7 @@ function syntheticRuns(k: number, seed: number, moody = false): RunResult[] {
         { length: 11 },
         () => 1000 * (drifting ? drift : 1) * (1 + 0.002 * normalVariate(random)),
       );
-      return {
-        id,
-        layer: 'sha1-dispatch',
-        params: {},
-        status: 'ok',
-        samples: sliceMedians,
-        sliceMedians,
-        reference: { work: 'w', sliceMedians: refs },
-        relativeSliceMedians: sliceMedians.map((v, i) => v / Math.sqrt(refs[i]! * refs[i + 1]!)),
-      };
+      return relativeCase(id, sliceMedians, refs);
     };
     return {
       kind: 'layerbench/run',
@@ -179,16 +184,8 @@ describe('the calm-relative spread', () => {
       const slow = slowIn.has(r);
       const value = 1000 * Math.exp(0.004 * normalVariate(random)) * (slow ? 1.3 : 1);
       const sliceMedians = Array.from({ length: 10 }, () => value * (1 + 0.002 * normalVariate(random)));
-      const refs = Array(11).fill(1000);
       const c: CaseResult = {
-        id: 'sha1/1500/wasm',
-        layer: 'sha1-dispatch',
-        params: {},
-        status: 'ok',
-        samples: sliceMedians,
-        sliceMedians,
-        reference: { work: 'w', sliceMedians: refs },
-        relativeSliceMedians: sliceMedians.map((v) => v / 1000),
+        ...relativeCase('sha1/1500/wasm', sliceMedians, Array(11).fill(1000)),
         sliceStateProbes: Array.from(
           { length: 11 },
           () => 4400 * (slow ? 1.5 : 1) * (1 + 0.003 * normalVariate(random)),

@@ -9,7 +9,7 @@
 //   1 + effect), per case and overall, and so each case's minimum detectable
 //   effect at this time per case.
 import { compareResults } from '../compare/compare.js';
-import { calmLevel, calmLevelTolerance, caseFigure, figureBases } from '../compare/figures.js';
+import { calmLevel, caseFigure, figureBases, withinCalmLevel } from '../compare/figures.js';
 import type { RunNoise } from '../compare/noise.js';
 import { runNoiseFromCalibration } from '../compare/noise.js';
 import type { BetweenRunCalibration, CaseResult, CaseSpread, FigureBasis, RunResult } from '../results/schemas.js';
@@ -54,20 +54,6 @@ function sigmaOf(cases: readonly CaseResult[], basis: FigureBasis): number | und
   return sampleSd(logs);
 }
 
-/**
- * Why the calm spread serves runs of several processes only: measured over
- * the few calibration processes that met one state, it can be far tighter
- * than a case's rare per-process modes allow. A calibration of six processes
- * of `sha1 hmac --time 0.3` (2026-12-02 08:45 UTC, load 1.1-3.2) measured
- * `sha1/1500/node-crypto`'s calm spread over 4 processes at 0.31%; used for
- * one-process A/A pairs, 3 of 10 pairs exited 1 and 11 of 640 cases were
- * flagged (that case x1.53 and x0.65 in two pairs), against 0 of 640 on the
- * basis the calibration would otherwise choose. In a run of several
- * processes such a mode shows in the files' own spread, which compare then
- * takes instead (processes.ts, pooledSpread).
- */
-export const calmSpreadUse = 'several processes';
-
 /** Fewest processes a calm spread is measured over. */
 export const minCalmProcesses = 3;
 
@@ -83,8 +69,8 @@ export function calmGroup(cases: readonly CaseResult[]): CaseResult[] | undefine
     .filter((c) => caseFigure(c, 'calm-relative') !== undefined)
     .sort((a, b) => calmLevel(a)! - calmLevel(b)!);
   for (let i = 0; i < withCalm.length; i++) {
-    const limit = calmLevel(withCalm[i]!)! * (1 + calmLevelTolerance);
-    const group = withCalm.slice(i).filter((c) => calmLevel(c)! <= limit);
+    const lowest = calmLevel(withCalm[i]!)!;
+    const group = withCalm.slice(i).filter((c) => withinCalmLevel(calmLevel(c)!, lowest));
     if (group.length >= minCalmProcesses) return group;
   }
   return undefined;
@@ -161,7 +147,13 @@ function spreadsOf(runs: readonly RunResult[], ids: readonly string[]): Spreads 
   const pooled: BetweenRunCalibration['pooled'] = {};
   for (const [basis, sigmas] of perBasis) if (sigmas.length > 0) pooled[basis] = pooledOf(sigmas);
   // The basis one-process runs are compared on: the smallest typical spread among those every case has (median
-  // at worst). Not 'calm-relative', which serves runs of several processes only (see calmSpreadUse).
+  // at worst). Not 'calm-relative', which serves runs of several processes only: measured over the few
+  // calibration processes that met one state, a calm spread can be far tighter than a case's rare per-process
+  // modes allow. A calibration of six processes of `sha1 hmac --time 0.3` (2026-12-02 08:45 UTC, load 1.1-3.2)
+  // measured `sha1/1500/node-crypto`'s calm spread over 4 processes at 0.31%; used for one-process A/A pairs,
+  // 3 of 10 pairs exited 1 and 11 of 640 cases were flagged (that case x1.53 and x0.65 in two pairs), against
+  // 0 of 640 on the basis chosen here. In a run of several processes such a mode shows in the files' own
+  // spread, which compare then takes instead (processes.ts, pooledSpread).
   let basis: FigureBasis = 'median';
   for (const candidate of figureBases) {
     if (candidate === 'calm-relative') continue;

@@ -22,7 +22,7 @@ import {
   pFloorIndependent,
   type CompareOptions,
 } from '../stats/verdict.js';
-import { basisOf, calmLevelTolerance, commonBasis, pairFigures, summaryOf } from './figures.js';
+import { basisOf, commonBasis, pairFigures, summaryOf, withinCalmLevel } from './figures.js';
 import {
   addStateShift,
   defaultRunNoise,
@@ -105,6 +105,11 @@ export function diffFingerprints(base: EnvFingerprint, head: EnvFingerprint): Fi
   return diffs;
 }
 
+/** A run's 1-minute load average: the larger of those at its start and at its end. */
+export function peakLoad(env: EnvFingerprint): number {
+  return Math.max(env.loadAvgStart[0] ?? 0, env.loadAvgEnd[0] ?? 0);
+}
+
 /**
  * Reasons to distrust a comparison of two separate runs: a load average above
  * the CPU count (other processes took turns with the measurement) or two
@@ -116,7 +121,7 @@ export function comparisonWarnings(base: EnvFingerprint, head: EnvFingerprint): 
     ['base', base],
     ['head', head],
   ] as const) {
-    const load = Math.max(env.loadAvgStart[0] ?? 0, env.loadAvgEnd[0] ?? 0);
+    const load = peakLoad(env);
     if (load > env.cpuCount) {
       warnings.push(
         `${side} ran with load average ${load.toFixed(1)} on ${env.cpuCount} CPU(s): other processes shared the CPUs, so separate runs drift; prefer an interleaved comparison`,
@@ -230,7 +235,7 @@ export function compareResults(base: RunResult, head: RunResult, options: Compar
       noise.calm === true &&
       sameReference &&
       noise.spreadFor(b.id, 'calm-relative').assumed !== true
-        ? calmWithinCalibration(calmProcessFigures(b, h), noise.calmLevelFor?.(b.id), noise.calmLevelFor !== undefined)
+        ? calmWithinCalibration(calmProcessFigures(b, h), noise, b.id)
         : undefined;
     const byProcess =
       calm !== undefined
@@ -374,13 +379,14 @@ export function compareResults(base: RunResult, head: RunResult, options: Compar
  * state have calm figures too, at a level the calibration's spread does not
  * describe.
  */
-function calmWithinCalibration<T extends { levels: number }>(
+function calmWithinCalibration<T extends { lowestLevel: number }>(
   calm: T | undefined,
-  calibratedLevel: number | undefined,
-  limited: boolean,
+  noise: RunNoise,
+  id: string,
 ): T | undefined {
-  if (calm === undefined || !limited) return calm;
-  return calibratedLevel !== undefined && calm.levels <= calibratedLevel * (1 + calmLevelTolerance) ? calm : undefined;
+  if (calm === undefined || noise.calmLevelFor === undefined) return calm;
+  const calibrated = noise.calmLevelFor(id);
+  return calibrated !== undefined && withinCalmLevel(calm.lowestLevel, calibrated) ? calm : undefined;
 }
 
 /**

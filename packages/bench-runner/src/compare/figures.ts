@@ -48,11 +48,16 @@ export function calmLevel(c: CaseResult): number | undefined {
   return Math.min(...probes);
 }
 
+/** Whether a calm level lies in the same state as `lowest`: at most calmLevelTolerance above it. */
+export function withinCalmLevel(level: number, lowest: number): boolean {
+  return level <= lowest * (1 + calmLevelTolerance);
+}
+
 /** Whether two cases' calm levels agree (calmLevelTolerance). */
 export function calmLevelsAgree(base: CaseResult, head: CaseResult): boolean {
   const b = calmLevel(base);
   const h = calmLevel(head);
-  return b !== undefined && h !== undefined && Math.abs(Math.log(h / b)) <= Math.log(1 + calmLevelTolerance);
+  return b !== undefined && h !== undefined && withinCalmLevel(Math.max(b, h), Math.min(b, h));
 }
 
 /**

@@ -9,6 +9,7 @@ export {
   environmentMismatch,
   codeUnchanged,
   enginePackage,
+  peakLoad,
 } from './compare.js';
 export type { CompareResultsOptions, SeparateRunsOptions } from './compare.js';
 export {
@@ -25,6 +26,7 @@ export {
   fallbacks,
   calmLevel,
   calmLevelsAgree,
+  withinCalmLevel,
   calmSlices,
   calmMargin,
   calmLevelTolerance,

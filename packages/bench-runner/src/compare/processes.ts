@@ -22,7 +22,7 @@
 import { computeStats, geometricMean, mean, studentTVariate, type RandomSource } from '../stats/stats.js';
 import { checkCompareOptions, decideRatio, type CompareOptions } from '../stats/verdict.js';
 import type { CaseResult, FigureBasis, RunResult, SampleComparison } from '../results/schemas.js';
-import { calmLevel, calmLevelTolerance, caseFigure, figureBases } from './figures.js';
+import { calmLevel, caseFigure, figureBases, withinCalmLevel } from './figures.js';
 import { addStateShift, type CaseSpreadEstimate } from './noise.js';
 
 /** A case's figure on every basis it has, in one process. */
@@ -68,7 +68,7 @@ export const minCalmProcessesPerSide = 2;
 export function calmProcessFigures(
   base: CaseResult,
   head: CaseResult,
-): { base: number[]; head: number[]; levels: number } | undefined {
+): { base: number[]; head: number[]; lowestLevel: number } | undefined {
   const sides = [base, head].map((c) => {
     const figures = processFiguresOn(c, 'calm-relative');
     const levels = c.processCalmLevels ?? (figures?.length === 1 ? [calmLevel(c)!] : undefined);
@@ -78,10 +78,9 @@ export function calmProcessFigures(
   });
   if (sides.some((side) => side === undefined)) return undefined;
   const lowest = Math.min(...sides.flatMap((side) => side!.levels));
-  const limit = lowest * (1 + calmLevelTolerance);
-  const [b, h] = sides.map((side) => side!.figures.filter((_, i) => side!.levels[i]! <= limit));
+  const [b, h] = sides.map((side) => side!.figures.filter((_, i) => withinCalmLevel(side!.levels[i]!, lowest)));
   return b!.length >= minCalmProcessesPerSide && h!.length >= minCalmProcessesPerSide
-    ? { base: b!, head: h!, levels: lowest }
+    ? { base: b!, head: h!, lowestLevel: lowest }
     : undefined;
 }
 

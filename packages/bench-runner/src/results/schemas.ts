@@ -115,6 +115,21 @@ export type CaseStats = z.infer<typeof caseStatsSchema>;
 export const caseErrorSchema = z.looseObject({ name: z.string(), message: z.string() });
 export type CaseError = z.infer<typeof caseErrorSchema>;
 
+/**
+ * Which figure of a case a comparison uses: per slice the median or the
+ * fastest batch, either as measured or divided by the reference workload
+ * timed beside it (the same statistic of the reference).
+ */
+export const figureBasisSchema = z.enum([
+  'median',
+  'median-relative',
+  'fastest',
+  'fastest-relative',
+  'fastest-low',
+  'calm-relative',
+]);
+export type FigureBasis = z.infer<typeof figureBasisSchema>;
+
 export const caseResultSchema = z.looseObject({
   id: z.string(),
   layer: z.string(),
@@ -184,12 +199,7 @@ export const caseResultSchema = z.looseObject({
    * (compare/processes.ts).
    */
   processCalmLevels: z.array(finite).optional(),
-  processFigures: z
-    .partialRecord(
-      z.enum(['median', 'median-relative', 'fastest', 'fastest-relative', 'fastest-low', 'calm-relative']),
-      z.array(finite),
-    )
-    .optional(),
+  processFigures: z.partialRecord(figureBasisSchema, z.array(finite)).optional(),
 });
 export type CaseResult = z.infer<typeof caseResultSchema>;
 
@@ -243,21 +253,6 @@ export const sampleComparisonSchema = z.looseObject({
 export type SampleComparison = z.infer<typeof sampleComparisonSchema>;
 
 /**
- * Which figure of a case a comparison uses: per slice the median or the
- * fastest batch, either as measured or divided by the reference workload
- * timed beside it (the same statistic of the reference).
- */
-export const figureBasisSchema = z.enum([
-  'median',
-  'median-relative',
-  'fastest',
-  'fastest-relative',
-  'fastest-low',
-  'calm-relative',
-]);
-export type FigureBasis = z.infer<typeof figureBasisSchema>;
-
-/**
  * What compare assumed about the difference between two separate runs of
  * identical code: `source` says whether it was measured on this machine
  * (`layerbench calibrate`) or is the conservative default.
@@ -292,9 +287,7 @@ export const caseComparisonSchema = z.looseObject({
    * What was compared: per-slice figures on a basis (both sides had >= 5
    * slices), or, for results without slices, the pooled samples.
    */
-  method: z
-    .enum(['median', 'median-relative', 'fastest', 'fastest-relative', 'fastest-low', 'calm-relative', 'samples'])
-    .optional(),
+  method: z.enum([...figureBasisSchema.options, 'samples']).optional(),
   /** The between-run spread assumed for this case: sd of log(figure) between processes, and its degrees of freedom. */
   betweenRuns: z
     .looseObject({
