@@ -7,7 +7,7 @@ import {
   diffFingerprints,
   environmentMismatch,
 } from './compare.js';
-import { calmLevel, calmLevelsAgree, calmSlices } from './figures.js';
+import { calmLevel, calmLevelsAgree, calmSlices, probeLevel } from './figures.js';
 import { defaultRunNoise, fixedRunNoise, runNoiseFromCalibration } from './noise.js';
 import { caseNote } from '../reporters/comparison.js';
 import { computeStats, normalVariate, seededRandom } from '../stats/stats.js';
@@ -379,13 +379,29 @@ describe('compareResults across separate runs', () => {
     );
   });
 
-  it("calm slices: both probes around a slice within 10% of the case's fastest probe (a slow probe takes both neighbours); aligned arrays only", () => {
-    // Slices 3 and 7 slow: the probes on both sides of each read slow, and so do their neighbours' other sides.
+  it("calm slices: the probes of a three-slice stretch around a slice within 10% of the case's fastest probe; aligned arrays only", () => {
+    // Slices 3 and 7 slow: the probes on both sides of each read slow (3, 4, 7, 8). A slice is calm when the probes
+    // before and after it and the next ones out are fast: not slices 1-9, nor the first and last (no probe beyond).
     const c = calm('a', 1, 21, new Set([3, 7]));
     const kept = calmSlices(c)!;
-    expect(kept).toHaveLength(28);
-    expect(kept).toEqual(c.relativeSliceMedians!.filter((_, i) => ![2, 3, 4, 6, 7, 8].includes(i)));
-    expect(calmLevel(c)).toBe(Math.min(...c.sliceStateProbes!));
+    expect(kept).toHaveLength(23);
+    expect(kept).toEqual(c.relativeSliceMedians!.filter((_, i) => i >= 10 && i <= 32));
+    // One probe that reads fast between slow ones does not make the slices beside it calm.
+    const flicker = {
+      ...c,
+      sliceStateProbes: c.sliceStateProbes!.map((v, i) => (i === 20 ? v : i > 15 && i < 25 ? v * 1.5 : v)),
+    };
+    expect(calmSlices(flicker)).toEqual(
+      c.relativeSliceMedians!.filter((_, i) => (i >= 10 && i <= 13) || (i >= 26 && i <= 32)),
+    );
+    // The calm level: the third-lowest probe, so that one or two outlier-low probes do not set it.
+    expect(calmLevel(c)).toBe([...c.sliceStateProbes!].sort((a, b) => a - b)[2]);
+    const outliers = { ...c, sliceStateProbes: c.sliceStateProbes!.map((v, i) => (i === 0 || i === 17 ? v * 0.8 : v)) };
+    expect(calmLevel(outliers)).toBe(Math.min(...c.sliceStateProbes!.filter((_, i) => i !== 0 && i !== 17)));
+    expect(calmSlices(outliers)).toHaveLength(23);
+    expect(probeLevel([5000, 4000])).toBe(5000);
+    expect(probeLevel([5000])).toBe(5000);
+    expect(probeLevel([5000, 0, 4000])).toBeUndefined();
     expect(calmSlices({ ...c, sliceStateProbes: c.sliceStateProbes!.slice(1) })).toBeUndefined();
     expect(calmLevel({ ...c, sliceStateProbes: [] })).toBeUndefined();
     expect(calmLevelsAgree(c, calm('a', 1, 22, new Set(), 4400 * 1.15))).toBe(true);

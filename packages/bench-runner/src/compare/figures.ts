@@ -23,10 +23,10 @@ export const minSlices = 5;
 export const figureBases: readonly FigureBasis[] = figureBasisSchema.options;
 
 /**
- * A slice is calm when the state probes on both sides of it read at most
- * this much (10%) above the case's calm level, the fastest probe around any
- * of its slices: the probe's 1.5 ms slices read 4000-4800 ns in the fast
- * state and 5600-8500 in the slow one (development machine, 2026-12-02).
+ * A slice is calm when the state probes around it (calmSlices) read at most
+ * this much (10%) above the case's calm level (probeLevel: about its fastest
+ * probe): the probe's 1.5 ms slices read 4000-4800 ns in the fast state and
+ * 5600-8500 in the slow one (development machine, 2026-12-02).
  */
 export const calmMargin = 0.1;
 
@@ -41,11 +41,22 @@ export const calmMargin = 0.1;
  */
 export const calmLevelTolerance = 0.25;
 
-/** The case's calm level: its fastest slice probe (undefined without slice probes). */
+/**
+ * The level of a set of slice probes: the third-lowest (the lowest of
+ * fewer), so that one or two outlier-low probes do not set it. Measured
+ * (2026-12-02 12:35 UTC, a fresh process whose probe read a steady
+ * 5000-5090 ns): the probe before each case's first slice read 4348-4370,
+ * and with the fastest probe as the level none of the case's slices was
+ * within 10% of it, while its relative slices held within 1%.
+ */
+export function probeLevel(probes: readonly number[]): number | undefined {
+  if (probes.length === 0 || !probes.every((v) => v > 0)) return undefined;
+  return [...probes].sort((a, b) => a - b)[Math.min(2, probes.length - 1)];
+}
+
+/** The case's calm level: the probeLevel of its slice probes (undefined without slice probes). */
 export function calmLevel(c: CaseResult): number | undefined {
-  const probes = c.sliceStateProbes;
-  if (probes === undefined || probes.length === 0 || !probes.every((v) => v > 0)) return undefined;
-  return Math.min(...probes);
+  return c.sliceStateProbes === undefined ? undefined : probeLevel(c.sliceStateProbes);
 }
 
 /** Whether a calm level lies in the same state as `lowest`: at most calmLevelTolerance above it. */
@@ -61,9 +72,20 @@ export function calmLevelsAgree(base: CaseResult, head: CaseResult): boolean {
 }
 
 /**
- * The relative slice medians of the calm slices (both probes around the
- * slice within calmMargin of the case's calm level), or undefined when the
- * case has no slice probes aligned with its slices.
+ * The relative slice medians of the calm slices, or undefined when the case
+ * has no slice probes aligned with its slices. A slice is calm when the
+ * probes on both sides of it, and the next ones out (the probes of a stretch
+ * of three slices with it in the middle), read within calmMargin of the
+ * case's calm level: while the shared CPU flickers between its states from
+ * one 30 ms slice to the next, a probe that reads fast beside a slice does
+ * not say the slice ran fast (a process at 12:30 UTC, 2026-12-02: five
+ * slices of `sha1/1500/unrolled` with fast probes on both sides read
+ * 0.507-0.677 relative, its steady fast figure elsewhere 0.47). Over 41
+ * fresh processes of six sha1 cases at --time 1 (12:05-12:30 UTC) the calm
+ * figures in the fast state spread, sd of log with the two probes around a
+ * slice / with the stretch: `sha1/1500/unrolled` 1.40% / 1.27% (31 / 30
+ * processes with one), `sha1/1500/wasm` 4.26% / 4.07%, the other four
+ * within 0.1%.
  */
 export function calmSlices(c: CaseResult): number[] | undefined {
   const relative = c.relativeSliceMedians;
@@ -72,7 +94,8 @@ export function calmSlices(c: CaseResult): number[] | undefined {
   if (relative === undefined || probes === undefined || level === undefined) return undefined;
   if (probes.length !== relative.length + 1) return undefined;
   const limit = level * (1 + calmMargin);
-  return relative.filter((_, i) => probes[i]! <= limit && probes[i + 1]! <= limit);
+  const calm = (k: number) => k >= 0 && k < probes.length && probes[k]! <= limit;
+  return relative.filter((_, i) => calm(i - 1) && calm(i) && calm(i + 1) && calm(i + 2));
 }
 
 /**
