@@ -36,6 +36,7 @@ import {
   calmProcessFigures,
   compareProcessFigures,
   hasProcessFigures,
+  minCalmProcessesPerSide,
   ownSpread,
   pooledSpread,
   processFiguresOn,
@@ -216,6 +217,9 @@ export function compareResults(base: RunResult, head: RunResult, options: Compar
   const onlyBase: string[] = [];
   const geomeanParts: { base: number[]; head: number[] }[] = [];
   const sigmas: number[] = [];
+  // Cases of several processes the calibration could have judged on calm figures, but too few processes a side
+  // met the fast state (or met it at the calibration's level).
+  const calmShort: string[] = [];
   for (const b of base.cases) {
     const h = headById.get(b.id);
     if (!h) {
@@ -230,13 +234,13 @@ export function compareResults(base: RunResult, head: RunResult, options: Compar
     const severalProcesses = hasProcessFigures(b) || hasProcessFigures(h);
     // Calm figures of processes in one state are independent draws: k processes a side narrow the interval.
     // Only for a case whose calm spread the calibration measured (or estimated from the cases it measured).
-    const calm =
+    const calmPossible =
       severalProcesses &&
       noise.calm === true &&
       sameReference &&
-      noise.spreadFor(b.id, 'calm-relative').assumed !== true
-        ? calmWithinCalibration(calmProcessFigures(b, h), noise, b.id)
-        : undefined;
+      noise.spreadFor(b.id, 'calm-relative').assumed !== true;
+    const calm = calmPossible ? calmWithinCalibration(calmProcessFigures(b, h), noise, b.id) : undefined;
+    if (calmPossible && calm === undefined) calmShort.push(b.id);
     const byProcess =
       calm !== undefined
         ? { method: 'calm-relative' as const, base: calm.base, head: calm.head }
@@ -366,7 +370,7 @@ export function compareResults(base: RunResult, head: RunResult, options: Compar
     geomean,
     summary,
     warnings: [...comparisonWarnings(base.env, head.env), ...stateWarnings(cases)],
-    noise: describeNoise(noise.summary, base, head, cases),
+    noise: describeNoise(noise.summary, base, head, cases, calmShort),
   };
   if (incomparable.length > 0) comparison.incomparable = incomparable;
   if (incomparable.length > 0 && options.acrossEnvironments === true) comparison.acrossEnvironments = true;
@@ -398,6 +402,7 @@ function describeNoise(
   base: RunResult,
   head: RunResult,
   cases: readonly CaseComparison[],
+  calmShort: readonly string[] = [],
 ): RunNoise['summary'] {
   let description = summary.description;
   const unmeasured =
@@ -415,6 +420,9 @@ function describeNoise(
       `${own} of them with the spread between those processes, wider than ${summary.source === 'calibration' ? "the calibration's" : 'the default'}; ` +
       (calm.length > 0
         ? `${calm.length} by the calm figures of the processes in the fast state (independent draws: the interval narrows with their number), ${pooled} with the spread of those processes pooled with the calibration's; `
+        : '') +
+      (calmShort.length > 0
+        ? `${calmShort.length} not by calm figures (${calmShort.slice(0, 3).join(', ')}${calmShort.length > 3 ? ', ...' : ''}): fewer than ${minCalmProcessesPerSide} processes a side met the CPU's fast state (at the calibration's level) while the case ran, so their intervals are wide; more processes (\`run --processes\`) or a quieter time narrow them; `
         : '') +
       `otherwise ${description}`;
   }

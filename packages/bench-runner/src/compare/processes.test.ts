@@ -370,6 +370,15 @@ describe('compare on the calm figures of several processes', () => {
     const head = calmRun(3, 1000, random, new Set([0, 2]));
     expect(calmProcessFigures(base.cases[0]!, head.cases[0]!)).toBeUndefined();
     expect(calmProcessFigures(base.cases[0]!, calmRun(3, 1000, random, new Set([0]))!.cases[0]!)).toBeDefined();
+    // The noise line says which cases missed calm figures, why, and what narrows them.
+    const short = compareResults(base, head, { ...options, noise: calm(0.005), geomean: false });
+    expect(short.cases[0]!.method).not.toBe('calm-relative');
+    expect(short.noise?.description).toContain(
+      "1 not by calm figures (case): fewer than 2 processes a side met the CPU's fast state",
+    );
+    expect(short.noise?.description).toContain('`run --processes`');
+    const enough = compareResults(base, calmRun(3, 1000, random), { ...options, noise: calm(0.005), geomean: false });
+    expect(enough.noise?.description).not.toContain('not by calm figures');
   });
 
   it('has no calm pair when one side ran in the slow state throughout', () => {
