@@ -232,7 +232,9 @@ export function compareResults(base: RunResult, head: RunResult, options: Compar
     }
     const sameReference = base.options.reference === head.options.reference;
     const severalProcesses = hasProcessFigures(b) || hasProcessFigures(h);
-    // Calm figures of processes in one state are independent draws: k processes a side narrow the interval.
+    // Calm figures of the processes in one state (the probe's fast state), with the calm spread: the interval's
+    // between-run term stays sqrt(2) sigma, as for other process figures (see processes.ts: the processes of one
+    // run can share a state the probe does not see).
     // Only for a case whose calm spread the calibration measured (or estimated from the cases it measured).
     const calmPossible =
       severalProcesses &&
@@ -272,7 +274,6 @@ export function compareResults(base: RunResult, head: RunResult, options: Compar
           iterations,
           random,
           ...(state === undefined ? {} : { stateRatio: state }),
-          ...(calm === undefined ? {} : { independent: true }),
         });
       } else {
         const how = summaryOf(figures.method);
@@ -419,7 +420,7 @@ function describeNoise(
       `${byProcess.length} of ${cases.length} case(s) compared by the geometric mean of their processes (base ${base.processes ?? 1}, head ${head.processes ?? 1}); ` +
       `${own} of them with the spread between those processes, wider than ${summary.source === 'calibration' ? "the calibration's" : 'the default'}; ` +
       (calm.length > 0
-        ? `${calm.length} by the calm figures of the processes in the fast state (independent draws: the interval narrows with their number), ${pooled} with the spread of those processes pooled with the calibration's; `
+        ? `${calm.length} by the calm figures of the processes in the fast state, ${pooled} with the spread of those processes pooled with the calibration's; `
         : '') +
       (calmShort.length > 0
         ? `${calmShort.length} not by calm figures (${calmShort.slice(0, 3).join(', ')}${calmShort.length > 3 ? ', ...' : ''}): fewer than ${minCalmProcessesPerSide} processes a side met the CPU's fast state (at the calibration's level) while the case ran, so their intervals are wide; more processes (\`run --processes\`) or a quieter time narrow them; `

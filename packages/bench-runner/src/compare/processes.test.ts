@@ -288,7 +288,7 @@ describe('compare on the calm figures of several processes', () => {
       ),
     );
 
-  it('leaves out the processes in another state and narrows the interval with the processes', () => {
+  it('leaves out the processes in another state; the interval stays that of two runs each off by sigma', () => {
     const random = seededRandom(21);
     const base = calmRun(3, 1000, random);
     const head = calmRun(3, 1050, random, new Set([1]));
@@ -300,9 +300,10 @@ describe('compare on the calm figures of several processes', () => {
     expect(c.processes).toEqual({ base: 3, head: 2 });
     expect(c.ratio).toBeCloseTo(1.05, 1);
     expect(c.verdict).toBe('regressed');
-    // sigma sqrt(1/3 + 1/2), not sqrt(2) sigma: narrower than a one-process comparison's.
+    // sqrt(2) sigma, not sigma sqrt(1/3 + 1/2): the processes of one run can share a state the probe does not see.
     const half = Math.log(c.ratioCi[1] / c.ratioCi[0]) / 2;
-    expect(half).toBeLessThan(2.6 * 0.006 * Math.SQRT2);
+    expect(half).toBeGreaterThan(2.5 * 0.006 * Math.SQRT2);
+    expect(half).toBeLessThan(3.2 * 0.006 * Math.SQRT2);
     // Without a calm calibration the processes are compared as before (no calm figures, the default spread).
     expect(compareResults(base, head, { ...options, geomean: false }).cases[0]!.method).toBe('fastest-low');
   });
@@ -388,6 +389,24 @@ describe('compare on the calm figures of several processes', () => {
     expect(calmProcessFigures(base.cases[0]!, head.cases[0]!)).toBeUndefined();
     const c = compareResults(base, head, { ...options, noise: calm(0.005), geomean: false }).cases[0]!;
     expect(c.method).not.toBe('calm-relative');
+  });
+});
+
+describe('calm figures of one run are not independent draws', () => {
+  it("does not call a case regressed because all of one run's fast-state processes met a sub-state the probe does not see", () => {
+    // Measured 2026-12-02 13:35 UTC (8 processes a side at --time 1, code unchanged): sha1/64/unrolled's calm figures
+    // in the probe's fast state, and the calibration's calm spread for it (8.86% over 7 processes).
+    const base = [0.0537, 0.0532, 0.0612, 0.0591, 0.0623, 0.0511, 0.0584];
+    const head = [0.069, 0.0662, 0.0742, 0.063, 0.0654];
+    const { spread } = pooledSpread({ sigma: 0.0886, dof: 6 }, ownSpread(base, head));
+    const c = compareProcessFigures(base, head, spread, {
+      threshold: 0.02,
+      alpha: 0.01,
+      iterations: 4000,
+      random: seededRandom(31),
+    });
+    expect(c.ratio).toBeCloseTo(1.187, 2);
+    expect(c.verdict).toBe('inconclusive');
   });
 });
 

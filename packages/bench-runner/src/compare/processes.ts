@@ -49,7 +49,7 @@ export function processFiguresOn(c: CaseResult, basis: FigureBasis): number[] | 
 }
 
 /**
- * Fewest calm processes a side needs for the independent comparison: with
+ * Fewest calm processes a side needs to be compared on calm figures: with
  * one, a process in a mode of its own that the probe does not see is
  * invisible to the files' spread. Measured (2026-12-02 10:15 UTC, 12 fresh
  * processes at --time 1, load 0.9-1.2): `sha1/1500/wasm` read x1.45
@@ -137,8 +137,14 @@ export function pooledSpread(
  * The verdict rule for one case from per-process figures: the ratio of the
  * two sides' geometric means, its interval from `spread` (the sd of log
  * figure of one run, Student's t) as for two runs each off by it:
- * exp(sqrt(2) sigma T), whatever the number of processes (see above) —
- * except for calm figures of processes in one state (`independent`).
+ * exp(sqrt(2) sigma T), whatever the number of processes (see above), also
+ * for calm figures of processes in one state: measured (2026-12-02 13:35
+ * UTC, 8 processes a side at --time 1), `sha1/64/unrolled`'s calm figures
+ * in the probe's fast state were 0.0630-0.0742 in all five such processes
+ * of one run and 0.0511-0.0623 in the seven of the run before it (code
+ * unchanged), a sub-state of the vCPU the probe does not see, kept for
+ * minutes; taken as independent draws (sigma sqrt(1/n_base + 1/n_head)) the
+ * case was called regressed x1.187 [1.042, 1.363].
  */
 export function compareProcessFigures(
   base: readonly number[],
@@ -148,12 +154,6 @@ export function compareProcessFigures(
     random: RandomSource;
     iterations: number;
     stateRatio?: number;
-    /**
-     * The processes are independent draws (calm figures of processes in one
-     * state): the interval's between-run term is sigma sqrt(1/n_base +
-     * 1/n_head), which k processes a side narrow.
-     */
-    independent?: boolean;
   },
 ): SampleComparison {
   const { threshold, alpha } = checkCompareOptions(options);
@@ -162,9 +162,7 @@ export function compareProcessFigures(
     if (!(v > 0 && Number.isFinite(v))) throw new RangeError(`process figures must be positive, got ${v}`);
   }
   const ratio = geometricMean(head) / geometricMean(base);
-  const scale = options.independent
-    ? spread.sigma * Math.sqrt(1 / base.length + 1 / head.length)
-    : Math.SQRT2 * spread.sigma;
+  const scale = Math.SQRT2 * spread.sigma;
   const draws = new Float64Array(options.iterations);
   for (let i = 0; i < draws.length; i++) {
     draws[i] = scale === 0 ? ratio : ratio * Math.exp(scale * studentTVariate(spread.dof, options.random));
