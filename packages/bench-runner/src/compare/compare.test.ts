@@ -379,7 +379,7 @@ describe('compareResults across separate runs', () => {
     );
   });
 
-  it("calm slices: the probes of a three-slice stretch around a slice within 10% of the case's fastest probe; aligned arrays only", () => {
+  it("calm slices: the probes of a three-slice stretch around a slice within 10% of the case's calm level; aligned arrays only", () => {
     // Slices 3 and 7 slow: the probes on both sides of each read slow (3, 4, 7, 8). A slice is calm when the probes
     // before and after it and the next ones out are fast: not slices 1-9, nor the first and last (no probe beyond).
     const c = calm('a', 1, 21, new Set([3, 7]));

@@ -26,6 +26,7 @@ export {
   fallbacks,
   calmLevel,
   calmLevelsAgree,
+  probeLevel,
   withinCalmLevel,
   calmSlices,
   calmMargin,
