@@ -75,7 +75,10 @@ function visitText(result: BisectResult): string {
   const cpu = result.machine.measuredOnCpu;
   const where =
     cpu === undefined ? (result.machine.cpuNote === undefined ? '' : ` (${result.machine.cpuNote})`) : ` on CPU ${cpu}`;
-  return `${visit}, ${result.options.processes} processes per variant${where}`;
+  const processes = result.options.paired
+    ? `${result.options.processes} processes, each hosting every variant (paired: compared within processes)`
+    : `${result.options.processes} processes per variant`;
+  return `${visit}, ${processes}${where}`;
 }
 
 function caseVerdict(c: BisectCase): string {
@@ -168,8 +171,15 @@ export function incompleteText(result: BisectResult): string {
   return `INCOMPLETE: ${reason}. The numbers cover what was measured; cases marked "not measured" have no verdict, and this result is not a clean pass.`;
 }
 
-const LEGEND =
-  'A/A = the good stack in processes of its own against the good stack (the noise floor of this run); in = that layer from bad into the good stack; out = what putting it back to good undoes; % = share of the change; * = explains it (both swaps reproduce the change beyond the A/A); (in only) / (out only) = one swap only, not attributed';
+function legend(result: BisectResult): string {
+  const control = result.options.paired
+    ? 'A/A = a second copy of the good stack in the same processes against the good stack (the noise floor of this run)'
+    : 'A/A = the good stack in processes of its own against the good stack (the noise floor of this run)';
+  return `${control}; ${LEGEND_REST}`;
+}
+
+const LEGEND_REST =
+  'in = that layer from bad into the good stack; out = what putting it back to good undoes; % = share of the change; * = explains it (both swaps reproduce the change beyond the A/A); (in only) / (out only) = one swap only, not attributed';
 
 export function formatBisectTable(result: BisectResult): string {
   const lines: string[] = [bisectHeadline(result), ''];
@@ -205,7 +215,7 @@ export function formatBisectTable(result: BisectResult): string {
     ]);
   }
   lines.push('', pad(rows));
-  lines.push('', LEGEND);
+  lines.push('', legend(result));
   const notes = [...mixProblems(result), ...result.cases.flatMap(caseNotes)];
   if (notes.length) lines.push('', 'Notes:', ...notes.map((n) => `  ${n}`));
   return lines.join('\n');
@@ -258,7 +268,7 @@ export function formatBisectMarkdown(result: BisectResult, options: BisectMarkdo
   }
   if (shown.length < cases.length)
     out.push('', `_${cases.length - shown.length} more cases with smaller changes are in the result file._`);
-  out.push('', `_${md(LEGEND)}._`, '');
+  out.push('', `_${md(legend(result))}._`, '');
   if (result.changes.length) {
     out.push(`${h}# Stack changes`, '', '| kind | what | good | bad | reproduced by |', '|---|---|---|---|---|');
     for (const c of result.changes)

@@ -114,6 +114,8 @@ export const bisectResultSchema = z.object({
     rounds: z.number().int().positive(),
     /** Worker processes per variant; every round visits each of them. */
     processes: z.number().int().positive(),
+    /** Paired: every process hosted every variant, and comparisons were made within processes. */
+    paired: z.boolean().optional(),
     /** The percentile of each visit's samples that stood for the visit. */
     visitPercentile: finite,
     threshold: finite,

@@ -38,6 +38,6 @@ export {
   defaultAlpha,
 } from './verdict.js';
 export type { CompareOptions, RatioDecision, DecideOptions } from './verdict.js';
-export { processModel, studentTDraws } from './process-model.js';
-export type { ProcessModel, ProcessValues } from './process-model.js';
+export { processModel, pairedProcessModel, outlierRows, studentTDraws } from './process-model.js';
+export type { PairedModelOptions, ProcessModel, ProcessValues } from './process-model.js';
 export type { SampleComparison, Verdict } from '../results/schemas.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { processModel, studentTDraws, type ProcessValues } from './process-model.js';
+import { outlierRows, pairedProcessModel, processModel, studentTDraws, type ProcessValues } from './process-model.js';
 import { normalVariate, seededRandom, type RandomSource } from './stats.js';
 import { compareSamples } from './verdict.js';
 
@@ -144,5 +144,247 @@ describe('processModel', () => {
       expect(model.compare('good', 'good+aes-core')!.verdict).toBe('regressed');
       expect(model.compare('bad-aes-core', 'bad')!.verdict).not.toBe('improved');
     }
+  });
+});
+
+/**
+ * One synthetic paired case: every process hosts every variant, and the
+ * process's offset (sd `processSd`) lands on all of them alike; each variant
+ * in each process has its own small offset too (sd `pairSd`, a copy's code
+ * placement), and visits scatter around that (sd `visitSd`).
+ */
+function simulatePaired(
+  random: RandomSource,
+  variants: readonly string[],
+  options: {
+    processes: number;
+    visits: number;
+    processSd: number;
+    pairSd: number;
+    visitSd: number;
+    effects?: Record<string, number>;
+  },
+): ProcessValues {
+  const values: Record<string, number[][]> = Object.fromEntries(variants.map((v) => [v, []]));
+  for (let p = 0; p < options.processes; p++) {
+    const offset = Math.exp(options.processSd * normalVariate(random));
+    for (const v of variants) {
+      const own = offset * Math.exp(options.pairSd * normalVariate(random)) * 1000 * (options.effects?.[v] ?? 1);
+      values[v]!.push(
+        Array.from({ length: options.visits }, () => own * Math.exp(options.visitSd * normalVariate(random))),
+      );
+    }
+  }
+  return values;
+}
+
+describe('pairedProcessModel', () => {
+  it('fits process and variant effects: residual sd and (processes - 1) x (variants - 1) degrees of freedom by hand', () => {
+    // Locations (log): process 2 is 10% slower for both variants, bad is 2x in both, plus a residual of ±1%.
+    const values = { good: [[100], [110]], bad: [[202], [218]] };
+    const model = pairedProcessModel(values);
+    const y = [
+      [Math.log(100), Math.log(202)],
+      [Math.log(110), Math.log(218)],
+    ];
+    // 2 x 2: every residual has the same size, a quarter of the interaction.
+    const interaction = y[0]![0]! - y[0]![1]! - y[1]![0]! + y[1]![1]!;
+    expect(model.df).toBe(1);
+    expect(model.sd).toBeCloseTo(Math.sqrt(4 * (interaction / 4) ** 2), 12);
+    const c = model.compare('good', 'bad')!;
+    expect(c.ratio).toBeCloseTo(Math.sqrt((202 / 100) * (218 / 110)), 12);
+    expect(model.compare('good', 'good')!.ratio).toBe(1);
+  });
+
+  it('counts only the processes that measured every variant, and needs two of them and two variants', () => {
+    const model = pairedProcessModel({ good: [[100], [110], [120]], bad: [[200], [220], []] });
+    expect(model.locations.good).toHaveLength(2);
+    expect(() => pairedProcessModel({ good: [[100], []], bad: [[200], [220]] })).toThrow(/two processes/);
+    expect(() => pairedProcessModel({ good: [[100], [101]] })).toThrow(/two variants/);
+    expect(() => pairedProcessModel({ good: [[100], [0]], bad: [[1], [2]] })).toThrow(/positive finite/);
+    expect(model.compare('good', 'nowhere')).toBeUndefined();
+  });
+
+  it('refuses a contrast whose weights do not sum to zero: the process offsets would stay in it', () => {
+    const model = pairedProcessModel({ good: [[100], [110]], bad: [[200], [220]], control: [[101], [111]] });
+    expect(() => model.contrast({ bad: 1 })).toThrow(RangeError);
+    expect(() => model.contrast({ bad: 1, good: -1, control: -1 })).toThrow(/sum to zero/);
+    expect(model.contrast({ bad: 1, good: -1, control: -1, 'good+x': 1 })).toBeUndefined();
+    const overControl = model.contrast({ bad: 1, good: 0, control: -1 })!;
+    expect(overControl.ratio).toBeCloseTo(Math.sqrt((200 / 101) * (220 / 111)), 12);
+  });
+
+  it('process offsets cancel: +5% is detected where the unpaired model cannot tell, and identical variants are not called changed', () => {
+    // Offsets of 5% per process (what separate processes show here), 0.5% per copy within a process.
+    const random = seededRandom(21);
+    const shape = { processes: 6, visits: 12, processSd: 0.05, pairSd: 0.005, visitSd: 0.01 };
+    let pairedDetected = 0;
+    let unpairedDetected = 0;
+    let falseAlarms = 0;
+    const trials = 100;
+    for (let i = 0; i < trials; i++) {
+      const slowed = simulatePaired(random, VARIANTS, { ...shape, effects: { bad: 1.05 } });
+      if (pairedProcessModel(slowed, { threshold: 0.03 }).compare('good', 'bad')!.verdict === 'regressed')
+        pairedDetected++;
+      if (processModel(slowed, { threshold: 0.03 }).compare('good', 'bad')!.verdict === 'regressed') unpairedDetected++;
+      const same = simulatePaired(random, VARIANTS, shape);
+      const aa = pairedProcessModel(same, { threshold: 0.03 }).compare('good', 'bad')!;
+      if (aa.verdict === 'regressed' || aa.verdict === 'improved') falseAlarms++;
+    }
+    // The interval must clear 1.03, and it is the wider of the pooled one and the contrast's own (5 degrees
+    // of freedom, alpha 0.01): with these spreads 82 in 100 (seed 21).
+    expect(pairedDetected).toBeGreaterThanOrEqual(70);
+    expect(unpairedDetected).toBeLessThanOrEqual(10);
+    expect(falseAlarms).toBe(0);
+  });
+
+  it('with no noise threshold, identical variants are called changed in about alpha of the cases (the t interval is calibrated)', () => {
+    const random = seededRandom(22);
+    let excluded = 0;
+    const trials = 400;
+    for (let i = 0; i < trials; i++) {
+      const same = simulatePaired(random, VARIANTS, {
+        processes: 3,
+        visits: 4,
+        processSd: 0.05,
+        pairSd: 0.01,
+        visitSd: 0.01,
+      });
+      const c = pairedProcessModel(same, { threshold: 0, alpha: 0.05, iterations: 2000 }).compare('good', 'bad')!;
+      if (c.ratioCi[0] > 1 || c.ratioCi[1] < 1) excluded++;
+    }
+    // 5% of 400 = 20; binomial sd 4.4.
+    expect(excluded).toBeGreaterThanOrEqual(8);
+    expect(excluded).toBeLessThanOrEqual(34);
+  });
+});
+
+describe('outlierRows and the paired model without stuck processes', () => {
+  // Measured (paired bisect, 2026-12-02 15:14 UTC, sha1/1500/unrolled, the 15% quantile of 12 visits, ns):
+  // the control's copy in process 0 and bad's in process 4 settled 3-4x slower, every other cell within 2%.
+  const measured: ProcessValues = {
+    good: [[2375], [2370], [2349], [2393], [2428], [2344]],
+    bad: [[2342], [2383], [2355], [2346], [6863], [2323]],
+    control: [[9735], [2332], [2382], [2393], [2329], [2294]],
+    'good+sha1-dispatch': [[2365], [2390], [2355], [2361], [2319], [2413]],
+    'bad-sha1-dispatch': [[2373], [2370], [2343], [2304], [2360], [2355]],
+  };
+
+  it('finds the processes with a stuck cell, and none in ordinary data', () => {
+    const y = Object.values(measured);
+    const rows = y[0]!.map((_, p) => y.map((variant) => Math.log(variant[p]![0]!)));
+    expect(outlierRows(rows)).toEqual([0, 4]);
+    expect(outlierRows(rows.filter((_, p) => p !== 0 && p !== 4))).toEqual([]);
+    // Too small to judge: fewer than three processes or two variants.
+    expect(outlierRows(rows.slice(0, 2))).toEqual([]);
+    expect(outlierRows(rows.map((r) => r.slice(0, 1)))).toEqual([]);
+  });
+
+  it('leaves a stuck process out of the fit (and says so), which makes the interval of an unchanged case narrow again', () => {
+    // One stuck cell in six processes: that process is left out.
+    const one: ProcessValues = { ...measured, bad: [[2342], [2383], [2355], [2346], [2338], [2323]] };
+    const robust = pairedProcessModel(one, { threshold: 0.03 });
+    expect(robust.processesLeftOut).toEqual([0]);
+    expect(robust.processesUsed).toEqual([1, 2, 3, 4, 5]);
+    const kept = pairedProcessModel(one, { threshold: 0.03, keepOutliers: true });
+    expect(kept.processesLeftOut).toEqual([]);
+    const width = (m: typeof robust) => {
+      const c = m.compare('good', 'bad')!;
+      return c.ratioCi[1] / c.ratioCi[0];
+    };
+    expect(width(kept)).toBeGreaterThan(1.5);
+    expect(width(robust)).toBeLessThan(1.08);
+    expect(robust.compare('good', 'bad')!.verdict).not.toBe('regressed');
+  });
+
+  it('keeps every process when two or more look stuck: a heavy-tailed spread, not an accident', () => {
+    // Two of six (the measured case): both kept, and the interval stays wide.
+    const model = pairedProcessModel(measured, { threshold: 0.03 });
+    expect(model.processesLeftOut).toEqual([]);
+    expect(model.compare('good', 'control')!.verdict).toBe('inconclusive');
+  });
+
+  it('leaves nothing out of fewer than five processes', () => {
+    const four: ProcessValues = Object.fromEntries(
+      Object.entries(measured).map(([v, processes]) => [v, processes.slice(0, 4)]),
+    );
+    expect(
+      outlierRows(Object.values(four)[0]!.map((_, p) => Object.values(four).map((x) => Math.log(x[p]![0]!)))),
+    ).toEqual([0]);
+    expect(pairedProcessModel(four).processesLeftOut).toEqual([]);
+  });
+
+  it('a change that every process shows is a variant effect, not an outlier', () => {
+    const random = seededRandom(23);
+    const values = simulatePaired(random, VARIANTS, {
+      processes: 6,
+      visits: 4,
+      processSd: 0.05,
+      pairSd: 0.005,
+      visitSd: 0.005,
+      effects: { bad: 3 },
+    });
+    const model = pairedProcessModel(values, { threshold: 0.03 });
+    expect(model.processesLeftOut).toEqual([]);
+    expect(model.compare('good', 'bad')!.verdict).toBe('regressed');
+  });
+});
+
+describe('pairedProcessModel: rounds', () => {
+  it("takes each round's state out: a variant whose process was slow in more of its rounds is not called slower", () => {
+    // Round r of process p: every variant x1.35 when the machine was in its slow state then; bad is 5% slower.
+    const random = seededRandom(31);
+    const variants = ['good', 'bad', 'control'];
+    const values: Record<string, number[][]> = { good: [], bad: [], control: [] };
+    for (let p = 0; p < 6; p++) {
+      const slowShare = random();
+      const rounds = Array.from({ length: 12 }, () => (random() < slowShare ? 1.35 : 1));
+      for (const v of variants) {
+        const truth = 1000 * (v === 'bad' ? 1.05 : 1) * Math.exp(0.005 * normalVariate(random));
+        values[v]!.push(rounds.map((state) => truth * state * Math.exp(0.003 * normalVariate(random))));
+      }
+    }
+    const model = pairedProcessModel(values, { threshold: 0.03 });
+    expect(model.sd).toBeLessThan(0.01);
+    expect(model.compare('good', 'bad')!.verdict).toBe('regressed');
+    expect(model.compare('good', 'control')!.verdict).toBe('unchanged');
+  });
+
+  it('leaves out a round in which some variant has no value (NaN keeps the rounds aligned)', () => {
+    const values = {
+      good: [
+        [100, 200, 100],
+        [100, 100, 100],
+      ],
+      bad: [
+        [110, Number.NaN, 110],
+        [110, 110, 110],
+      ],
+    };
+    const model = pairedProcessModel(values);
+    expect(model.compare('good', 'bad')!.ratio).toBeCloseTo(1.1, 10);
+    expect(() => pairedProcessModel({ good: [[Number.NaN], [1]], bad: [[1], [1]] })).toThrow(/no round/);
+    expect(() => pairedProcessModel({ good: [[-1], [1]], bad: [[1], [1]] })).toThrow(/positive finite/);
+  });
+});
+
+describe("pairedProcessModel: the contrast's own spread", () => {
+  it('is used when wider: copies of one variant that sit apart in every process by varying amounts are not a verdict', () => {
+    // Measured (2026-12-02 15:24 UTC, sha1/64/unrolled, an A/A bisect: good and control the same folders,
+    // bad an identical copy): the good stack's copy 1-16% below the two others in 9 of 9 processes.
+    const locations = {
+      good: [-14.3, -11.8, -10.7, -4.2, -2.8, -6.3, -1.0, -5.5, -15.6],
+      bad: [8.9, 0.6, 9.8, 3.6, -1.4, 8.9, 1.0, -1.3, 0.8],
+      control: [5.3, 11.1, 0.5, 0.5, 4.1, -3.3, -0.2, 6.4, 14.1],
+    };
+    const values = Object.fromEntries(
+      Object.entries(locations).map(([v, ls]) => [v, ls.map((l) => [300 * Math.exp(l / 100)])]),
+    );
+    const model = pairedProcessModel(values, { threshold: 0.03 });
+    const c = model.compare('good', 'control')!;
+    // The pooled residual alone gave x1.131 [1.031, 1.235], "regressed".
+    expect(c.ratio).toBeCloseTo(1.131, 2);
+    expect(c.verdict).toBe('inconclusive');
+    expect(c.ratioCi[0]).toBeLessThan(1.03);
   });
 });
