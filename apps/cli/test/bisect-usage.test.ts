@@ -14,6 +14,10 @@ describe('bisect/find usage', () => {
     ],
     [['bisect', '--good', 'git:no-such-ref-xyz'], /git:no-such-ref-xyz is not a commit/],
     [['bisect', '--good', 'node@16'], /exact version like node@16\.20\.2/],
+    [
+      ['bisect', '--paired', '--quiet', '--good', 'workspace', '--bad', 'node@16.20.2'],
+      /--paired needs one runtime on both sides, and they differ \(v20\.\d+\.\d+ .* vs v16\.20\.2 /,
+    ],
     [['find', '--good', 'HEAD'], /--filter is required/],
     [['find', '--good', 'HEAD', '--bad', 'HEAD', '--filter', 'x'], /HEAD is not a descendant of HEAD/],
   ])('%j exits 2 with one line', async (args, message) => {

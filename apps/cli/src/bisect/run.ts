@@ -22,6 +22,7 @@ import { loadavg } from 'node:os';
 import { layerFingerprint } from '@layerbench/bench-runner';
 import {
   median,
+  pairedProcessModel,
   percentile,
   processModel,
   type ProcessModel,
@@ -33,7 +34,7 @@ import type { ResolvedComposition } from './side-sources.js';
 import type { LayerName } from './side-spec.js';
 import { dirsFor, stackChanges, type SideIdentity, type VariantPlan, planVariants } from './variants.js';
 import { cpuFields, describeCpuPlan, pinAll, type CpuPlan } from '../cpu.js';
-import { CompositionWorker, MixError } from './worker/client.js';
+import { CompositionWorker, MixError, type VariantWorker } from './worker/client.js';
 import type { Measurement, WorkerCase, WorkerEnv } from './worker/protocol.js';
 
 export interface BisectInputs {
@@ -51,6 +52,12 @@ export interface BisectInputs {
   rounds: number;
   /** Worker processes per variant; every round visits each of them. */
   processes: number;
+  /**
+   * Paired: each worker process hosts every variant (one runtime on both
+   * sides), each in a module graph of its own, and comparisons are made within
+   * processes (pairedProcessModel): a process's offset lands on every variant.
+   */
+  paired?: boolean;
   /** Percentile (0..100) of a visit's samples that stands for the visit. */
   visitPercentile: number;
   threshold: number;
@@ -102,8 +109,8 @@ export function shuffle<T>(items: readonly T[], random: () => number): T[] {
 
 interface VariantRun {
   plan: VariantPlan;
-  /** The variant's worker processes (empty when the mix cannot run). */
-  workers: CompositionWorker[];
+  /** The variant's worker processes (empty when the mix cannot run); paired, process p is shared by every variant. */
+  workers: VariantWorker[];
   problem?: string;
   /** The cases its first worker built. */
   cases: Map<string, WorkerCase>;
@@ -132,6 +139,7 @@ interface CaseRecord {
  * conditions, and each wave's conditions are shared by every variant alike.
  */
 async function startVariants(inputs: BisectInputs, plans: VariantPlan[]): Promise<VariantRun[]> {
+  if (inputs.paired) return startPairedVariants(inputs, plans);
   const progress = inputs.progress ?? (() => undefined);
   const random = inputs.random ?? Math.random;
   const optionsOf = (plan: VariantPlan) => {
@@ -146,7 +154,7 @@ async function startVariants(inputs: BisectInputs, plans: VariantPlan[]): Promis
       warmupSeconds: WARMUP_SECONDS,
     };
   };
-  const workers = new Map<string, CompositionWorker[]>(plans.map((p) => [p.id, []]));
+  const workers = new Map<string, VariantWorker[]>(plans.map((p) => [p.id, []]));
   const problems = new Map<string, string>();
   for (let wave = 0; wave < inputs.processes; wave++) {
     const starting = shuffle(
@@ -165,16 +173,74 @@ async function startVariants(inputs: BisectInputs, plans: VariantPlan[]): Promis
       }
     });
   }
+  return variantRuns(plans, workers, problems, false);
+}
+
+/** The runs of every plan: its workers, or (a plan that failed anywhere) none and the reason. */
+async function variantRuns(
+  plans: VariantPlan[],
+  workers: Map<string, VariantWorker[]>,
+  problems: Map<string, string>,
+  shared: boolean,
+): Promise<VariantRun[]> {
   const runs: VariantRun[] = [];
   for (const plan of plans) {
     const own = workers.get(plan.id)!;
     const problem = problems.get(plan.id);
     if (problem !== undefined) {
-      await Promise.all(own.map((w) => w.close()));
+      // Paired, closing a variant's view closes the shared process: the others keep it until the end.
+      if (!shared) await Promise.all(own.map((w) => w.close()));
       runs.push({ plan, workers: [], problem, cases: new Map() });
     } else runs.push({ plan, workers: own, cases: new Map(own[0]!.cases.map((c) => [c.id, c])) });
   }
   return runs;
+}
+
+/**
+ * Phase start, paired: `processes` worker processes one after the other, each
+ * hosting every variant (one runtime: the sides' runtimes are the same, which
+ * the command checks), so each process's start conditions are shared by every
+ * variant alike. A variant that cannot run in some process is left out of all.
+ */
+async function startPairedVariants(inputs: BisectInputs, plans: VariantPlan[]): Promise<VariantRun[]> {
+  const progress = inputs.progress ?? (() => undefined);
+  const workers = new Map<string, VariantWorker[]>(plans.map((p) => [p.id, []]));
+  const problems = new Map<string, string>();
+  const random = inputs.random ?? Math.random;
+  const tags = new Map(plans.map((plan, i) => [plan.id, `v${i}`]));
+  const byTag = new Map(plans.map((plan) => [tags.get(plan.id)!, plan]));
+  for (let p = 0; p < inputs.processes; p++) {
+    // Loaded (and warmed) in a shuffled order in each process: a copy's place in the process then varies
+    // from process to process instead of favouring one variant in all of them.
+    const order = shuffle(plans, random);
+    try {
+      const started = await CompositionWorker.startPaired(
+        {
+          nodePath: inputs.good.runtime.nodePath,
+          nodeVersion: inputs.good.runtime.version,
+          suites: inputs.suites,
+          ...(inputs.filter === undefined ? {} : { filter: inputs.filter }),
+          skipPeers: !inputs.peers,
+          warmupSeconds: WARMUP_SECONDS,
+        },
+        order.map((plan) => ({ tag: tags.get(plan.id)!, dirs: dirsFor(plan, inputs.good, inputs.bad) })),
+      );
+      for (const v of started.variants) {
+        const plan = byTag.get(v.tag)!;
+        if ('view' in v) workers.get(plan.id)!.push(v.view);
+        else if (!problems.has(plan.id)) {
+          progress(`${plan.id}: cannot run this mix: ${v.problem.message}`);
+          problems.set(plan.id, v.problem.message);
+        }
+      }
+    } catch (err) {
+      const e = err as Error;
+      const problem = err instanceof MixError ? e.message : `${e.name}: ${e.message}`;
+      progress(`paired worker ${p + 1}: cannot run any mix: ${problem}`);
+      for (const plan of plans) if (!problems.has(plan.id)) problems.set(plan.id, problem);
+    }
+  }
+  return variantRuns(plans, workers, problems, true);
 }
 
 /** The cases to measure, in the order the good and bad stacks list them, each with its record. */
@@ -213,8 +279,18 @@ function caseRecords(runs: VariantRun[]): CaseRecord[] {
   return records;
 }
 
-/** Records one visit; a failed visit ends that variant's part in the case. */
-function recordVisit(record: CaseRecord, variant: string, process: number, m: Measurement, percentileP: number): void {
+/**
+ * Records one visit; a failed visit ends that variant's part in the case. Paired, a visit without samples
+ * is recorded as NaN, so that visit r of every variant of a process stays round r.
+ */
+function recordVisit(
+  record: CaseRecord,
+  variant: string,
+  process: number,
+  m: Measurement,
+  percentileP: number,
+  paired: boolean,
+): void {
   if (m.status !== 'ok' || m.digestOk === false) {
     record.problems.set(
       variant,
@@ -225,7 +301,10 @@ function recordVisit(record: CaseRecord, variant: string, process: number, m: Me
     record.values.delete(variant);
     return;
   }
-  if (m.samples.length === 0) return;
+  if (m.samples.length === 0) {
+    if (paired) record.values.get(variant)?.[process]?.push(Number.NaN);
+    return;
+  }
   record.values.get(variant)?.[process]?.push(visitValue(m.samples, percentileP));
   if (m.implementation !== undefined) record.implementations.set(variant, m.implementation);
   if (m.digest !== undefined) record.digests.set(variant, m.digest);
@@ -250,10 +329,23 @@ async function measureRounds(inputs: BisectInputs, runs: VariantRun[], records: 
     for (const [index, record] of records.entries()) {
       const id = record.meta.id;
       progress(`round ${round}/${inputs.rounds}, case ${index + 1}/${records.length}: ${id}`);
-      const visits = shuffle(
-        runs.flatMap((r) => (record.values.has(r.plan.id) ? r.workers.map((_, p) => [r, p] as const) : [])),
-        random,
-      );
+      const measuring = runs.filter((r) => record.values.has(r.plan.id));
+      // Paired: a process's visits to its variants follow each other (shuffled among themselves), so the
+      // machine's state of those moments lands on every variant of the process alike.
+      const visits = inputs.paired
+        ? shuffle(
+            Array.from({ length: inputs.processes }, (_, p) => p),
+            random,
+          ).flatMap((p) =>
+            shuffle(
+              measuring.filter((r) => r.workers[p] !== undefined).map((r) => [r, p] as const),
+              random,
+            ),
+          )
+        : shuffle(
+            measuring.flatMap((r) => r.workers.map((_, p) => [r, p] as const)),
+            random,
+          );
       for (const [run, p] of visits) {
         if (inputs.signal?.aborted) return { roundsDone: round - 1, interrupted: true };
         const variant = run.plan.id;
@@ -266,7 +358,7 @@ async function measureRounds(inputs: BisectInputs, runs: VariantRun[], records: 
           record.values.delete(variant);
           continue;
         }
-        recordVisit(record, variant, p, m, inputs.visitPercentile);
+        recordVisit(record, variant, p, m, inputs.visitPercentile, inputs.paired === true);
       }
     }
   }
@@ -337,8 +429,11 @@ function analyseCase(record: CaseRecord, inputs: BisectInputs, measured: Measure
   };
   if (record.meta.bytesPerOp !== undefined) out.bytesPerOp = record.meta.bytesPerOp;
   const values: Record<string, number[][]> = {};
+  // Paired: process p is the same process in every variant, so the model needs the positions kept.
+  const positional: Record<string, number[][]> = Object.fromEntries(record.values);
   for (const [variant, perProcess] of record.values) {
-    const withValues = perProcess.filter((v) => v.length > 0);
+    // (NaN: a paired visit without samples, kept only to align the rounds.)
+    const withValues = perProcess.map((v) => v.filter((x) => !Number.isNaN(x))).filter((v) => v.length > 0);
     out.processes[variant] = withValues.length;
     if (withValues.length === 0) continue;
     values[variant] = withValues;
@@ -349,7 +444,8 @@ function analyseCase(record: CaseRecord, inputs: BisectInputs, measured: Measure
   let model: ProcessModel | undefined;
   let modelProblem: string | undefined;
   try {
-    model = processModel(values, { threshold: inputs.threshold, alpha: inputs.alpha });
+    const rule = { threshold: inputs.threshold, alpha: inputs.alpha };
+    model = inputs.paired ? pairedProcessModel(positional, rule) : processModel(values, rule);
   } catch (err) {
     modelProblem = (err as Error).message;
   }
@@ -405,6 +501,12 @@ function analyseCase(record: CaseRecord, inputs: BisectInputs, measured: Measure
   out.attributed = a.attributed;
   out.oneWay = a.oneWay;
   out.notes = a.notes;
+  if (model.processesLeftOut?.length) {
+    const which = model.processesLeftOut.map((p) => p + 1).join(', ');
+    out.notes.push(
+      `paired: process${model.processesLeftOut.length === 1 ? '' : 'es'} ${which} of ${inputs.processes} left out: a variant's copy there settled far from its value in the other processes (a stuck JIT outcome, not a change of the code)`,
+    );
+  }
   const im = Object.fromEntries(record.implementations);
   if (new Set(Object.values(im)).size > 1) out.implementations = im;
   const good = record.digests.get('good');
@@ -441,10 +543,7 @@ export async function runBisect(inputs: BisectInputs): Promise<BisectResult> {
   const runs = await startVariants(inputs, plans);
   try {
     // Pinned once every worker is ready: their warm-ups ran on all CPUs, their visits run on one.
-    const cpu = pinAll(
-      runs.flatMap((r) => r.workers.map((w) => w.pid)),
-      inputs.cpu,
-    );
+    const cpu = pinAll([...new Set(runs.flatMap((r) => r.workers.map((w) => w.pid)))], inputs.cpu);
     inputs.progress?.(describeCpuPlan(cpu));
     const records = caseRecords(runs);
     const measured = await measureRounds(inputs, runs, records);
@@ -461,6 +560,7 @@ export async function runBisect(inputs: BisectInputs): Promise<BisectResult> {
         timePerCase: inputs.timePerCase,
         rounds: inputs.rounds,
         processes: inputs.processes,
+        ...(inputs.paired ? { paired: true } : {}),
         visitPercentile: inputs.visitPercentile,
         threshold: inputs.threshold,
         alpha: inputs.alpha,

@@ -75,6 +75,12 @@ export const sharedSourceOptions = {
 
 /** Defaults of the measuring options (shared with find). */
 export const BISECT_DEFAULTS = { time: 0.6, rounds: 4, processes: 3, threshold: 0.03, alpha: 0.01 } as const;
+/**
+ * --paired's own defaults: more processes (each a replicate of every variant, no longer a cost in
+ * measuring time) and more, shorter rounds (a round's visits to a process's variants follow each other,
+ * and the rounds are what takes the machine's flickering state out).
+ */
+export const PAIRED_DEFAULTS = { rounds: 12, processes: 6 } as const;
 
 /** --processes: at least 2, since the process is the replicate. */
 export const processCount = (raw: string, flag: string): number => {
@@ -103,13 +109,16 @@ const options = {
   ),
   rounds: valueOption(
     'n',
-    `interleaved rounds, each visiting every process of every variant (default ${BISECT_DEFAULTS.rounds})`,
+    `interleaved rounds, each visiting every process of every variant (default ${BISECT_DEFAULTS.rounds}; ${PAIRED_DEFAULTS.rounds} with --paired)`,
     positiveInteger('rounds'),
   ),
   processes: valueOption(
     'n',
-    `worker processes per variant, the replicates (default ${BISECT_DEFAULTS.processes}; at least 2)`,
+    `worker processes per variant, the replicates (default ${BISECT_DEFAULTS.processes}; ${PAIRED_DEFAULTS.processes} with --paired; at least 2)`,
     processCount,
+  ),
+  paired: booleanOption(
+    'each worker process hosts every variant, each in a module graph of its own, and variants are compared within processes (one runtime on both sides)',
   ),
   cpu: valueOption('n|auto|none', cpuOptionHelp, cpuChoice),
   percentile: valueOption(
@@ -170,6 +179,11 @@ export const bisectCommand: Command = {
     'control. Peer-library cases are left out unless the runtime or the engine differs',
     '(or --peers).',
     '',
+    'With --paired (one runtime on both sides), each worker process hosts every variant,',
+    "each in a module graph of its own, a process's visits to them follow each other, and",
+    'variants are compared within processes: a process that is fast or slow as a whole',
+    'lands on every variant alike (defaults then: 6 processes, 12 rounds; BISECT.md, "Paired").',
+    '',
     'Options:',
     formatOptionHelp(options),
     '',
@@ -182,6 +196,7 @@ export const bisectCommand: Command = {
     '',
     'Examples:',
     '  layerbench bisect --good git:HEAD~1 --bad workspace --suite sha1 --out bisect.json',
+    '  layerbench bisect --paired --time 1 --good git:main --suite sha1 --filter /1500/',
     '  layerbench bisect --good git:v1 --bad git:v1,sha1-dispatch=git:main --filter sha1/',
     '  layerbench bisect --good runtime=current --bad node@16.20.2 --suite cmac --filter native',
   ].join('\n'),
@@ -245,12 +260,20 @@ async function bisect(args: string[], ctx: CommandContext): Promise<number> {
   const goodId = identify(goodSide, layerFingerprint);
   const badId = identify(badSide, layerFingerprint);
   const layers = differingLayers(goodId, badId, chosen.layers);
+  const paired = chosen.paired === true;
+  if (paired && goodId.code.runtime !== badId.code.runtime) {
+    // One process runs one node binary: a runtime change cannot be hosted side by side.
+    ctx.stderr.write(
+      `layerbench bisect: --paired needs one runtime on both sides, and they differ (${goodSide.runtime.version} ${goodSide.runtime.nodePath} vs ${badSide.runtime.version} ${badSide.runtime.nodePath}); bisect without --paired measures each runtime in processes of its own\n`,
+    );
+    return 2;
+  }
   const env = collectEnv();
-  const processes = chosen.processes ?? BISECT_DEFAULTS.processes;
+  const processes = chosen.processes ?? (paired ? PAIRED_DEFAULTS.processes : BISECT_DEFAULTS.processes);
   // Peer libraries run on no layer of ours but the runtime and the engine: measuring them otherwise is an A/A test.
   const peers = chosen.peers || layers.includes('runtime') || layers.includes('bench-runner');
   log(
-    `swapping ${layers.length ? layers.join(', ') : 'nothing (the sides are identical)'}: ${3 + 2 * layers.length} variants (with the A/A control) x ${processes} processes`,
+    `swapping ${layers.length ? layers.join(', ') : 'nothing (the sides are identical)'}: ${3 + 2 * layers.length} variants (with the A/A control) x ${processes} processes${paired ? ' (paired: each process hosts every variant)' : ''}`,
   );
   const result = await runBisect({
     good: goodSide,
@@ -262,8 +285,9 @@ async function bisect(args: string[], ctx: CommandContext): Promise<number> {
     ...(chosen.filter === undefined ? {} : { filter: chosen.filter }),
     peers,
     timePerCase: chosen.time ?? BISECT_DEFAULTS.time,
-    rounds: chosen.rounds ?? BISECT_DEFAULTS.rounds,
+    rounds: chosen.rounds ?? (paired ? PAIRED_DEFAULTS.rounds : BISECT_DEFAULTS.rounds),
     processes,
+    paired,
     visitPercentile: chosen.percentile ?? DEFAULT_VISIT_PERCENTILE,
     threshold,
     alpha,

@@ -11,7 +11,9 @@ import { packageNameOf, type CodeLayerName } from '../side-spec.js';
 import {
   LAYER_DIRS_ENV,
   RESOLUTION_LOG_ENV,
+  type HostedVariant,
   type Measurement,
+  type ReadyVariant,
   type ParentMessage,
   type WorkerCase,
   type WorkerEnv,
@@ -67,9 +69,47 @@ export interface WorkerOptions {
 
 type Pending = { resolve: (m: WorkerMessage) => void; reject: (e: Error) => void };
 
-export class CompositionWorker {
+/** What bisect measures through: one variant in a worker process (a worker of its own, or one of a paired worker's). */
+export interface VariantWorker {
+  readonly cases: WorkerCase[];
+  readonly suiteErrors: { suite: string; message: string }[];
+  /** The process id (shared by every variant of a paired worker). */
+  readonly pid: number | undefined;
+  measure(id: string, seconds: number): Promise<Measurement>;
+  env(): Promise<WorkerEnv & { error?: string }>;
+  close(): Promise<void>;
+}
+
+/** One variant of a paired worker: the variant's tag on every request; the process is shared. */
+class HostedVariantView implements VariantWorker {
+  constructor(
+    private readonly worker: CompositionWorker,
+    private readonly tag: string,
+    readonly cases: WorkerCase[],
+    readonly suiteErrors: { suite: string; message: string }[],
+  ) {}
+  get pid(): number | undefined {
+    return this.worker.pid;
+  }
+  measure(id: string, seconds: number): Promise<Measurement> {
+    return this.worker.measureVariant(this.tag, id, seconds);
+  }
+  env(): Promise<WorkerEnv & { error?: string }> {
+    return this.worker.envOf(this.tag);
+  }
+  close(): Promise<void> {
+    return this.worker.close();
+  }
+}
+
+/** Per variant of a paired worker: its view, or why that variant cannot run (the others still can). */
+export type PairedVariant = { tag: string; view: VariantWorker } | { tag: string; problem: MixError };
+
+export class CompositionWorker implements VariantWorker {
   cases: WorkerCase[] = [];
   suiteErrors: { suite: string; message: string }[] = [];
+  /** Per hosted variant, from the worker's ready message. */
+  private hosted: ReadyVariant[] = [];
   private seq = 0;
   private readonly pending = new Map<number, Pending>();
   private stderr = '';
@@ -77,12 +117,57 @@ export class CompositionWorker {
 
   private constructor(private readonly child: ChildProcess) {}
 
+  /** A worker of one composition (untagged: its modules load as usual). */
   static async start(options: WorkerOptions): Promise<CompositionWorker> {
+    const worker = await CompositionWorker.launch(options, [{ tag: '', dirs: options.dirs }]);
+    const only = worker.hosted[0];
+    if (only?.ok) {
+      worker.cases = only.cases;
+      worker.suiteErrors = only.suiteErrors;
+    }
+    return worker;
+  }
+
+  /**
+   * A paired worker: one process hosting every composition of `variants`
+   * (distinct non-empty tags; one runtime, `options.nodePath`), each in a
+   * module graph of its own. Throws a MixError only when none can run.
+   */
+  static async startPaired(
+    options: Omit<WorkerOptions, 'dirs'>,
+    variants: HostedVariant[],
+  ): Promise<{ worker: CompositionWorker; variants: PairedVariant[] }> {
+    if (
+      variants.length < 2 ||
+      variants.some((v) => v.tag === '') ||
+      new Set(variants.map((v) => v.tag)).size !== variants.length
+    ) {
+      throw new RangeError('a paired worker hosts two or more variants with distinct non-empty tags');
+    }
+    const worker = await CompositionWorker.launch(options, variants);
+    return {
+      worker,
+      variants: worker.hosted.map((h) =>
+        h.ok
+          ? { tag: h.tag, view: new HostedVariantView(worker, h.tag, h.cases, h.suiteErrors) }
+          : { tag: h.tag, problem: new MixError(h.message, h.layer) },
+      ),
+    };
+  }
+
+  private static async launch(
+    options: Omit<WorkerOptions, 'dirs'>,
+    variants: HostedVariant[],
+  ): Promise<CompositionWorker> {
     const script = workerScript();
     // The resolution hook's log lives here until the worker exits.
     const scratch = mkdtempSync(join(tmpdir(), 'layerbench-worker-'));
-    const layerDirs: Record<string, string> = {};
-    for (const [layer, dir] of Object.entries(options.dirs)) layerDirs[packageNameOf(layer as CodeLayerName)] = dir;
+    const layerDirs: Record<string, Record<string, string>> = {};
+    for (const { tag, dirs } of variants) {
+      const own: Record<string, string> = {};
+      for (const [layer, dir] of Object.entries(dirs)) own[packageNameOf(layer as CodeLayerName)] = dir;
+      layerDirs[tag] = own;
+    }
     const hooks = new URL('./one-copy-hooks.js', pathToFileURL(script)).href;
     const child = fork(script, [], {
       execPath: options.nodePath,
@@ -118,7 +203,7 @@ export class CompositionWorker {
       for (const p of worker.pending.values()) p.reject(worker.exited);
       worker.pending.clear();
     });
-    const init: ParentMessage = { type: 'init', dirs: options.dirs, suites: options.suites };
+    const init: ParentMessage = { type: 'init', variants, suites: options.suites };
     if (options.filter !== undefined) init.filter = options.filter;
     if (options.skipPeers) init.skipPeers = true;
     if (options.warmupSeconds !== undefined) init.warmupSeconds = options.warmupSeconds;
@@ -138,8 +223,7 @@ export class CompositionWorker {
       worker.kill();
       throw new MixError(`the worker answered '${first.type}' before it was ready`);
     }
-    worker.cases = first.cases;
-    worker.suiteErrors = first.suiteErrors;
+    worker.hosted = first.variants;
     return worker;
   }
 
@@ -159,25 +243,43 @@ export class CompositionWorker {
     });
   }
 
-  async measure(id: string, seconds: number): Promise<Measurement> {
-    const reply = await this.request({ type: 'measure', seq: ++this.seq, id, seconds });
+  measure(id: string, seconds: number): Promise<Measurement> {
+    return this.measureVariant('', id, seconds);
+  }
+
+  env(): Promise<WorkerEnv & { error?: string }> {
+    return this.envOf('');
+  }
+
+  /** One visit of variant `tag`'s case ('' : the worker's only variant). */
+  async measureVariant(tag: string, id: string, seconds: number): Promise<Measurement> {
+    const reply = await this.request({ type: 'measure', seq: ++this.seq, variant: tag, id, seconds });
     if (reply.type !== 'measured') throw new MixError(`the worker answered '${reply.type}' to a measure request`);
     return reply.result;
   }
 
-  async env(): Promise<WorkerEnv & { error?: string }> {
-    const reply = await this.request({ type: 'env', seq: ++this.seq });
+  /** What variant `tag`'s runtime and layers report ('' : the worker's only variant). */
+  async envOf(tag: string): Promise<WorkerEnv & { error?: string }> {
+    const reply = await this.request({ type: 'env', seq: ++this.seq, variant: tag });
     if (reply.type !== 'env') throw new MixError(`the worker answered '${reply.type}' to an env request`);
     return reply.error === undefined ? reply.env : { ...reply.env, error: reply.error };
   }
 
-  /** Asks the worker to exit, and kills it if it has not within a second. */
   /** The worker's process id (undefined if it never started). */
   get pid(): number | undefined {
     return this.child.pid;
   }
 
-  async close(): Promise<void> {
+  /** Asks the worker to exit, and kills it if it has not within a second. */
+  close(): Promise<void> {
+    // Once: the variants of a paired worker share it, and each may ask.
+    this.closing ??= this.closeOnce();
+    return this.closing;
+  }
+
+  private closing: Promise<void> | undefined;
+
+  private async closeOnce(): Promise<void> {
     if (this.exited || this.child.exitCode !== null) return;
     const gone = new Promise<void>((resolve) => this.child.once('exit', () => resolve()));
     try {

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Layers } from '../../layers.js';
 import type { CodeLayerName } from '../side-spec.js';
+import { withVariantTag } from './protocol.js';
 
 /** A layer that cannot be used by this mix (import throws, an expected export is missing). */
 export class LayerLoadError extends Error {
@@ -48,9 +49,9 @@ export function resolvePackageEntry(dir: string): string {
   return join(dir, entry);
 }
 
-/** Imports the package in `dir` by its entry file. */
-export async function importPackage(dir: string): Promise<Record<string, unknown>> {
-  return (await import(pathToFileURL(resolvePackageEntry(dir)).href)) as Record<string, unknown>;
+/** Imports the package in `dir` by its entry file, into variant `tag`'s module graph ('' : the usual one). */
+export async function importPackage(dir: string, tag = ''): Promise<Record<string, unknown>> {
+  return (await import(withVariantTag(pathToFileURL(resolvePackageEntry(dir)).href, tag))) as Record<string, unknown>;
 }
 
 /** Which `Layers` key each code layer fills. */
@@ -68,16 +69,16 @@ export interface LoadedComposition {
 }
 
 /**
- * Imports every layer of a composition. A layer that throws at import, or has
+ * Imports every layer of a composition (into variant `tag`'s module graph). A layer that throws at import, or has
  * no exports at all, is a LayerLoadError naming it; the caller reports that mix
  * as unable to run and carries on with the others.
  */
-export async function loadLayers(dirs: Record<CodeLayerName, string>): Promise<LoadedComposition> {
+export async function loadLayers(dirs: Record<CodeLayerName, string>, tag = ''): Promise<LoadedComposition> {
   const modules = {} as Record<CodeLayerName, Record<string, unknown>>;
   for (const name of Object.keys(dirs) as CodeLayerName[]) {
     let mod: Record<string, unknown>;
     try {
-      mod = await importPackage(dirs[name]);
+      mod = await importPackage(dirs[name], tag);
     } catch (err) {
       const e = err as Error;
       throw new LayerLoadError(`${name} (${dirs[name]}) throws at import: ${e.name}: ${e.message}`, name);

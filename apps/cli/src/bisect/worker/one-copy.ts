@@ -8,11 +8,14 @@ import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { variantTagOf } from './protocol.js';
 
 /** Where one file was loaded from, and by whom (the importing module, when the hook knows it). */
 interface LoadedFile {
   file: string;
   importer?: string;
+  /** The variant whose module graph loaded it ('' outside any, and for CommonJS). */
+  tag: string;
 }
 
 function readLog(path: string): LoadedFile[] {
@@ -22,7 +25,7 @@ function readLog(path: string): LoadedFile[] {
     if (!line) continue;
     const [url, parent] = line.split('\t');
     try {
-      const loaded: LoadedFile = { file: fileURLToPath(url!) };
+      const loaded: LoadedFile = { file: fileURLToPath(url!), tag: variantTagOf(url) };
       if (parent?.startsWith('file:')) loaded.importer = fileURLToPath(parent);
       out.push(loaded);
     } catch {
@@ -80,14 +83,18 @@ export interface LayerCopies {
   hookResolutions: number;
 }
 
-/** Which folder each of `packageNames` was loaded from in this process so far. */
-export function layerCopies(resolutionLog: string, packageNames: readonly string[]): LayerCopies {
+/**
+ * Which folder each of `packageNames` was loaded from in this process so far,
+ * by the module graph of variant `tag` ('' : outside any variant's graph, and
+ * CommonJS, which has no tags).
+ */
+export function layerCopies(resolutionLog: string, packageNames: readonly string[], tag = ''): LayerCopies {
   const wanted = new Set(packageNames);
   const logged = readLog(resolutionLog);
   const files: LoadedFile[] = [
     ...logged,
-    ...Object.keys(createRequire(import.meta.url).cache).map((file) => ({ file })),
-  ];
+    ...Object.keys(createRequire(import.meta.url).cache).map((file) => ({ file, tag: '' })),
+  ].filter((f) => f.tag === tag);
   const folders = new Map<string, Map<string, string[]>>();
   for (const { file, importer } of files) {
     const owner = owningPackage(file);

@@ -4,14 +4,46 @@
 import type { CaseError, CaseParams, DispatchDecision } from '@layerbench/bench-runner';
 import type { CodeLayerName } from '../side-spec.js';
 
-/** The environment variables the parent gives a worker for its resolution hook (one-copy-hooks.ts). */
+/**
+ * The environment variables the parent gives a worker for its resolution hook
+ * (one-copy-hooks.ts). LAYER_DIRS_ENV: per variant tag, package name -> folder.
+ */
 export const LAYER_DIRS_ENV = 'LAYERBENCH_LAYER_DIRS';
 export const RESOLUTION_LOG_ENV = 'LAYERBENCH_RESOLUTION_LOG';
+
+/**
+ * A worker hosts one variant (tag '': modules load as usual) or, paired, several
+ * side by side, each in a module graph of its own: every file of variant `t` is
+ * loaded with the query `?lbv=t` (VARIANT_PARAM), so no module instance, and
+ * no function whose JIT feedback could carry over, is shared between variants.
+ */
+export const VARIANT_PARAM = 'lbv';
+
+/** The variant tag a module URL belongs to ('' when it has none). */
+export function variantTagOf(url: string | undefined): string {
+  if (url === undefined || !url.startsWith('file:')) return '';
+  const q = url.indexOf('?');
+  if (q < 0) return '';
+  return new URLSearchParams(url.slice(q + 1)).get(VARIANT_PARAM) ?? '';
+}
+
+/** The URL of a file of variant `tag` (unchanged for ''). */
+export function withVariantTag(url: string, tag: string): string {
+  if (tag === '' || variantTagOf(url) === tag) return url;
+  return `${url}${url.includes('?') ? '&' : '?'}${VARIANT_PARAM}=${encodeURIComponent(tag)}`;
+}
+
+/** One variant a worker hosts. */
+export interface HostedVariant {
+  tag: string;
+  dirs: Record<CodeLayerName, string>;
+}
 
 export type ParentMessage =
   | {
       type: 'init';
-      dirs: Record<CodeLayerName, string>;
+      /** One untagged variant, or (paired) several with distinct non-empty tags. */
+      variants: HostedVariant[];
       suites: string[];
       filter?: string;
       /** Leave out the peer libraries' cases (params.peer). */
@@ -19,8 +51,8 @@ export type ParentMessage =
       /** Run every case this long once before answering 'ready', so the first measured visit finds warm code. */
       warmupSeconds?: number;
     }
-  | { type: 'measure'; seq: number; id: string; seconds: number }
-  | { type: 'env'; seq: number }
+  | { type: 'measure'; seq: number; variant: string; id: string; seconds: number }
+  | { type: 'env'; seq: number; variant: string }
   | { type: 'exit' };
 
 export interface WorkerCase {
@@ -41,6 +73,13 @@ export interface Measurement {
   error?: CaseError;
 }
 
+export type FailStage = 'load' | 'suites' | 'one-copy';
+
+/** What one hosted variant has after init: its cases, or why it cannot run. */
+export type ReadyVariant =
+  | { tag: string; ok: true; cases: WorkerCase[]; suiteErrors: { suite: string; message: string }[] }
+  | { tag: string; ok: false; stage: FailStage; layer?: string; message: string };
+
 /** What the worker's runtime and layers report about themselves. */
 export interface WorkerEnv {
   node: string;
@@ -57,7 +96,7 @@ export interface WorkerEnv {
 }
 
 export type WorkerMessage =
-  | { type: 'ready'; cases: WorkerCase[]; suiteErrors: { suite: string; message: string }[] }
-  | { type: 'failed'; stage: 'load' | 'suites' | 'one-copy'; layer?: string; message: string }
+  | { type: 'ready'; variants: ReadyVariant[] }
+  | { type: 'failed'; stage: FailStage; layer?: string; message: string }
   | { type: 'measured'; seq: number; result: Measurement }
   | { type: 'env'; seq: number; env: WorkerEnv; error?: string };
