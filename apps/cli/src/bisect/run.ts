@@ -206,6 +206,7 @@ async function startPairedVariants(inputs: BisectInputs, plans: VariantPlan[]): 
   const progress = inputs.progress ?? (() => undefined);
   const workers = new Map<string, VariantWorker[]>(plans.map((p) => [p.id, []]));
   const problems = new Map<string, string>();
+  const processes: CompositionWorker[] = [];
   const random = inputs.random ?? Math.random;
   const tags = new Map(plans.map((plan, i) => [plan.id, `v${i}`]));
   const byTag = new Map(plans.map((plan) => [tags.get(plan.id)!, plan]));
@@ -225,6 +226,7 @@ async function startPairedVariants(inputs: BisectInputs, plans: VariantPlan[]): 
         },
         order.map((plan) => ({ tag: tags.get(plan.id)!, dirs: dirsFor(plan, inputs.good, inputs.bad) })),
       );
+      processes.push(started.worker);
       for (const v of started.variants) {
         const plan = byTag.get(v.tag)!;
         if ('view' in v) workers.get(plan.id)!.push(v.view);
@@ -240,7 +242,11 @@ async function startPairedVariants(inputs: BisectInputs, plans: VariantPlan[]): 
       for (const plan of plans) if (!problems.has(plan.id)) problems.set(plan.id, problem);
     }
   }
-  return variantRuns(plans, workers, problems, true);
+  const runs = await variantRuns(plans, workers, problems, true);
+  // A process none of whose variants is left to measure (each failed in some process) is closed now.
+  const used = new Set(runs.flatMap((r) => r.workers.map((w) => w.pid)));
+  await Promise.all(processes.filter((w) => !used.has(w.pid)).map((w) => w.close()));
+  return runs;
 }
 
 /** The cases to measure, in the order the good and bad stacks list them, each with its record. */
