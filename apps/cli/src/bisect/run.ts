@@ -419,12 +419,12 @@ async function variantReports(
   return { variants, envs };
 }
 
-/** Phase analyse: one case's statistics and attribution. */
-function analyseCase(record: CaseRecord, inputs: BisectInputs, measured: MeasureOutcome): BisectCase {
-  const out: BisectCase = {
-    id: record.meta.id,
-    layer: record.meta.layer,
-    params: record.meta.params,
+/** A case's result before anything is known about it (status ok, no comparisons yet). */
+export function emptyBisectCase(meta: Pick<WorkerCase, 'id' | 'layer' | 'params'>): BisectCase {
+  return {
+    id: meta.id,
+    layer: meta.layer,
+    params: meta.params,
     status: 'ok',
     layers: [],
     attributed: [],
@@ -433,6 +433,11 @@ function analyseCase(record: CaseRecord, inputs: BisectInputs, measured: Measure
     medians: {},
     processes: {},
   };
+}
+
+/** Phase analyse: one case's statistics and attribution. */
+function analyseCase(record: CaseRecord, inputs: BisectInputs, measured: MeasureOutcome): BisectCase {
+  const out = emptyBisectCase(record.meta);
   if (record.meta.bytesPerOp !== undefined) out.bytesPerOp = record.meta.bytesPerOp;
   const values: Record<string, number[][]> = {};
   // Paired: process p is the same process in every variant, so the model needs the positions kept.

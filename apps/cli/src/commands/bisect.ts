@@ -31,7 +31,8 @@ import { outputPath } from '../result-files.js';
 import { progressStream } from '../terminal.js';
 import type { Command, CommandContext } from './types.js';
 
-const side: (raw: string, flag: string) => CompositionSpec = (raw, flag) => {
+/** A side specification as an option value (bad syntax: a UsageError). Shared with check --against. */
+export const side: (raw: string, flag: string) => CompositionSpec = (raw, flag) => {
   try {
     return parseSideSpec(raw, flag);
   } catch (err) {

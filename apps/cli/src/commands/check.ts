@@ -29,6 +29,8 @@ import { allSuites, suiteByName } from '../suites/index.js';
 import { styleFor } from '../terminal.js';
 import { cpuChoice } from '../cpu.js';
 import type { Command, CommandContext } from './types.js';
+import { side } from './bisect.js';
+import { checkAgainstStack } from './check-against.js';
 
 /** The exit codes `git bisect run` understands. */
 export const checkExit = {
@@ -40,7 +42,16 @@ export const checkExit = {
 } as const;
 
 const options = {
-  baseline: valueOption('file', 'the result file of a good state (from `layerbench run --out`) (required)', anyText),
+  baseline: valueOption(
+    'file',
+    'the result file of a good state (from `layerbench run --out`) (this or --against is required)',
+    anyText,
+  ),
+  against: valueOption(
+    'spec',
+    "measure this checkout side by side with the stack of <spec> (e.g. git:v1.0; bisect's side syntax) in the same worker processes (bisect --paired), instead of against a result file",
+    side,
+  ),
   filter: valueOption('regex', "only cases whose id matches (default: the baseline's filter)", regexText),
   time: valueOption('seconds', "seconds of measurement per case (default: the baseline's)", positiveNumber('seconds')),
   cpu: valueOption('n|auto|none', "the CPU to measure on (default: the baseline's, else not pinned)", cpuChoice),
@@ -74,6 +85,7 @@ export const checkCommand: Command = {
   summary: "for `git bisect run`: measure the baseline's cases, exit 0 good / 1 regressed / 125 cannot tell",
   usage: [
     'Usage: layerbench check --baseline <file> [suite...] [options]',
+    '       (or --against <spec> in place of --baseline <file>)',
     '',
     "Runs the baseline's cases (or the given suites, restricted to cases the baseline",
     'has) on this checkout and compares them with the baseline, exactly as',
@@ -83,6 +95,14 @@ export const checkCommand: Command = {
     "the CLI's suites, bench-runner, the runtime, CPU and dispatch decisions, by content",
     'hash) cannot have regressed and counts as unchanged, so a commit that did not touch',
     'a case is never blamed for it.',
+    '',
+    'With --against <spec>, the stack of <spec> (built once in a cached worktree) and',
+    'this checkout are measured side by side in the same worker processes, compared',
+    'within processes (`layerbench bisect --paired`, without the layer swaps; 6',
+    "processes, 12 rounds, --time per case and side, default 0.6; suites default to bisect's),",
+    'which sees changes of a few percent that two separate runs cannot. When no',
+    "layer's code differs from <spec>'s, nothing is measured: good. --cpu,",
+    '--calibration and --across-environments belong to --baseline.',
     '',
     'Options:',
     formatOptionHelp(options),
@@ -100,6 +120,7 @@ export const checkCommand: Command = {
     '  layerbench run sha1 --time 1 --out /tmp/good.json     # on the good commit',
     '  git bisect start HEAD v1.0 && git bisect run node apps/cli/dist/main.js check \\',
     '      --build --baseline /tmp/good.json --filter "sha1/.*64" --threshold 0.05',
+    '  git bisect run node apps/cli/dist/main.js check --build --against git:v1.0 sha1 --filter /1500/ --time 3',
   ].join('\n'),
   argSpec,
   run: async (args, ctx) => {
@@ -204,8 +225,35 @@ async function buildThenCheck(args: string[], ctx: CommandContext): Promise<numb
 async function checkAgainstBaseline(args: string[], ctx: CommandContext): Promise<number> {
   const parsed = parseArgs(args, argSpec);
   const chosen = parsed.options;
-  if (chosen.baseline === undefined) throw new UsageError('--baseline <file> is required');
+  if (chosen.baseline !== undefined && chosen.against !== undefined) {
+    throw new UsageError('--baseline and --against exclude each other: compare with a result file, or with a stack');
+  }
+  if (chosen.baseline === undefined && chosen.against === undefined) {
+    throw new UsageError('--baseline <file> or --against <spec> is required');
+  }
   if (chosen.build) return buildThenCheck(args, ctx);
+  if (chosen.against !== undefined) {
+    for (const flag of ['cpu', 'calibration', 'across-environments'] as const) {
+      if (chosen[flag] !== undefined && chosen[flag] !== false) {
+        throw new UsageError(`--${flag} belongs to --baseline; --against measures both sides in the same processes`);
+      }
+    }
+    for (const name of parsed.positionals) suiteByName(name);
+    return checkAgainstStack(
+      {
+        against: chosen.against,
+        suites: parsed.positionals,
+        filter: chosen.filter,
+        time: chosen.time,
+        processes: chosen.processes,
+        threshold: chosen.threshold,
+        alpha: chosen.alpha,
+        quiet: chosen.quiet,
+      },
+      ctx,
+    );
+  }
+  if (chosen.baseline === undefined) throw new UsageError('--baseline <file> or --against <spec> is required');
 
   const baseline = readRunInput(ctx, chosen.baseline);
   const style = styleFor(ctx.stderr, ctx.env);

@@ -1,0 +1,146 @@
+// `layerbench check --against <spec>`: the `git bisect run` step measured the
+// way small changes can be seen. The stack of <spec> (e.g. git:v1.0, built in a
+// cached worktree) and this checkout run side by side in the same worker
+// processes (bisect --paired: every variant in every process, compared within
+// processes), instead of this checkout against a result file measured minutes
+// or days before (check --baseline), whose between-run spread a change of a
+// few percent cannot clear. Same exit codes as check --baseline, same guard: a
+// case whose code is identical on both sides cannot have regressed.
+import { collectEnv, layerFingerprint } from '@layerbench/bench-runner';
+import { formatBisectTable } from '@layerbench/bench-runner/reporters';
+import type { BisectCase, BisectResult } from '@layerbench/bench-runner/results';
+import { DEFAULT_VISIT_PERCENTILE, runBisect } from '../bisect/run.js';
+import { LayerSourceError } from '../bisect/side-sources.js';
+import { CODE_LAYERS, parseSideSpec, type CodeLayerName, type CompositionSpec } from '../bisect/side-spec.js';
+import { differingLayers, identify, type SideIdentity } from '../bisect/variants.js';
+import { checkedCpuPlan, planCpu } from '../cpu.js';
+import { progressStream } from '../terminal.js';
+import { BISECT_DEFAULTS, DEFAULT_BISECT_SUITES, PAIRED_DEFAULTS, resolverFor } from './bisect.js';
+import type { CheckVerdict } from './check.js';
+import type { CommandContext } from './types.js';
+
+/** The exit codes of check (restated here to keep this module free of a cycle with check.ts). */
+const exit = { good: 0, regressed: 1, cannotTell: 125, badInput: 128 } as const;
+
+/** The code layers each case's layer runs on (its own and those below it). */
+const LAYER_STACKS: Record<string, readonly CodeLayerName[]> = {
+  'aes-core': ['aes-core'],
+  cmac: ['cmac', 'aes-core'],
+  'sha1-dispatch': ['sha1-dispatch'],
+  esp: ['esp', 'aes-core', 'sha1-dispatch'],
+};
+
+/**
+ * Whether a case's code is the same on both sides: its layer and the layers
+ * below it, the engine (bench-runner) and the runtime, by content hash. The
+ * CLI's suites are this checkout's on both sides (one worker runs both).
+ * Cases of other layers (peers) are never taken as identical.
+ */
+export function caseCodeIdentical(layer: string, good: SideIdentity, bad: SideIdentity): boolean {
+  const stack = LAYER_STACKS[layer];
+  if (stack === undefined) return false;
+  return [...stack, 'bench-runner' as const, 'runtime' as const].every((l) => good.code[l] === bad.code[l]);
+}
+
+/** The bisect answer for a paired comparison of <spec> (good) with this checkout (bad). */
+export function pairedCheckVerdict(result: BisectResult, identical: (c: BisectCase) => boolean): CheckVerdict {
+  const judged = result.cases.filter((c) => !identical(c));
+  const failed = judged.filter((c) => c.status === 'failed').map((c) => c.id);
+  if (failed.length > 0) return { code: exit.cannotTell, reason: `failed: ${failed.join(', ')}` };
+  const changedDigest = judged.filter((c) => c.digestChanged).map((c) => c.id);
+  if (changedDigest.length > 0)
+    return { code: exit.cannotTell, reason: `output digest changed: ${changedDigest.join(', ')}` };
+  const regressed = judged.filter((c) => c.total?.verdict === 'regressed').map((c) => c.id);
+  if (regressed.length > 0) return { code: exit.regressed, reason: `regressed: ${regressed.join(', ')}` };
+  const open = judged.filter((c) => c.status !== 'ok' || c.total === undefined || c.total.verdict === 'inconclusive');
+  if (open.length > 0) {
+    return {
+      code: exit.cannotTell,
+      reason: `${result.complete ? 'inconclusive' : 'incomplete'}: ${open.map((c) => c.id).join(', ')}`,
+    };
+  }
+  if (result.cases.length === 0) return { code: exit.cannotTell, reason: 'no case was compared' };
+  const same = result.cases.length - judged.length;
+  return {
+    code: exit.good,
+    reason: `${judged.length} case(s) not regressed${same ? `, ${same} with identical code` : ''}`,
+  };
+}
+
+export interface AgainstOptions {
+  against: CompositionSpec;
+  suites: string[];
+  filter?: string | undefined;
+  time?: number | undefined;
+  processes?: number | undefined;
+  threshold?: number | undefined;
+  alpha?: number | undefined;
+  quiet?: boolean | undefined;
+}
+
+export async function checkAgainstStack(options: AgainstOptions, ctx: CommandContext): Promise<number> {
+  const progress = progressStream(ctx, options.quiet === true);
+  const log = (m: string) => progress?.write(`check: ${m}\n`);
+  const resolver = resolverFor(ctx, {}, (m) => {
+    if (!options.quiet) ctx.stderr.write(`check: ${m}\n`);
+  });
+  let good: ReturnType<typeof resolver.resolve>;
+  let bad: ReturnType<typeof resolver.resolve>;
+  try {
+    good = resolver.resolve(options.against);
+    bad = resolver.resolve(parseSideSpec('workspace', '--against'));
+  } catch (err) {
+    if (err instanceof LayerSourceError) {
+      ctx.stderr.write(`layerbench check: ${err.message}\n`);
+      return exit.badInput;
+    }
+    // The stack named could not be built or resolved at this step: git bisect skips the commit.
+    ctx.stderr.write(`layerbench check: cannot resolve --against: ${(err as Error).message}: cannot tell (125)\n`);
+    return exit.cannotTell;
+  }
+  const goodId = identify(good, layerFingerprint);
+  const badId = identify(bad, layerFingerprint);
+  if (goodId.code.runtime !== badId.code.runtime) {
+    ctx.stderr.write(
+      'layerbench check: --against names another runtime; one process runs one runtime, so compare runtimes with `layerbench bisect`\n',
+    );
+    return exit.badInput;
+  }
+  if (differingLayers(goodId, badId, CODE_LAYERS).length === 0) {
+    ctx.stdout.write(
+      `check: good (exit 0): every layer's code is identical to ${options.against.text}'s: nothing here can have regressed\n`,
+    );
+    return exit.good;
+  }
+  const env = collectEnv();
+  const result = await runBisect({
+    good,
+    bad,
+    goodId,
+    badId,
+    layers: [],
+    suites: options.suites.length ? options.suites : DEFAULT_BISECT_SUITES,
+    ...(options.filter === undefined ? {} : { filter: options.filter }),
+    peers: false,
+    timePerCase: options.time ?? BISECT_DEFAULTS.time,
+    rounds: PAIRED_DEFAULTS.rounds,
+    processes: options.processes ?? PAIRED_DEFAULTS.processes,
+    paired: true,
+    visitPercentile: DEFAULT_VISIT_PERCENTILE,
+    threshold: options.threshold ?? BISECT_DEFAULTS.threshold,
+    alpha: options.alpha ?? BISECT_DEFAULTS.alpha,
+    machine: { cpuModel: env.cpuModel, cpuCount: env.cpuCount, os: env.os, machineId: env.machineId },
+    cpu: checkedCpuPlan(planCpu('auto')),
+    signal: ctx.signal,
+    progress: log,
+  });
+  ctx.stdout.write(`${formatBisectTable(result)}\n`);
+  if (result.incomplete?.interrupted) {
+    ctx.stderr.write('layerbench check: interrupted\n');
+    return 130;
+  }
+  const verdict = pairedCheckVerdict(result, (c) => caseCodeIdentical(c.layer, goodId, badId));
+  const word = verdict.code === exit.good ? 'good' : verdict.code === exit.regressed ? 'bad' : 'cannot tell';
+  ctx.stdout.write(`check: ${word} (exit ${verdict.code}): ${verdict.reason}\n`);
+  return verdict.code;
+}

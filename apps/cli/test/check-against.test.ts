@@ -1,0 +1,164 @@
+// `layerbench check --against <spec>`: the git bisect run step measured side by
+// side with another stack in the same worker processes (bisect --paired). Its
+// answer from a bisect result (regressed, cannot tell, good; the identical-code
+// guard), its bad input (128, which stops git bisect), and two real runs: a
+// checkout whose code is identical to the spec's (good, nothing measured) and
+// one whose SHA-1 dispatcher is x4 faster than the spec's (good: improved is not
+// regressed; the cmac cases, whose code is the same, are not judged).
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { BisectCase, BisectResult } from '@layerbench/bench-runner/results';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { emptyBisectCase } from '../src/bisect/run.ts';
+import { findRepoRoot } from '../src/bisect/side-sources.ts';
+import type { SideIdentity } from '../src/bisect/variants.ts';
+import { caseCodeIdentical, pairedCheckVerdict } from '../src/commands/check-against.ts';
+import { heavyTestTimeout, runCli } from './spawn-cli.ts';
+
+function bisectCase(
+  id: string,
+  layer: string,
+  verdict: 'regressed' | 'improved' | 'unchanged' | 'inconclusive',
+): BisectCase {
+  return { ...emptyBisectCase({ id, layer, params: {} }), total: { ratio: 1, ci: [0.9, 1.1], pValue: 0.5, verdict } };
+}
+
+function result(cases: BisectCase[], complete = true): BisectResult {
+  return { cases, complete } as unknown as BisectResult;
+}
+
+const never = () => false;
+
+describe('pairedCheckVerdict', () => {
+  it('bad when a case whose code differs regressed, naming it', () => {
+    const r = result([
+      bisectCase('sha1/64/dispatch', 'sha1-dispatch', 'regressed'),
+      bisectCase('b', 'cmac', 'unchanged'),
+    ]);
+    expect(pairedCheckVerdict(r, never)).toEqual({ code: 1, reason: 'regressed: sha1/64/dispatch' });
+  });
+
+  it('a case whose code is identical on both sides is not judged, whatever its timings said', () => {
+    const r = result([bisectCase('cmac/x', 'cmac', 'regressed'), bisectCase('sha1/x', 'sha1-dispatch', 'unchanged')]);
+    expect(pairedCheckVerdict(r, (c) => c.layer === 'cmac')).toEqual({
+      code: 0,
+      reason: '1 case(s) not regressed, 1 with identical code',
+    });
+  });
+
+  it('cannot tell when a judged case is inconclusive, failed, changed its digest, or nothing was compared', () => {
+    expect(pairedCheckVerdict(result([bisectCase('a', 'cmac', 'inconclusive')]), never)).toEqual({
+      code: 125,
+      reason: 'inconclusive: a',
+    });
+    expect(pairedCheckVerdict(result([bisectCase('a', 'cmac', 'unchanged')], false), never).code).toBe(0);
+    const failed = { ...bisectCase('a', 'cmac', 'unchanged'), status: 'failed' } as BisectCase;
+    expect(pairedCheckVerdict(result([failed]), never)).toEqual({ code: 125, reason: 'failed: a' });
+    const changed = { ...bisectCase('a', 'cmac', 'unchanged'), digestChanged: true } as BisectCase;
+    expect(pairedCheckVerdict(result([changed]), never).code).toBe(125);
+    const notMeasured = { ...bisectCase('a', 'cmac', 'unchanged'), status: 'not-measured', total: undefined };
+    expect(pairedCheckVerdict(result([notMeasured as unknown as BisectCase], false), never)).toEqual({
+      code: 125,
+      reason: 'incomplete: a',
+    });
+    expect(pairedCheckVerdict(result([]), never)).toEqual({ code: 125, reason: 'no case was compared' });
+  });
+});
+
+describe('caseCodeIdentical', () => {
+  const identity = (code: Record<string, string>): SideIdentity =>
+    ({
+      spec: 'x',
+      layers: {},
+      code: {
+        'aes-core': 'a',
+        cmac: 'c',
+        'sha1-dispatch': 's',
+        esp: 'e',
+        'bench-runner': 'b',
+        runtime: 'r',
+        ...code,
+      },
+    }) as unknown as SideIdentity;
+  it('compares the layer, the layers below it, the engine and the runtime', () => {
+    const good = identity({});
+    expect(caseCodeIdentical('cmac', good, identity({ 'sha1-dispatch': 'S' }))).toBe(true);
+    expect(caseCodeIdentical('cmac', good, identity({ 'aes-core': 'A' }))).toBe(false);
+    expect(caseCodeIdentical('esp', good, identity({ 'sha1-dispatch': 'S' }))).toBe(false);
+    expect(caseCodeIdentical('sha1-dispatch', good, identity({ 'bench-runner': 'B' }))).toBe(false);
+    expect(caseCodeIdentical('peers', good, good)).toBe(false);
+  });
+});
+
+describe('check --against: bad input exits 128 with one line', () => {
+  it.each([
+    [['check'], /--baseline <file> or --against <spec> is required/],
+    [['check', '--baseline', 'x.json', '--against', 'workspace'], /--baseline and --against exclude each other/],
+    [['check', '--against', 'svn:1'], /--against: unknown source 'svn:1'/],
+    [['check', '--against', 'workspace', '--calibration', 'c.json'], /--calibration belongs to --baseline/],
+    [['check', '--against', 'workspace', 'nosuchsuite'], /nosuchsuite/],
+  ])('%j', async (args, message) => {
+    const run = await runCli(args);
+    expect(run.code).toBe(128);
+    expect(run.stderr).toMatch(message);
+    expect(run.stderr.trim().split('\n')).toHaveLength(1);
+  });
+});
+
+describe('check --against, measured', () => {
+  const root = findRepoRoot(process.cwd());
+  let dir: string;
+  let generic: string;
+
+  beforeAll(() => {
+    // A copy of sha1-dispatch whose dispatcher falls back to the generic block function (the SHA-1 seed).
+    dir = mkdtempSync(join(tmpdir(), 'layerbench-check-against-'));
+    generic = join(dir, 'sha1-dispatch');
+    mkdirSync(generic);
+    const source = join(root, 'packages', 'sha1-dispatch');
+    cpSync(join(source, 'package.json'), join(generic, 'package.json'));
+    cpSync(join(source, 'dist'), join(generic, 'dist'), { recursive: true });
+    const file = join(generic, 'dist', 'dispatch.js');
+    const text = readFileSync(file, 'utf8');
+    const seeded = text.replace(
+      'const envImpl = env.LAYERBENCH_SHA1_IMPL;',
+      "const envImpl = env.LAYERBENCH_SHA1_IMPL ?? 'generic';",
+    );
+    expect(seeded).not.toBe(text);
+    writeFileSync(file, seeded);
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('good without measuring when no layer differs from the spec', async () => {
+    const run = await runCli(['check', '--against', 'workspace', 'sha1', '--filter', '^sha1/64/unrolled$', '--quiet']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/every layer's code is identical to workspace's/);
+  });
+
+  it(
+    'measures both stacks in the same processes: a dispatcher x4 faster than the spec is improved, not regressed',
+    async () => {
+      const run = await runCli([
+        'check',
+        '--against',
+        `sha1-dispatch=dir:${generic}`,
+        'sha1',
+        '--filter',
+        '^sha1/64/(dispatch|unrolled)$',
+        '--time',
+        '0.3',
+        '--processes',
+        '3',
+        '--quiet',
+      ]);
+      expect(run.stdout).toMatch(/3 processes, each hosting every variant \(paired/);
+      expect(run.stdout).toMatch(/sha1\/64\/dispatch\s+x0\.\d+ \[[\d., ]+\]\s+improved/);
+      // unrolled runs the same code on both sides: never regressed; dispatch improved: not bad.
+      expect(run.stdout).not.toMatch(/sha1\/64\/unrolled\s+x[\d.]+ \[[\d., ]+\]\s+regressed/);
+      expect([0, 125]).toContain(run.code);
+      expect(run.stdout).toMatch(/^check: (good|cannot tell) \(exit (0|125)\)/m);
+    },
+    heavyTestTimeout,
+  );
+});
