@@ -138,6 +138,11 @@ const layerStacks: Record<string, readonly string[]> = {
  * of any other layer: the guard does not apply to it.
  */
 export function caseLayers(c: CaseResult): readonly string[] | undefined {
-  const stack = layerStacks[c.layer];
+  const stack = layerPackages(c.layer);
   return stack === undefined ? undefined : [...stack, cliPackage];
+}
+
+/** The packages of a case's layer and the layers below it (check --against compares their code), or undefined. */
+export function layerPackages(layer: string): readonly string[] | undefined {
+  return layerStacks[layer];
 }

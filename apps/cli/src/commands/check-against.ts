@@ -16,19 +16,9 @@ import { differingLayers, identify, type SideIdentity } from '../bisect/variants
 import { checkedCpuPlan, planCpu } from '../cpu.js';
 import { progressStream } from '../terminal.js';
 import { BISECT_DEFAULTS, DEFAULT_BISECT_SUITES, PAIRED_DEFAULTS, resolverFor } from './bisect.js';
-import type { CheckVerdict } from './check.js';
+import { layerPackages } from '../between-runs.js';
+import { checkExit as exit, type CheckVerdict } from './check-exit.js';
 import type { CommandContext } from './types.js';
-
-/** The exit codes of check (restated here to keep this module free of a cycle with check.ts). */
-const exit = { good: 0, regressed: 1, cannotTell: 125, badInput: 128 } as const;
-
-/** The code layers each case's layer runs on (its own and those below it). */
-const LAYER_STACKS: Record<string, readonly CodeLayerName[]> = {
-  'aes-core': ['aes-core'],
-  cmac: ['cmac', 'aes-core'],
-  'sha1-dispatch': ['sha1-dispatch'],
-  esp: ['esp', 'aes-core', 'sha1-dispatch'],
-};
 
 /**
  * Whether a case's code is the same on both sides: its layer and the layers
@@ -37,8 +27,9 @@ const LAYER_STACKS: Record<string, readonly CodeLayerName[]> = {
  * Cases of other layers (peers) are never taken as identical.
  */
 export function caseCodeIdentical(layer: string, good: SideIdentity, bad: SideIdentity): boolean {
-  const stack = LAYER_STACKS[layer];
-  if (stack === undefined) return false;
+  const stack = layerPackages(layer)?.map((name) => name.replace(/^@layerbench\//, ''));
+  if (stack === undefined || !stack.every((l): l is CodeLayerName => (CODE_LAYERS as readonly string[]).includes(l)))
+    return false;
   return [...stack, 'bench-runner' as const, 'runtime' as const].every((l) => good.code[l] === bad.code[l]);
 }
 

@@ -32,14 +32,9 @@ import type { Command, CommandContext } from './types.js';
 import { side } from './bisect.js';
 import { checkAgainstStack } from './check-against.js';
 
-/** The exit codes `git bisect run` understands. */
-export const checkExit = {
-  good: 0,
-  regressed: 1,
-  cannotTell: 125,
-  /** Above 127: git bisect run stops instead of marking the commit bad. */
-  badInput: 128,
-} as const;
+import { checkExit, type CheckVerdict } from './check-exit.js';
+
+export { checkExit, type CheckVerdict } from './check-exit.js';
 
 const options = {
   baseline: valueOption(
@@ -143,11 +138,6 @@ export const checkCommand: Command = {
     }
   },
 };
-
-export interface CheckVerdict {
-  code: number;
-  reason: string;
-}
 
 /** The bisect answer for one comparison of this checkout's run against the baseline. */
 export function checkVerdict(comparison: Comparison, head: RunResult): CheckVerdict {

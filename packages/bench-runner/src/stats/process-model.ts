@@ -17,7 +17,7 @@
 //
 // A per-process offset therefore widens every interval of the case instead of
 // becoming a verdict about the variant that happened to get that process.
-import { median, normalVariate, seededRandom } from './stats.js';
+import { mean, median, normalVariate, seededRandom } from './stats.js';
 import type { SampleComparison } from '../types.js';
 import { bootstrapIterations, checkCompareOptions, decideRatio, type CompareOptions } from './verdict.js';
 
@@ -86,8 +86,6 @@ export function studentTDraws(df: number, count: number, random = seededRandom(d
   return draws;
 }
 
-const meanOf = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-
 /** The t draws one comparison uses: fixed-seed (shared) unless the caller gives its own random source. */
 function tDrawsFor(df: number, alpha: number, options: CompareOptions): Float64Array {
   const iterations = options.iterations ?? bootstrapIterations(alpha);
@@ -143,7 +141,7 @@ function pairedLocations(variants: readonly string[], processVisits: readonly (r
   for (let r = 0; r < rounds; r++) {
     if (processVisits.some((visits) => Number.isNaN(visits[r]))) continue;
     const logs = processVisits.map((visits) => Math.log(visits[r]!));
-    const m = meanOf(logs);
+    const m = mean(logs);
     for (const [j, l] of logs.entries()) centred[j]!.push(l - m);
   }
   if (centred[0]!.length === 0)
@@ -233,7 +231,7 @@ export function processModel(values: ProcessValues, options: CompareOptions = {}
       if (w === 0) continue;
       const locs = locations[variant];
       if (!locs) return undefined;
-      d += w * meanOf(locs);
+      d += w * mean(locs);
       variance += (w * w) / locs.length;
     }
     return logRatioComparison(d, sd * Math.sqrt(variance), t, { threshold: contrastThreshold, alpha });
@@ -302,9 +300,9 @@ export function pairedProcessModel(values: ProcessValues, options: PairedModelOp
   const leftOut = stuck.length === 1 && all.length >= 5 ? stuck : [];
   const y = all.filter((_, i) => !leftOut.includes(i));
   const kept = blocks.filter((_, i) => !leftOut.includes(i));
-  const rowMeans = y.map(meanOf);
-  const columnMeans = variants.map((_, j) => meanOf(y.map((row) => row[j]!)));
-  const grand = meanOf(rowMeans);
+  const rowMeans = y.map((row) => mean(row));
+  const columnMeans = variants.map((_, j) => mean(y.map((row) => row[j]!)));
+  const grand = mean(rowMeans);
   let sumSquares = 0;
   for (const [i, row] of y.entries()) {
     for (const [j, value] of row.entries()) sumSquares += (value - rowMeans[i]! - columnMeans[j]! + grand) ** 2;
@@ -319,22 +317,23 @@ export function pairedProcessModel(values: ProcessValues, options: PairedModelOp
     locations[v] = y.map((row) => row[j]!);
   });
   const contrast = (weights: Record<string, number>, contrastThreshold = threshold): SampleComparison | undefined => {
-    let d = 0;
-    let sumWeights = 0;
-    let sumSquaredWeights = 0;
+    const terms: [column: number, weight: number][] = [];
     for (const [variant, w] of Object.entries(weights)) {
       if (w === 0) continue;
       const j = column.get(variant);
       if (j === undefined) return undefined;
-      d += w * columnMeans[j]!;
-      sumWeights += w;
-      sumSquaredWeights += w * w;
+      terms.push([j, w]);
     }
+    const sumWeights = terms.reduce((a, [, w]) => a + w, 0);
+    const sumSquaredWeights = terms.reduce((a, [, w]) => a + w * w, 0);
     if (Math.abs(sumWeights) > 1e-9) {
       throw new RangeError(
         'a paired contrast needs weights that sum to zero: otherwise the process offsets stay in it',
       );
     }
+    // The contrast in each process; its mean over the processes is the estimate (the columns' means weighted).
+    const perProcess = y.map((row) => terms.reduce((c, [j, w]) => c + w * row[j]!, 0));
+    const d = mean(perProcess);
     const rule = { threshold: contrastThreshold, alpha };
     const pooled = logRatioComparison(d, sd * Math.sqrt(sumSquaredWeights / kept.length), t, rule);
     if (sumSquaredWeights === 0) return pooled;
@@ -343,13 +342,7 @@ export function pairedProcessModel(values: ProcessValues, options: PairedModelOp
     // does not see it (measured 2026-12-02 15:24 UTC: sha1/64/unrolled, the good stack's copy 1-16%
     // below two identical copies in 9 of 9 processes; pooled, the A/A control read x1.131 "regressed").
     // The wider of the two intervals is the one given.
-    const perProcess = y.map((row) => {
-      let c = 0;
-      for (const [variant, w] of Object.entries(weights)) if (w !== 0) c += w * row[column.get(variant)!]!;
-      return c;
-    });
-    const m = meanOf(perProcess);
-    const own = Math.sqrt(perProcess.reduce((a, c) => a + (c - m) ** 2, 0) / (perProcess.length - 1));
+    const own = Math.sqrt(perProcess.reduce((a, c) => a + (c - d) ** 2, 0) / (perProcess.length - 1));
     const single = logRatioComparison(d, own / Math.sqrt(perProcess.length), ownT, rule);
     const width = (c: SampleComparison) => Math.log(c.ratioCi[1] / c.ratioCi[0]);
     return width(single) > width(pooled) ? single : pooled;

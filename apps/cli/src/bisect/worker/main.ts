@@ -14,7 +14,7 @@ import * as nodeModule from 'node:module';
 import type { BenchCase, CaseResult } from '@layerbench/bench-runner';
 import { loadLayers, LayerLoadError } from './load-layers.js';
 import type { LoadedComposition } from './load-layers.js';
-import { layerCopies, oneCopyProblem } from './one-copy.js';
+import { layerCopies, oneCopyProblem, strayCopiesProblem } from './one-copy.js';
 import {
   RESOLUTION_LOG_ENV,
   withVariantTag,
@@ -77,14 +77,9 @@ function copies(host: Host): { loadedLayers: WorkerEnv['loadedLayers']; problem?
   const problems: string[] = [];
   const own = oneCopyProblem(found, host.expectedDirs);
   if (own !== undefined) problems.push(own);
-  if (paired) {
-    // Paired, every layer file belongs to some variant's graph: one loaded outside them all is shared.
-    const stray = layerCopies(log, names, '');
-    for (const [name, folders] of stray.folders) {
-      const where = [...folders].map(([folder, examples]) => `${folder} (${examples.join('; ')})`).join(', ');
-      problems.push(`${name} was loaded outside the variants' module graphs, from ${where}`);
-    }
-  }
+  // Paired, every layer file belongs to some variant's graph: one loaded outside them all is shared.
+  const stray = paired ? strayCopiesProblem(layerCopies(log, names, '')) : undefined;
+  if (stray !== undefined) problems.push(stray);
   return problems.length ? { loadedLayers, problem: problems.join('; ') } : { loadedLayers };
 }
 

@@ -124,7 +124,7 @@ export function oneCopyProblem(copies: LayerCopies, expected: Record<string, str
     if (!seen || seen.size === 0) continue;
     const others = [...seen].filter(([folder]) => folder !== want);
     if (others.length === 0) continue;
-    const where = others.map(([folder, examples]) => `${folder} (${examples.join('; ')})`).join(', ');
+    const where = foldersText(others);
     problems.push(
       seen.has(want)
         ? `${name} was loaded twice: from ${want} and from ${where}`
@@ -132,4 +132,21 @@ export function oneCopyProblem(copies: LayerCopies, expected: Record<string, str
     );
   }
   return problems.length ? problems.join('; ') : undefined;
+}
+
+/**
+ * Paired: why layer files loaded outside every variant's module graph (`copies`
+ * of tag '') break the rule — such a copy would be shared by the variants — or
+ * undefined when there are none.
+ */
+export function strayCopiesProblem(copies: LayerCopies): string | undefined {
+  const problems = [...copies.folders].map(
+    ([name, folders]) => `${name} was loaded outside the variants' module graphs, from ${foldersText([...folders])}`,
+  );
+  return problems.length ? problems.join('; ') : undefined;
+}
+
+/** Folders with the first file loaded from each: "folder (file (imported by ...)), ...". */
+function foldersText(folders: readonly [folder: string, examples: string[]][]): string {
+  return folders.map(([folder, examples]) => `${folder} (${examples.join('; ')})`).join(', ');
 }
