@@ -401,43 +401,15 @@ describe('bisect scenarios: one real change, one harmless change in another laye
 
 describe('find scenarios', () => {
   let findTip: string | undefined;
+  const commits: Record<string, string> = {};
 
-  it('skips the commit that does not build and names the regression', { timeout: SCENARIO_TIMEOUT }, async () => {
-    const commits: Record<string, string> = {};
-    let tip = history.base;
-    const step = (name: string, edits: (repo: string) => void) =>
-      (tip = commits[name] = history.commit(name, edits, tip));
-    const esp = 'packages/esp/src/index.ts';
-    let espText = '';
-    step('neutral one', (repo) => {
-      espText = readFileSync(join(repo, esp), 'utf8');
-      harmlessExport(repo, 'aes-core');
-    });
-    step('does not build', (repo) => writeTypeError(repo, esp));
-    step('neutral two (fixes the build)', (repo) => writeBack(repo, esp, espText));
-    step('the regression', (repo) => forceGenericSha1(repo));
-    step('neutral three', (repo) => harmlessExport(repo, 'cmac'));
-    const run = await runCli(
-      [
-        'find',
-        '--repo',
-        history.repo,
-        '--deps',
-        'link',
-        '--good',
-        history.base,
-        '--bad',
-        tip,
-        '--suite',
-        'sha1',
-        '--filter',
-        '^sha1/1500/dispatch$',
-        '--quiet',
-      ],
-      { cwd: history.repo },
-    );
+  /** find over the history (paired, or with extra args), its path and answer checked; the run's output is logged. */
+  async function findOverHistory(extra: string[]): Promise<void> {
+    const args = ['find', '--repo', history.repo, '--deps', 'link', '--good', history.base, '--bad', findTip!];
+    args.push('--suite', 'sha1', '--filter', '^sha1/1500/dispatch$', ...extra, '--quiet');
+    const run = await runCli(args, { cwd: history.repo });
     process.stdout.write(
-      `\n$ layerbench find --good ${history.base} --bad ${tip} --suite sha1 --filter '^sha1/1500/dispatch$'  -> exit ${run.code}\n${run.stdout}\n`,
+      `\n$ layerbench find --good ${history.base} --bad ${findTip} --suite sha1 --filter '^sha1/1500/dispatch$' ${extra.join(' ')} -> exit ${run.code}\n${run.stdout}\n`,
     );
     expect(run.code, run.stderr + run.stdout).toBe(0);
     const short = (name: string) => commits[name]!.slice(0, 10);
@@ -456,7 +428,31 @@ describe('find scenarios', () => {
     expect(path).not.toContain(`bad ${short('neutral two (fixes the build)')}`);
     // The first step's A/A control: the good commit again, in processes of its own.
     expect(run.stdout).toMatch(new RegExp(`^ {2}A/A {2}${history.base.slice(0, 10)} {2}x[\\d.]+ \\[`, 'm'));
+  }
+
+  it('paired (the default): skips the commit that does not build and names the regression', {
+    timeout: SCENARIO_TIMEOUT,
+  }, async () => {
+    let tip = history.base;
+    const step = (name: string, edits: (repo: string) => void) =>
+      (tip = commits[name] = history.commit(name, edits, tip));
+    const esp = 'packages/esp/src/index.ts';
+    let espText = '';
+    step('neutral one', (repo) => {
+      espText = readFileSync(join(repo, esp), 'utf8');
+      harmlessExport(repo, 'aes-core');
+    });
+    step('does not build', (repo) => writeTypeError(repo, esp));
+    step('neutral two (fixes the build)', (repo) => writeBack(repo, esp, espText));
+    step('the regression', (repo) => forceGenericSha1(repo));
+    step('neutral three', (repo) => harmlessExport(repo, 'cmac'));
     findTip = tip;
+    await findOverHistory([]);
+  });
+
+  it('--separate (each commit in processes of its own): the same answer', { timeout: SCENARIO_TIMEOUT }, async () => {
+    expect(findTip, 'the find scenario before this one made the history').toBeDefined();
+    await findOverHistory(['--separate']);
   });
 
   it('interrupted after its first step: exit 3, INCOMPLETE, the commits left named', {

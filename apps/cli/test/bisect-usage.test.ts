@@ -20,6 +20,10 @@ describe('bisect/find usage', () => {
     ],
     [['find', '--good', 'HEAD'], /--filter is required/],
     [['find', '--good', 'HEAD', '--bad', 'HEAD', '--filter', 'x'], /HEAD is not a descendant of HEAD/],
+    [
+      ['find', '--good', 'HEAD~1', '--filter', 'x', '--paired', '--separate'],
+      /--paired and --separate exclude each other/,
+    ],
   ])('%j exits 2 with one line', async (args, message) => {
     const run = await runCli(args);
     expect(run.code).toBe(2);

@@ -1,12 +1,13 @@
 // `layerbench find --good <ref> --bad <ref> --filter <case>`: the first commit
 // where one case changed (the `asv find` idea). Binary search over
 // `git rev-list --ancestry-path good..bad`, each midpoint built in a cached
-// worktree and measured against the good commit in interleaved rounds, each
-// commit in several worker processes (the replicates, as in bisect; one copy
-// of each layer per process); commits that do not build are skipped like
-// `git bisect skip`. Prints the path it took.
+// worktree and measured beside the good and bad commits in the same worker
+// processes (paired, find-paired.ts; or, with --separate, against the good
+// commit in processes of its own, as bisect does without --paired); commits
+// that do not build, and midpoints that cannot be told apart from halfway, are
+// skipped like `git bisect skip`. Prints the path it took.
 import { spawnSync } from 'node:child_process';
-import { processModel, type SampleComparison } from '@layerbench/bench-runner/stats';
+import { processModel, type ProcessModel, type SampleComparison } from '@layerbench/bench-runner/stats';
 import {
   anyText,
   booleanOption,
@@ -25,10 +26,13 @@ import { LayerSourceError, resolveCommit, type LayerResolver } from '../bisect/s
 import { CODE_LAYERS, type CodeLayerName } from '../bisect/side-spec.js';
 import { DEFAULT_VISIT_PERCENTILE, shuffle, visitValue, WARMUP_SECONDS } from '../bisect/run.js';
 import { CompositionWorker, MixError } from '../bisect/worker/client.js';
+import type { WorkerCase } from '../bisect/worker/protocol.js';
+import { Interrupted, PairedStep, StepCommitError, type PairedStepOptions } from './find-paired.js';
 import { progressStream } from '../terminal.js';
 import {
   BISECT_DEFAULTS,
   DEFAULT_BISECT_SUITES,
+  PAIRED_DEFAULTS,
   percentileValue,
   processCount,
   resolverFor,
@@ -53,13 +57,19 @@ const options = {
   ),
   rounds: valueOption(
     'n',
-    `interleaved rounds per step (default ${BISECT_DEFAULTS.rounds})`,
+    `interleaved rounds per step (default ${PAIRED_DEFAULTS.rounds}; ${BISECT_DEFAULTS.rounds} with --separate)`,
     positiveInteger('rounds'),
   ),
   processes: valueOption(
     'n',
-    `worker processes per commit, the replicates (default ${BISECT_DEFAULTS.processes}; at least 2)`,
+    `worker processes per step, the replicates (default ${PAIRED_DEFAULTS.processes}; per commit ${BISECT_DEFAULTS.processes} with --separate; at least 2)`,
     processCount,
+  ),
+  paired: booleanOption(
+    'each worker process hosts every commit of a step, compared within processes (the default; for changes of a few percent)',
+  ),
+  separate: booleanOption(
+    'each commit in worker processes of its own, a midpoint judged by its change from good alone (faster; large changes only)',
   ),
   cpu: valueOption('n|auto|none', cpuOptionHelp, cpuChoice),
   percentile: valueOption(
@@ -82,27 +92,36 @@ export const findCommand: Command = {
     'Usage: layerbench find --good <ref> [--bad <ref>] --filter <case> [options]',
     '',
     'Measures the case at the good and bad commits, then binary-searches the commits',
-    'on the ancestry path between them: each midpoint is built in a cached worktree',
-    '(<repo>/.layerbench-cache/worktrees/<commit>, reused across runs) and measured',
-    'against the good commit in interleaved rounds, each commit in several worker',
-    'processes (the replicates, as in bisect). The first step measures an A/A',
-    'control too (the good commit again, in processes of its own): the whole change',
-    'counts only when it is significant beyond what identical stacks show, else there',
-    'is nothing to find. A midpoint counts as changed when its change from good is',
-    'more than half of the whole change (in log terms).',
-    'Commits that do not build are skipped (git bisect skip), the nearest other one',
-    'is tried. Every step is printed.',
+    'on the ancestry path between them; each commit is built in a cached worktree',
+    '(<repo>/.layerbench-cache/worktrees/<commit>, reused across runs). Each step runs',
+    'in several worker processes, each hosting every commit of the step (good, bad,',
+    'and the midpoint or the A/A control) in a module graph of its own, visited in',
+    'interleaved rounds and compared within processes (the paired model, as bisect',
+    '--paired). The first step measures an A/A control (the good commit again): the',
+    'whole change counts only when it is significant beyond the threshold and beyond',
+    'what identical stacks show (when it is not clear, one more batch of processes is',
+    'measured first). A midpoint counts as changed when it is nearer bad than good,',
+    'with its interval clear of halfway; when',
+    'it is not clear, one more batch of processes is measured, then the midpoint is',
+    'skipped (cannot tell). Commits that do not build are skipped too (git bisect',
+    'skip), and the nearest other one is tried. Every step is printed.',
+    'With --separate, each commit runs in processes of its own and a midpoint counts',
+    'as changed when its change from good is more than half of the whole change',
+    '(faster; processes differ by 5-15% here, so for large changes only).',
     '',
     'Options:',
     formatOptionHelp(options),
     '',
-    'Exit codes: 0 found (or no change to find), 2 bad input (usage, unknown ref,',
-    'the good or bad commit does not build, the filter does not name one case),',
-    '3 interrupted (Ctrl-C): the steps so far are printed and the range left is named,',
-    'never a pass; 125 cannot tell (only commits that do not build are left).',
+    'Exit codes: 0 found (or the case is unchanged between good and bad: nothing to',
+    'find), 2 bad input (usage, unknown ref, the good or bad commit does not build,',
+    'the filter does not name one case), 3 interrupted (Ctrl-C): the steps so far are',
+    'printed and the range left is named, never a pass; 125 cannot tell (the whole',
+    'change is inconclusive or not beyond the A/A control, or only skipped commits',
+    'are left between the last good and the first bad one).',
     '',
     'Example:',
     '  layerbench find --good v0.1.0 --bad HEAD --filter "sha1/.*size=1024" --deps link',
+    "  layerbench find --good v0.1.0 --suite sha1 --filter '^sha1/1500/wasm$' --time 1",
   ].join('\n'),
   argSpec,
   run: find,
@@ -164,12 +183,279 @@ async function workersAt(
   return workers;
 }
 
-const closeAll = (workers: CompositionWorker[]) => Promise.all(workers.map((w) => w.close()));
+const closeAll = (workers: CompositionWorker[]) => Promise.all(workers.map((w) => w.close())).then(() => undefined);
+
+/** The whole change (bad against good) and its A/A control, from the first step. */
+interface WholeStep {
+  whole: SampleComparison;
+  control: SampleComparison | undefined;
+  /** (bad / good) / (control / good): the change beyond the A/A control, significant or not (threshold 0). */
+  overControl: SampleComparison | undefined;
+}
+
+/** A midpoint's answer: like good, like bad, or skipped (does not build, the case fails, cannot tell). */
+type MidpointAnswer = { changed: boolean; text: string } | { skip: string };
+
+/** A commit that cannot be measured at all (good or bad): find prints the message and exits 2. */
+class EndpointError extends Error {
+  override name = 'EndpointError';
+}
+
+/** How find measures: paired (the default), or each commit in processes of its own (--separate). */
+interface Stepper {
+  /** Starts measuring the good and bad commits; the cases the good commit has. */
+  open(): Promise<WorkerCase[]>;
+  /** The first step: bad and the A/A control against good. */
+  whole(caseId: string): Promise<WholeStep>;
+  /** One midpoint, against good (and bad, paired); `whole` is the first step's change. */
+  midpoint(commit: string, caseId: string, whole: SampleComparison): Promise<MidpointAnswer>;
+  close(): Promise<void>;
+}
+
+/** What every step of a find shares: the paired step's options, the two ends and the verdict rule. */
+interface StepperSettings extends PairedStepOptions {
+  good: string;
+  bad: string;
+  threshold: number;
+  alpha: number;
+}
+
+const short = (c: string) => c.slice(0, 10);
+const effectText = (c: SampleComparison) =>
+  formatEffect({ ratio: c.ratio, ci: c.ratioCi, pValue: c.pValue, verdict: c.verdict });
+
+/**
+ * Each commit in `processes` worker processes of its own, the good commit's
+ * kept for the whole search; a midpoint counts as changed when its change
+ * from good is more than half of the whole change (in log terms).
+ */
+class SeparateStepper implements Stepper {
+  private goodWorkers: CompositionWorker[] = [];
+  private readonly live: CompositionWorker[] = [];
+  constructor(private readonly s: StepperSettings) {}
+
+  private async workers(commit: string): Promise<CompositionWorker[]> {
+    const { s } = this;
+    const started = await workersAt(s.resolver, commit, s.suites, s.filter, s.processes, s.cpu);
+    this.live.push(...started);
+    return started;
+  }
+
+  async open(): Promise<WorkerCase[]> {
+    try {
+      this.goodWorkers = await this.workers(this.s.good);
+    } catch (err) {
+      if (err instanceof LayerSourceError || err instanceof MixError)
+        throw new EndpointError(`the good commit ${short(this.s.good)} cannot be measured: ${err.message}`);
+      throw err;
+    }
+    return this.goodWorkers[0]!.cases;
+  }
+
+  /** A commit's processes against the good commit's in interleaved rounds (fresh values of both each step). */
+  private async measureAgainstGood(caseId: string, workers: CompositionWorker[], control: CompositionWorker[] = []) {
+    const { s } = this;
+    const values: Record<string, number[][]> = {
+      good: this.goodWorkers.map(() => []),
+      head: workers.map(() => []),
+    };
+    if (control.length) values.control = control.map(() => []);
+    const visits = [
+      ...this.goodWorkers.map((w, p) => [w, values.good![p]!] as const),
+      ...workers.map((w, p) => [w, values.head![p]!] as const),
+      ...control.map((w, p) => [w, values.control![p]!] as const),
+    ];
+    const visitSeconds = s.time / (s.rounds * s.processes);
+    for (let round = 0; round < s.rounds; round++) {
+      for (const [w, into] of shuffle(visits, Math.random)) {
+        if (s.signal?.aborted) throw new Interrupted();
+        const m = await w.measure(caseId, visitSeconds);
+        if (m.status !== 'ok') throw new MixError(m.error ? `${m.error.name}: ${m.error.message}` : 'the case failed');
+        // One value per visit (see visitValue in bisect/run.ts).
+        if (m.samples.length) into.push(visitValue(m.samples, s.percentile));
+      }
+    }
+    return processModel(values, { threshold: s.threshold, alpha: s.alpha });
+  }
+
+  async whole(caseId: string): Promise<WholeStep> {
+    let bad: CompositionWorker[];
+    try {
+      bad = await this.workers(this.s.bad);
+    } catch (err) {
+      if (err instanceof LayerSourceError || err instanceof MixError)
+        throw new EndpointError(`the bad commit ${short(this.s.bad)} cannot be measured: ${err.message}`);
+      throw err;
+    }
+    // The A/A control of the first step: the good commit again, in processes of its own.
+    const control = await this.workers(this.s.good);
+    const model = await this.measureAgainstGood(caseId, bad, control);
+    await closeAll([...bad, ...control]);
+    return {
+      whole: model.compare('good', 'head')!,
+      control: model.compare('good', 'control'),
+      overControl: model.contrast({ head: 1, control: -1 }, 0),
+    };
+  }
+
+  async midpoint(commit: string, caseId: string, whole: SampleComparison): Promise<MidpointAnswer> {
+    let workers: CompositionWorker[];
+    try {
+      workers = await this.workers(commit);
+    } catch (err) {
+      if (!(err instanceof LayerSourceError || err instanceof MixError)) throw err;
+      return { skip: `does not build or load: ${err.message.split('\n')[0]}` };
+    }
+    let cmp: SampleComparison;
+    try {
+      cmp = (await this.measureAgainstGood(caseId, workers)).compare('good', 'head')!;
+    } catch (err) {
+      if (err instanceof Interrupted) throw err;
+      return { skip: `the case fails there: ${(err as Error).message}` };
+    } finally {
+      await closeAll(workers);
+    }
+    const halfway = Math.log(whole.ratio) / 2;
+    const changed =
+      Math.abs(Math.log(cmp.ratio)) > Math.abs(halfway) && Math.sign(Math.log(cmp.ratio)) === Math.sign(halfway);
+    return { changed, text: `${effectText(cmp)}  ${cmp.verdict}` };
+  }
+
+  close(): Promise<void> {
+    return closeAll(this.live);
+  }
+}
+
+/**
+ * Paired (find-paired.ts): each step's commits in the same worker processes.
+ * A midpoint is measured beside good and bad and counts as changed when it is
+ * nearer bad than good: the contrast log(mid) - (log(good) + log(bad)) / 2 has
+ * the whole change's sign, with its interval (at 1 - alpha) clear of 0. When
+ * the interval is not clear, one more batch of processes is measured; if it is
+ * still not clear, the midpoint is skipped (cannot tell), like a commit that
+ * does not build: find never names a commit on a guess.
+ */
+class PairedStepper implements Stepper {
+  private first: PairedStep | undefined;
+  /** Steps whose processes are running (closed on Ctrl-C or an error too). */
+  private readonly live = new Set<PairedStep>();
+  constructor(private readonly s: StepperSettings) {}
+
+  /** A commit of the first step that cannot be measured: bad input (exit 2), naming it. */
+  private endpoint(err: StepCommitError): EndpointError {
+    const { s } = this;
+    const which = err.tag === 'bad' ? `the bad commit ${short(s.bad)}` : `the good commit ${short(s.good)}`;
+    return new EndpointError(
+      `${err.tag === undefined ? 'neither commit can' : `${which} cannot`} be measured: ${err.message}`,
+    );
+  }
+
+  async open(): Promise<WorkerCase[]> {
+    const { s } = this;
+    try {
+      this.first = await PairedStep.start(s, { good: s.good, bad: s.bad, control: s.good });
+    } catch (err) {
+      if (!(err instanceof StepCommitError)) throw err;
+      throw this.endpoint(err);
+    }
+    this.live.add(this.first);
+    const cases = this.first.casesOf('good');
+    const id = cases.length === 1 ? cases[0]!.id : undefined;
+    if (id !== undefined && !this.first.casesOf('bad').some((c) => c.id === id))
+      throw new EndpointError(`the bad commit ${short(s.bad)} has no case ${id}`);
+    return cases;
+  }
+
+  async whole(caseId: string): Promise<WholeStep> {
+    const step = this.first!;
+    const { threshold, alpha } = this.s;
+    let model: ProcessModel;
+    try {
+      await step.measure(caseId);
+      model = step.model(threshold, alpha);
+      if (model.compare('good', 'bad')!.verdict === 'inconclusive') {
+        // Not clear yet: one more batch of processes before saying so (as for a midpoint).
+        await step.extend(caseId);
+        model = step.model(threshold, alpha);
+      }
+    } catch (err) {
+      if (!(err instanceof StepCommitError)) throw err;
+      throw this.endpoint(err);
+    }
+    await this.done(step);
+    return {
+      whole: model.compare('good', 'bad')!,
+      control: model.compare('good', 'control'),
+      overControl: model.contrast({ bad: 1, control: -1 }, 0),
+    };
+  }
+
+  async midpoint(commit: string, caseId: string, whole: SampleComparison): Promise<MidpointAnswer> {
+    const { s } = this;
+    let step: PairedStep;
+    try {
+      step = await PairedStep.start(s, { good: s.good, mid: commit, bad: s.bad });
+    } catch (err) {
+      if (!(err instanceof StepCommitError)) throw err;
+      return { skip: `does not build or load: ${err.message.split('\n')[0]}` };
+    }
+    this.live.add(step);
+    try {
+      await step.measure(caseId);
+      let answer = nearer(step.model(s.threshold, s.alpha), whole);
+      if (answer.changed === undefined) {
+        await step.extend(caseId);
+        answer = nearer(step.model(s.threshold, s.alpha), whole);
+      }
+      const text = `${answer.text}  (${step.processCount} processes)`;
+      if (answer.changed === undefined) return { skip: `cannot tell: ${text}` };
+      return { changed: answer.changed, text };
+    } catch (err) {
+      if (!(err instanceof StepCommitError)) throw err;
+      return { skip: `the case fails there: ${err.message}` };
+    } finally {
+      await this.done(step);
+    }
+  }
+
+  private async done(step: PairedStep): Promise<void> {
+    this.live.delete(step);
+    await step.close();
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.live].map((step) => step.close()));
+  }
+}
+
+/**
+ * Whether a paired midpoint is nearer bad than good: the contrast of mid
+ * against the mean of good and bad (log scale), its interval clear of 0
+ * (undefined: not clear).
+ */
+export function nearer(model: ProcessModel, whole: SampleComparison): { changed: boolean | undefined; text: string } {
+  const vsGood = model.compare('good', 'mid')!;
+  const vsBad = model.compare('bad', 'mid')!;
+  const toward = model.contrast({ mid: 1, good: -0.5, bad: -0.5 }, 0)!;
+  const sign = Math.sign(Math.log(whole.ratio));
+  const [low, high] = toward.ratioCi;
+  const clear = low > 1 || high < 1;
+  const changed = clear ? Math.sign(Math.log(toward.ratio)) === sign : undefined;
+  const side = changed === undefined ? 'between good and bad' : changed ? 'nearer bad' : 'nearer good';
+  return {
+    changed,
+    text: `vs good ${effectText(vsGood)}, vs bad ${formatRatio(vsBad)}, ${side} (x${toward.ratio.toFixed(3)} [${low.toFixed(3)}, ${high.toFixed(3)}] from halfway)`,
+  };
+}
+
+const formatRatio = (c: SampleComparison) =>
+  `x${c.ratio.toFixed(3)} [${c.ratioCi[0].toFixed(3)}, ${c.ratioCi[1].toFixed(3)}]`;
 
 async function find(args: string[], ctx: CommandContext): Promise<number> {
   const { options: chosen } = parseArgs(args, argSpec);
   if (chosen.good === undefined) throw new UsageError('--good is required: --good <ref>');
   if (chosen.filter === undefined) throw new UsageError('--filter is required: --filter <case id regex>');
+  if (chosen.paired && chosen.separate) throw new UsageError('--paired and --separate exclude each other');
   const filter = chosen.filter;
   const progress = progressStream(ctx, chosen.quiet);
   // Builds and downloads take minutes: said on stderr even when it is not a terminal (a CI log), unless --quiet.
@@ -189,35 +475,35 @@ async function find(args: string[], ctx: CommandContext): Promise<number> {
   const commits = revList(repo, good, bad);
   if (commits.length === 0)
     throw new UsageError(`${badRef} is not a descendant of ${chosen.good} (no commits on the ancestry path)`);
-  const suites = chosen.suite.length ? chosen.suite : DEFAULT_BISECT_SUITES;
+  const paired = chosen.separate !== true;
   const threshold = chosen.threshold ?? BISECT_DEFAULTS.threshold;
-  const alpha = chosen.alpha ?? BISECT_DEFAULTS.alpha;
-  const time = chosen.time ?? BISECT_DEFAULTS.time;
-  const rounds = chosen.rounds ?? BISECT_DEFAULTS.rounds;
-  const processes = chosen.processes ?? BISECT_DEFAULTS.processes;
-  const percentile = chosen.percentile ?? DEFAULT_VISIT_PERCENTILE;
+  const processes = chosen.processes ?? (paired ? PAIRED_DEFAULTS.processes : BISECT_DEFAULTS.processes);
   const cpu = checkedCpuPlan(planCpu(chosen.cpu ?? 'auto'));
   if (!chosen.quiet) ctx.stderr.write(`find: measuring processes ${describeCpuPlan(cpu)}\n`);
+  const settings: StepperSettings = {
+    resolver,
+    good,
+    bad,
+    suites: chosen.suite.length ? chosen.suite : DEFAULT_BISECT_SUITES,
+    filter,
+    processes,
+    rounds: chosen.rounds ?? (paired ? PAIRED_DEFAULTS.rounds : BISECT_DEFAULTS.rounds),
+    time: chosen.time ?? BISECT_DEFAULTS.time,
+    percentile: chosen.percentile ?? DEFAULT_VISIT_PERCENTILE,
+    threshold,
+    alpha: chosen.alpha ?? BISECT_DEFAULTS.alpha,
+    cpu,
+    signal: ctx.signal,
+  };
+  const stepper: Stepper = paired ? new PairedStepper(settings) : new SeparateStepper(settings);
   const out = (line: string) => ctx.stdout.write(`${line}\n`);
-  const short = (c: string) => c.slice(0, 10);
 
-  let goodWorkers: CompositionWorker[];
-  try {
-    goodWorkers = await workersAt(resolver, good, suites, filter, processes, cpu);
-  } catch (err) {
-    if (err instanceof LayerSourceError || err instanceof MixError) {
-      ctx.stderr.write(`layerbench find: the good commit ${short(good)} cannot be measured: ${err.message}\n`);
-      return 2;
-    }
-    throw err;
-  }
-  const live: CompositionWorker[] = [...goodWorkers];
   // Invariant: commits[lo] (or good when lo = -1) is like good; commits[hi] is changed.
   let lo = -1;
   let hi = commits.length - 1;
   let measuredWhole = false;
   try {
-    const cases = goodWorkers[0]!.cases;
+    const cases = await stepper.open();
     if (cases.length !== 1) {
       const ids = cases.map((c) => c.id);
       ctx.stderr.write(
@@ -226,76 +512,31 @@ async function find(args: string[], ctx: CommandContext): Promise<number> {
       return 2;
     }
     const caseId = cases[0]!.id;
-    const visitSeconds = time / (rounds * processes);
-    /**
-     * Measures a commit's processes against the good commit's in interleaved
-     * rounds (fresh values of both each step), and compares them with the
-     * process model, as bisect does.
-     */
-    const measureAgainstGood = async (workers: CompositionWorker[], control: CompositionWorker[] = []) => {
-      const values: Record<string, number[][]> = {
-        good: goodWorkers.map(() => []),
-        head: workers.map(() => []),
-      };
-      if (control.length) values.control = control.map(() => []);
-      const visits = [
-        ...goodWorkers.map((w, p) => [w, values.good![p]!] as const),
-        ...workers.map((w, p) => [w, values.head![p]!] as const),
-        ...control.map((w, p) => [w, values.control![p]!] as const),
-      ];
-      for (let round = 0; round < rounds; round++) {
-        for (const [w, into] of shuffle(visits, Math.random)) {
-          if (ctx.signal?.aborted) throw new Interrupted();
-          const m = await w.measure(caseId, visitSeconds);
-          if (m.status !== 'ok')
-            throw new MixError(m.error ? `${m.error.name}: ${m.error.message}` : 'the case failed');
-          // One value per visit (see visitValue in bisect/run.ts).
-          if (m.samples.length) into.push(visitValue(m.samples, percentile));
-        }
-      }
-      const model = processModel(values, { threshold, alpha });
-      return {
-        cmp: model.compare('good', 'head')!,
-        control: control.length ? model.compare('good', 'control') : undefined,
-        // (head / good) / (control / good): the change beyond the A/A control, significant or not (threshold 0).
-        overControl: control.length ? model.contrast({ head: 1, control: -1 }, 0) : undefined,
-      };
-    };
-    const effectText = (c: SampleComparison) =>
-      formatEffect({ ratio: c.ratio, ci: c.ratioCi, pValue: c.pValue, verdict: c.verdict });
-
     out(
-      `find: ${caseId} between ${short(good)} (good) and ${short(bad)} (bad): ${commits.length} commits, ${processes} processes each`,
+      `find: ${caseId} between ${short(good)} (good) and ${short(bad)} (bad): ${commits.length} commits, ${processes} processes each${paired ? ' (paired: each process hosts the good, the bad and the measured commit)' : ''}`,
     );
-    let badWorkers: CompositionWorker[];
-    try {
-      badWorkers = await workersAt(resolver, bad, suites, filter, processes, cpu);
-    } catch (err) {
-      ctx.stderr.write(`layerbench find: the bad commit ${short(bad)} cannot be measured: ${(err as Error).message}\n`);
-      return 2;
-    }
-    live.push(...badWorkers);
-    // The A/A control of the first step: the good commit again, in processes of its own.
-    const controlWorkers = await workersAt(resolver, good, suites, filter, processes, cpu);
-    live.push(...controlWorkers);
-    const firstStep = await measureAgainstGood(badWorkers, controlWorkers);
-    await closeAll([...badWorkers, ...controlWorkers]);
-    const whole = firstStep.cmp;
+    const { whole, control, overControl } = await stepper.whole(caseId);
     out(`  bad  ${short(bad)}  ${effectText(whole)}  ${whole.verdict}`);
-    if (firstStep.control) out(`  A/A  ${short(good)}  ${effectText(firstStep.control)}  ${firstStep.control.verdict}`);
-    if (whole.verdict !== 'regressed' && whole.verdict !== 'improved') {
+    if (control) out(`  A/A  ${short(good)}  ${effectText(control)}  ${control.verdict}`);
+    if (whole.verdict === 'unchanged') {
       out(
         `find: ${caseId} did not change beyond the noise threshold (${threshold}) between ${short(good)} and ${short(bad)}: nothing to find`,
       );
       return 0;
     }
-    if (firstStep.overControl?.verdict !== whole.verdict) {
+    // Not a pass: a change that may be there, or one no larger than identical stacks differ, is not searched.
+    if (whole.verdict === 'inconclusive') {
       out(
-        `find: ${caseId} ${whole.verdict} between ${short(good)} and ${short(bad)}, but not beyond the A/A control (identical good processes differ by ${firstStep.control ? effectText(firstStep.control) : 'an unknown amount'}): nothing to find`,
+        `find: cannot tell whether ${caseId} changed beyond the noise threshold (${threshold}) between ${short(good)} and ${short(bad)}: ${effectText(whole)}; more --time or --processes narrow it`,
       );
-      return 0;
+      return 125;
     }
-    const halfway = Math.log(whole.ratio) / 2;
+    if (overControl?.verdict !== whole.verdict) {
+      out(
+        `find: cannot tell: ${caseId} ${whole.verdict} between ${short(good)} and ${short(bad)}, but not beyond the A/A control (identical good processes differ by ${control ? effectText(control) : 'an unknown amount'})`,
+      );
+      return 125;
+    }
     measuredWhole = true;
     const skipped = new Set<number>();
     const path: Step[] = [];
@@ -307,45 +548,26 @@ async function find(args: string[], ctx: CommandContext): Promise<number> {
       candidates.sort((a, b) => Math.abs(a - middle) - Math.abs(b - middle) || a - b);
       const index = candidates[0]!;
       const commit = commits[index]!;
-      let workers: CompositionWorker[];
-      try {
-        workers = await workersAt(resolver, commit, suites, filter, processes, cpu);
-      } catch (err) {
-        if (!(err instanceof LayerSourceError || err instanceof MixError)) throw err;
+      const answer = await stepper.midpoint(commit, caseId, whole);
+      if ('skip' in answer) {
         skipped.add(index);
-        const text = `  skip ${short(commit)}  (${index + 1}/${commits.length}) does not build or load: ${err.message.split('\n')[0]}`;
+        const text = `  skip ${short(commit)}  (${index + 1}/${commits.length}) ${answer.skip}`;
         path.push({ commit, text, outcome: 'skip' });
         out(text);
         continue;
       }
-      live.push(...workers);
-      let cmp: SampleComparison;
-      try {
-        cmp = (await measureAgainstGood(workers)).cmp;
-      } catch (err) {
-        if (err instanceof Interrupted) throw err;
-        skipped.add(index);
-        const text = `  skip ${short(commit)}  (${index + 1}/${commits.length}) the case fails there: ${(err as Error).message}`;
-        path.push({ commit, text, outcome: 'skip' });
-        out(text);
-        await closeAll(workers);
-        continue;
-      }
-      await closeAll(workers);
-      const changed =
-        Math.abs(Math.log(cmp.ratio)) > Math.abs(halfway) && Math.sign(Math.log(cmp.ratio)) === Math.sign(halfway);
-      const text = `  ${changed ? 'bad ' : 'good'} ${short(commit)}  (${index + 1}/${commits.length}) ${effectText(cmp)}  ${cmp.verdict}  ${subject(repo, commit)}`;
-      path.push({ commit, ratio: cmp.ratio, text, outcome: changed ? 'changed' : 'same' });
+      const text = `  ${answer.changed ? 'bad ' : 'good'} ${short(commit)}  (${index + 1}/${commits.length}) ${answer.text}  ${subject(repo, commit)}`;
+      path.push({ commit, text, outcome: answer.changed ? 'changed' : 'same' });
       out(text);
       progress?.write(`find: ${path.length} steps, ${hi - lo - 1} commits left\n`);
-      if (changed) hi = index;
+      if (answer.changed) hi = index;
       else lo = index;
     }
     const first = commits[hi]!;
     const unresolved = [];
     for (let i = lo + 1; i < hi; i++) unresolved.push(commits[i]!);
     if (unresolved.length > 0) {
-      out(`find: cannot tell which of these changed ${caseId} (the commits between do not build):`);
+      out(`find: cannot tell which of these changed ${caseId} (the commits between were skipped):`);
       for (const c of [...unresolved, first]) out(`  ${short(c)}  ${subject(repo, c)}`);
       return 125;
     }
@@ -354,6 +576,10 @@ async function find(args: string[], ctx: CommandContext): Promise<number> {
     );
     return 0;
   } catch (err) {
+    if (err instanceof EndpointError) {
+      ctx.stderr.write(`layerbench find: ${err.message}\n`);
+      return 2;
+    }
     if (!(err instanceof Interrupted)) throw err;
     // Partial is never green: say what is known and exit 3.
     if (!measuredWhole) out(`find: INCOMPLETE: interrupted before the whole change was measured; nothing is known`);
@@ -363,11 +589,6 @@ async function find(args: string[], ctx: CommandContext): Promise<number> {
     }
     return 3;
   } finally {
-    await closeAll(live);
+    await stepper.close();
   }
-}
-
-/** Ctrl-C during a step: find stops between visits. */
-class Interrupted extends Error {
-  override name = 'Interrupted';
 }
