@@ -157,7 +157,7 @@ export function formatReportHtml(inputs: ReportInputs, title = 'layerbench repor
       return `<li><strong>${escapeHtml(layer)}</strong> explains ${n} case${n === 1 ? '' : 's'}: ${escapeHtml(why.join('; '))}</li>`;
     });
   const unfinished = verdict.incomplete.length
-    ? `; incomplete bisection (${verdict.incomplete.join('; ')}): not a pass`
+    ? `; incomplete ${[...new Set(verdict.incomplete.map((i) => i.kind))].join(' and ')} (${verdict.incomplete.map((i) => i.text).join('; ')}): not a pass`
     : '';
   const headline = verdict.regressed
     ? `Regression: ${verdict.regressedCases} case${verdict.regressedCases === 1 ? '' : 's'} slower, ${verdict.improvedCases} faster${unfinished}`

@@ -1,5 +1,6 @@
-// Reading the report's inputs: run, compare and bisect result files, each
-// validated by its schema (bench-runner's readers, the bisect one included).
+// Reading the report's inputs: run, compare, bisect and find result files,
+// each validated by its schema (bench-runner's readers, the bisect and find
+// ones included).
 // Run files are grouped into runs by what they measured: files with the same
 // run identity (machine, runtime, layers and their commits, dispatch,
 // suites and options) and distinct `--shard k/n` specs are the shards of one
@@ -11,11 +12,14 @@ import { compareResults } from '@layerbench/bench-runner/compare';
 import type { CaseResult, Comparison, EnvFingerprint, RunResult } from '@layerbench/bench-runner';
 import {
   BISECT_KIND,
+  FIND_KIND,
   readBisectResult,
+  readFindResult,
   readComparison,
   readRunResult,
   ResultFileError,
   type BisectResult,
+  type FindResult,
 } from '@layerbench/bench-runner/results';
 
 /** An input file that cannot be used, or inputs that are ambiguous: the bin prints the message and exits 2. */
@@ -52,6 +56,8 @@ export interface ReportInputs {
   runs: MachineRun[];
   comparisons: NamedInput<Comparison>[];
   bisects: NamedInput<BisectResult>[];
+  /** `layerbench find --out` files: which commit changed a case. */
+  finds: NamedInput<FindResult>[];
 }
 
 export interface ReportInputOptions {
@@ -61,7 +67,7 @@ export interface ReportInputOptions {
   head?: readonly string[];
 }
 
-const KINDS = ['layerbench/run', 'layerbench/compare', BISECT_KIND];
+const KINDS = ['layerbench/run', 'layerbench/compare', BISECT_KIND, FIND_KIND];
 
 function kindOf(file: string): string | undefined {
   try {
@@ -78,6 +84,7 @@ function readOne(file: string): { kind: string; data: unknown } {
   try {
     if (kind === 'layerbench/compare') return { kind, data: readComparison(file) };
     if (kind === BISECT_KIND) return { kind, data: readBisectResult(file) };
+    if (kind === FIND_KIND) return { kind, data: readFindResult(file) };
     if (kind === 'layerbench/run' || kind === undefined) return { kind: 'layerbench/run', data: readRunResult(file) };
   } catch (err) {
     if (err instanceof ResultFileError) throw new ReportInputError(err.message);
@@ -192,10 +199,12 @@ export function readReportInputs(files: readonly string[], options: ReportInputO
   const runs: NamedInput<RunResult>[] = [];
   const comparisons: NamedInput<Comparison>[] = [];
   const bisects: NamedInput<BisectResult>[] = [];
+  const finds: NamedInput<FindResult>[] = [];
   for (const file of files) {
     const one = readOne(file);
     if (one.kind === 'layerbench/compare') comparisons.push({ file, data: one.data as Comparison });
     else if (one.kind === BISECT_KIND) bisects.push({ file, data: one.data as BisectResult });
+    else if (one.kind === FIND_KIND) finds.push({ file, data: one.data as FindResult });
     else runs.push({ file, data: one.data as RunResult });
   }
   const grouped = mergeRuns(runs);
@@ -207,7 +216,7 @@ export function readReportInputs(files: readonly string[], options: ReportInputO
       `${base.length === 0 ? '--head' : '--base'} needs ${base.length === 0 ? '--base' : '--head'} too: they name the two runs to compare`,
     );
   }
-  if (base.length === 0) return { runs: grouped, comparisons, bisects };
+  if (base.length === 0) return { runs: grouped, comparisons, bisects, finds };
 
   const runFile =
     (flag: string) =>
@@ -234,5 +243,6 @@ export function readReportInputs(files: readonly string[], options: ReportInputO
       ...comparisons,
     ],
     bisects,
+    finds,
   };
 }

@@ -1,6 +1,7 @@
 // The Markdown report for a GitHub job summary or PR comment: the headline
-// verdict first, then the attributed layers, the regressed/improved cases,
-// fingerprint differences, each bisection, and the machines that ran. Kept
+// verdict first, then the attributed layers, the commits found, the
+// regressed/improved cases, fingerprint differences, each bisection and
+// find, and the machines that ran. Kept
 // under GitHub's 65,536-character limit by showing fewer rows, never by
 // cutting a table in half.
 import type { CaseComparison } from '@layerbench/bench-runner';
@@ -12,6 +13,7 @@ import {
   markdownCell,
 } from '@layerbench/bench-runner/reporters';
 import { confidenceLabel } from '@layerbench/bench-runner/stats';
+import type { FindResult } from '@layerbench/bench-runner/results';
 import type { ReportInputs } from './inputs.js';
 
 /** GitHub rejects comments and job summaries longer than this. */
@@ -23,15 +25,15 @@ export interface Verdict {
   improvedCases: number;
   /** Layer -> number of regressed/improved cases it explains (from bisect files). */
   attributed: Map<string, number>;
-  /** Bisections that did not finish, as 'file: reason' (never a green report). */
-  incomplete: string[];
+  /** Bisections and finds that did not finish, with 'file: reason' (never a green report). */
+  incomplete: { kind: 'bisection' | 'find'; text: string }[];
 }
 
 export function overallVerdict(inputs: ReportInputs): Verdict {
   let regressedCases = 0;
   let improvedCases = 0;
   const attributed = new Map<string, number>();
-  const incomplete: string[] = [];
+  const incomplete: Verdict['incomplete'] = [];
   for (const { data } of inputs.comparisons) {
     for (const c of data.cases) {
       if (c.verdict === 'regressed' || c.digestChanged) regressedCases++;
@@ -39,11 +41,21 @@ export function overallVerdict(inputs: ReportInputs): Verdict {
     }
   }
   for (const { file, data } of inputs.bisects) {
-    if (!data.complete) incomplete.push(`${file}: ${data.incomplete?.reason ?? 'not every case was measured'}`);
+    if (!data.complete)
+      incomplete.push({
+        kind: 'bisection',
+        text: `${file}: ${data.incomplete?.reason ?? 'not every case was measured'}`,
+      });
     regressedCases += data.summary.regressed;
     improvedCases += data.summary.improved;
     for (const [layer, n] of Object.entries(data.summary.attributed))
       attributed.set(layer, (attributed.get(layer) ?? 0) + n);
+  }
+  // A find's case counts once: its whole change between the good and the bad commit.
+  for (const { file, data } of inputs.finds) {
+    if (!data.complete) incomplete.push({ kind: 'find', text: `${file}: ${data.answer.message}` });
+    if (data.whole?.verdict === 'regressed') regressedCases++;
+    else if (data.whole?.verdict === 'improved') improvedCases++;
   }
   return { regressed: regressedCases > 0, regressedCases, improvedCases, attributed, incomplete };
 }
@@ -63,6 +75,7 @@ function headlineLines(inputs: ReportInputs, verdict: Verdict): string[] {
       ? `${inputs.comparisons.length} comparison${inputs.comparisons.length === 1 ? '' : 's'}`
       : '',
     inputs.bisects.length ? `${inputs.bisects.length} bisection${inputs.bisects.length === 1 ? '' : 's'}` : '',
+    inputs.finds.length ? `${inputs.finds.length} find${inputs.finds.length === 1 ? '' : 's'}` : '',
     inputs.runs.length ? `${inputs.runs.length} run${inputs.runs.length === 1 ? '' : 's'} (${measured} cases)` : '',
   ].filter(Boolean);
   return [
@@ -71,7 +84,8 @@ function headlineLines(inputs: ReportInputs, verdict: Verdict): string[] {
     `**${verdict.regressedCases} case${verdict.regressedCases === 1 ? '' : 's'} regressed, ${verdict.improvedCases} improved** across ${sources.join(', ') || 'no inputs'}.`,
     '',
     ...verdict.incomplete.map(
-      (i) => `**Incomplete bisection** ${markdownCell(i)}: its numbers cover what was measured; it is not a pass.\n`,
+      (i) =>
+        `**Incomplete ${i.kind}** ${markdownCell(i.text)}: its numbers cover what was measured; it is not a pass.\n`,
     ),
   ];
 }
@@ -90,6 +104,92 @@ function attributedLines(inputs: ReportInputs, verdict: Verdict): string[] {
     );
   }
   out.push('');
+  return out;
+}
+
+const shortCommit = (c: { commit: string }) => `\`${c.commit.slice(0, 10)}\``;
+const findEffect = (e: NonNullable<FindResult['whole']>) => formatEffect(e);
+
+/** One line per find: the case, its whole change, and the commit (or why there is none). */
+function findLines(inputs: ReportInputs): string[] {
+  if (inputs.finds.length === 0) return [];
+  const out = ['### Which commit', ''];
+  for (const { file, data } of inputs.finds) {
+    const what =
+      data.caseId === undefined ? `\`${markdownCell(data.options.filter)}\`` : `\`${markdownCell(data.caseId)}\``;
+    const range = `${shortCommit(data.good)} (good) and ${shortCommit(data.bad)} (bad), ${data.commits.length} commit${data.commits.length === 1 ? '' : 's'}`;
+    const whole = data.whole ? ` ${data.whole.verdict} ${findEffect(data.whole)};` : '';
+    const answer =
+      data.answer.status === 'found' && data.answer.first
+        ? `first changed at **${shortCommit(data.answer.first)} ${markdownCell(data.answer.first.subject)}**`
+        : `${data.answer.status === 'interrupted' ? ':warning: ' : ''}${markdownCell(data.answer.message)}${data.answer.candidates.length ? ` (${data.answer.candidates.map(shortCommit).join(', ')})` : ''}`;
+    out.push(`- ${what} between ${range}:${whole} ${answer} — ${markdownCell(file)}`);
+  }
+  out.push('');
+  return out;
+}
+
+/** A commit subject short enough for a table cell. */
+const oneLine = (subject: string) => (subject.length > 72 ? `${subject.slice(0, 71)}…` : subject);
+
+/** The path a find took: every step, in order, with what it measured. */
+function findStepLines(file: string, data: FindResult): string[] {
+  const open = data.answer.status === 'found' && data.whole?.verdict === 'regressed';
+  const out = [`<details${open ? ' open' : ''}><summary>Find ${markdownCell(file)}</summary>`, ''];
+  const how = data.options.paired
+    ? `paired: each of ${data.options.processes} worker processes hosts good, bad and the commit measured`
+    : `separate: ${data.options.processes} worker processes per commit`;
+  out.push(
+    `${data.options.timePerStep} s per commit per step, ${data.options.rounds} rounds, ${how}; threshold ${data.options.threshold}, ${confidenceLabel(data.options.alpha)} intervals; ${markdownCell(data.machine.cpuModel)} x${data.machine.cpuCount}, node ${markdownCell(data.machine.node)}.`,
+    '',
+    '| step | commit | position | outcome | vs good | from halfway | processes | subject |',
+    '|---|---|---|---|---|---|---|---|',
+  );
+  const row = (
+    step: string,
+    c: { commit: string; subject: string },
+    position: string,
+    outcome: string,
+    vsGood: string,
+    halfway: string,
+    processes: string,
+  ) =>
+    `| ${step} | ${shortCommit(c)} | ${position} | ${outcome} | ${vsGood} | ${halfway} | ${processes} | ${markdownCell(oneLine(c.subject))} |`;
+  if (data.whole)
+    out.push(
+      row(
+        'whole',
+        data.bad,
+        `${data.commits.length}/${data.commits.length}`,
+        data.whole.verdict,
+        findEffect(data.whole),
+        '',
+        '',
+      ),
+    );
+  if (data.control) out.push(row('A/A', data.good, '-', data.control.verdict, findEffect(data.control), '', ''));
+  for (const [i, s] of data.steps.entries()) {
+    const outcome =
+      s.outcome === 'changed'
+        ? 'like bad'
+        : s.outcome === 'same'
+          ? 'like good'
+          : `skipped: ${markdownCell(s.reason ?? '')}`;
+    out.push(
+      row(
+        String(i + 1),
+        s,
+        `${s.position}/${data.commits.length}`,
+        outcome,
+        s.vsGood ? findEffect(s.vsGood) : '',
+        s.fromHalfway
+          ? `x${s.fromHalfway.ratio.toFixed(3)} [${s.fromHalfway.ci[0].toFixed(3)}, ${s.fromHalfway.ci[1].toFixed(3)}]`
+          : '',
+        s.processes === undefined ? '' : String(s.processes),
+      ),
+    );
+  }
+  out.push('', `Exit code ${data.exitCode}: ${markdownCell(data.answer.message)}`, '', '</details>', '');
   return out;
 }
 
@@ -186,6 +286,7 @@ function render(inputs: ReportInputs, maxRows: number): string {
   const parts = [
     ...headlineLines(inputs, verdict),
     ...attributedLines(inputs, verdict),
+    ...findLines(inputs),
     ...changedCaseLines(inputs, maxRows),
     ...fingerprintLines(inputs),
   ];
@@ -196,6 +297,7 @@ function render(inputs: ReportInputs, maxRows: number): string {
     );
     parts.push(formatBisectMarkdown(data, { level: 4, maxCases: maxRows }), '</details>', '');
   }
+  for (const { file, data } of inputs.finds) parts.push(...findStepLines(file, data));
   parts.push(...runLines(inputs));
   return parts.join('\n');
 }

@@ -10,7 +10,7 @@ import { formatReportMarkdown, overallVerdict } from './markdown.js';
 
 export const USAGE = `Usage: layerbench-report <result.json>... [options]
 
-Reads layerbench run, compare and bisect result files and writes a report.
+Reads layerbench run, compare, bisect and find result files and writes a report.
 Run files that are shards of one run (distinct --shard k/n, same machine,
 layers, dispatch and options) are merged; every other run file is a run of its
 own. To compare two runs, name them with --base and --head (each one file, or
@@ -23,11 +23,11 @@ Options:
   --base <run.json>     the run to compare against (repeat for its shards)
   --head <run.json>     the run compared with --base (repeat for its shards)
   --title <text>        the HTML report's title (default "layerbench report")
-  --fail-on-regression  exit 1 when a case regressed or a bisection did not finish
+  --fail-on-regression  exit 1 when a case regressed or a bisection or find did not finish
   -h, --help            show this help
 
 Without --markdown or --html the Markdown report goes to stdout.
-Exit codes: 0 written, 1 regression or incomplete bisection (with --fail-on-regression),
+Exit codes: 0 written, 1 regression or incomplete bisection or find (with --fail-on-regression),
 2 bad usage, input file or output path.
 
 Examples:

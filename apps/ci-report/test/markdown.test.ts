@@ -5,15 +5,20 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readRunResult } from '@layerbench/bench-runner/results';
+import { readFindResult, readRunResult } from '@layerbench/bench-runner/results';
 import { formatReportMarkdown, GITHUB_COMMENT_LIMIT, mergeRuns, readReportInputs } from '../src/index.ts';
 import { main } from '../src/report-cli.ts';
 import { capture } from './capture.ts';
 
 const fixture = (name: string) => `test/fixtures/${name}`;
-const all = ['run-shard-1.json', 'run-shard-2.json', 'run-other-machine.json', 'compare.json', 'bisect.json'].map(
-  fixture,
-);
+const all = [
+  'run-shard-1.json',
+  'run-shard-2.json',
+  'run-other-machine.json',
+  'compare.json',
+  'bisect.json',
+  'find.json',
+].map(fixture);
 
 describe('readReportInputs', () => {
   it('merges the shards of one machine and keeps the other machine apart', () => {
@@ -24,6 +29,7 @@ describe('readReportInputs', () => {
     ]);
     expect(inputs.comparisons).toHaveLength(1);
     expect(inputs.bisects).toHaveLength(1);
+    expect(inputs.finds).toHaveLength(1);
   });
 
   it('keeps the first of a case two shards both hold, and says so', () => {
@@ -119,5 +125,60 @@ describe('layerbench-report', () => {
     expect(out.stdout).toMatch(/#### :warning: layerbench bisect: Incomplete \(interrupted after 1 of 5 rounds\)/);
     expect(out.stdout).toMatch(/\| not measured \|/);
     expect(main([file, '--fail-on-regression'], capture().io)).toBe(1);
+  });
+
+  it('shows which commit a find named, with its steps, and counts its case once', () => {
+    const find = readFindResult(fixture('find.json'));
+    const { out, io } = capture();
+    expect(main([fixture('find.json')], io)).toBe(0);
+    expect(out.stdout).toMatch(/^## layerbench: :red_circle: regression/);
+    expect(out.stdout).toContain('**1 case regressed, 0 improved** across 1 find.');
+    expect(out.stdout).toContain('### Which commit');
+    const first = find.answer.first!;
+    expect(out.stdout).toContain(`first changed at **\`${first.commit.slice(0, 10)}\` ${first.subject}**`);
+    // One table row per step, in order, after the whole change and its A/A control.
+    const rows = out.stdout.split('\n').filter((l) => /^\| (whole|A\/A|\d+) \|/.test(l));
+    expect(rows.map((r) => r.split('|')[1]!.trim())).toEqual([
+      'whole',
+      'A/A',
+      ...find.steps.map((_, i) => String(i + 1)),
+    ]);
+    for (const [i, step] of find.steps.entries()) expect(rows[i + 2]).toContain(step.commit.slice(0, 10));
+    expect(main([fixture('find.json'), '--fail-on-regression'], capture().io)).toBe(1);
+  });
+
+  it('never shows an interrupted find as green, and fails the gate on it', () => {
+    const data = readFindResult(fixture('find.json'));
+    const left = data.commits.slice(0, 3);
+    const partial = {
+      ...data,
+      whole: { ...data.whole!, verdict: 'inconclusive' },
+      steps: [],
+      answer: {
+        status: 'interrupted',
+        candidates: left,
+        message: 'INCOMPLETE: interrupted; the first changed commit is one of these',
+      },
+      exitCode: 3,
+      complete: false,
+    };
+    const file = join(mkdtempSync(join(tmpdir(), 'layerbench-report-')), 'find-partial.json');
+    writeFileSync(file, JSON.stringify(partial));
+    const { out, io } = capture();
+    expect(main([file], io)).toBe(0);
+    expect(out.stdout).toMatch(/^## layerbench: :warning: incomplete: no regression in what was measured/);
+    expect(out.stdout).toContain('**Incomplete find** ');
+    expect(out.stdout).toContain(left.map((c) => `\`${c.commit.slice(0, 10)}\``).join(', '));
+    expect(main([file, '--fail-on-regression'], capture().io)).toBe(1);
+  });
+
+  it('exits 2 for a find file that violates the schema, naming the field', () => {
+    const data = JSON.parse(readFileSync(fixture('find.json'), 'utf8')) as { answer: { status: string } };
+    data.answer.status = 'probably';
+    const file = join(mkdtempSync(join(tmpdir(), 'layerbench-report-')), 'find-bad.json');
+    writeFileSync(file, JSON.stringify(data));
+    const { out, io } = capture();
+    expect(main([file], io)).toBe(2);
+    expect(out.stderr).toMatch(/find-bad\.json: .*answer\.status/);
   });
 });

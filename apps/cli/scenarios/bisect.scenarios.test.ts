@@ -9,10 +9,11 @@
 // task, `npm run scenarios`) after every other test, alone on the machine; the
 // cases are few so the suite stays within about 15 minutes here.
 import { spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readBisectResult, type BisectResult } from '@layerbench/bench-runner/results';
+import { readBisectResult, readFindResult, type BisectResult } from '@layerbench/bench-runner/results';
 import { LayerResolver } from '../src/bisect/side-sources.ts';
 import { cliMain, runCli, type CliRun } from '../test/spawn-cli.ts';
 import {
@@ -406,7 +407,8 @@ describe('find scenarios', () => {
   /** find over the history (paired, or with extra args), its path and answer checked; the run's output is logged. */
   async function findOverHistory(extra: string[]): Promise<void> {
     const args = ['find', '--repo', history.repo, '--deps', 'link', '--good', history.base, '--bad', findTip!];
-    args.push('--suite', 'sha1', '--filter', '^sha1/1500/dispatch$', ...extra, '--quiet');
+    const outFile = join(mkdtempSync(join(tmpdir(), 'find-out-')), 'find.json');
+    args.push('--suite', 'sha1', '--filter', '^sha1/1500/dispatch$', ...extra, '--out', outFile, '--quiet');
     const run = await runCli(args, { cwd: history.repo });
     process.stdout.write(
       `\n$ layerbench find --good ${history.base} --bad ${findTip} --suite sha1 --filter '^sha1/1500/dispatch$' ${extra.join(' ')} -> exit ${run.code}\n${run.stdout}\n`,
@@ -428,6 +430,32 @@ describe('find scenarios', () => {
     expect(path).not.toContain(`bad ${short('neutral two (fixes the build)')}`);
     // The first step's A/A control: the good commit again, in processes of its own.
     expect(run.stdout).toMatch(new RegExp(`^ {2}A/A {2}${history.base.slice(0, 10)} {2}x[\\d.]+ \\[`, 'm'));
+    // The result file says the same as the output: the answer, and each step as printed.
+    const file = readFindResult(outFile);
+    expect(file.answer.status).toBe('found');
+    expect(file.answer.first?.commit).toBe(commits['the regression']);
+    expect(file.exitCode).toBe(0);
+    expect(file.complete).toBe(true);
+    expect(file.caseId).toBe('sha1/1500/dispatch');
+    expect(file.options.paired).toBe(!extra.includes('--separate'));
+    expect(file.whole?.verdict).toBe('regressed');
+    expect(file.commits.map((c) => c.commit)).toEqual([
+      commits['neutral one'],
+      commits['does not build'],
+      commits['neutral two (fixes the build)'],
+      commits['the regression'],
+      commits['neutral three'],
+    ]);
+    expect(
+      file.steps.map(
+        (st) =>
+          `${st.outcome === 'changed' ? 'bad' : st.outcome === 'same' ? 'good' : 'skip'} ${st.commit.slice(0, 10)}`,
+      ),
+    ).toEqual(path.slice(1)); // path[0] is the whole change (bad)
+    for (const st of file.steps) expect(run.stdout).toContain(st.text);
+    const measured = file.steps.filter((st) => st.outcome !== 'skip');
+    for (const st of measured) expect(st.vsGood?.ratio).toBeGreaterThan(0);
+    if (file.options.paired) for (const st of measured) expect(st.fromHalfway?.ci).toHaveLength(2);
   }
 
   it('paired (the default): skips the commit that does not build and names the regression', {
@@ -460,7 +488,8 @@ describe('find scenarios', () => {
   }, async () => {
     expect(findTip, 'the find scenario before this one made the history').toBeDefined();
     const args = ['find', '--repo', history.repo, '--deps', 'link', '--good', history.base, '--bad', findTip!];
-    args.push('--suite', 'sha1', '--filter', '^sha1/1500/dispatch$');
+    const outFile = join(mkdtempSync(join(tmpdir(), 'find-out-')), 'find.json');
+    args.push('--suite', 'sha1', '--filter', '^sha1/1500/dispatch$', '--out', outFile);
     // Ctrl-C once the whole change is measured (the A/A line is out): the search has begun, not ended.
     const { code, stdout, stderr } = await interruptedRun(args, 'stdout', /^ {2}A\/A /m);
     process.stdout.write(
@@ -469,6 +498,13 @@ describe('find scenarios', () => {
     expect(code, stderr + stdout).toBe(3);
     expect(stdout).toMatch(/^find: INCOMPLETE: interrupted; the first changed commit is one of these/m);
     expect(stdout).not.toMatch(/^find: first commit where/m);
+    // The file is written too, and is never a pass.
+    const file = readFindResult(outFile);
+    expect(file.complete).toBe(false);
+    expect(file.exitCode).toBe(3);
+    expect(file.answer.status).toBe('interrupted');
+    expect(file.answer.candidates.length).toBeGreaterThan(0);
+    expect(file.answer.candidates.map((c) => c.commit)).toContain(commits['the regression']);
   });
 });
 

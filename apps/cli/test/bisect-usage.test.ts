@@ -24,6 +24,10 @@ describe('bisect/find usage', () => {
       ['find', '--good', 'HEAD~1', '--filter', 'x', '--paired', '--separate'],
       /--paired and --separate exclude each other/,
     ],
+    [
+      ['find', '--good', 'HEAD~1', '--filter', 'x', '--out', '/nonexistent-layerbench-dir/find.json'],
+      /nonexistent-layerbench-dir/,
+    ],
   ])('%j exits 2 with one line', async (args, message) => {
     const run = await runCli(args);
     expect(run.code).toBe(2);

@@ -420,6 +420,11 @@ async function variantReports(
 }
 
 /** A case's result before anything is known about it (status ok, no comparisons yet). */
+/** A comparison as the result files keep it (ratio, interval, p-value, verdict). */
+export function asEffect(c: SampleComparison): Effect {
+  return { ratio: c.ratio, ci: c.ratioCi, pValue: c.pValue, verdict: c.verdict };
+}
+
 export function emptyBisectCase(meta: Pick<WorkerCase, 'id' | 'layer' | 'params'>): BisectCase {
   return {
     id: meta.id,
@@ -474,7 +479,7 @@ function analyseCase(record: CaseRecord, inputs: BisectInputs, measured: Measure
       for (const layer of inputs.layers) {
         const c = model.compare('good', swapInId(layer));
         const share: BisectCase['layers'][number] = { layer, reproduced: 'neither', explains: false };
-        if (c) share.swapIn = { ratio: c.ratio, ci: c.ratioCi, pValue: c.pValue, verdict: c.verdict };
+        if (c) share.swapIn = asEffect(c);
         else share.problem = `${swapInId(layer)}: ${record.problems.get(swapInId(layer)) ?? 'not measured'}`;
         out.layers.push(share);
       }
@@ -488,8 +493,7 @@ function analyseCase(record: CaseRecord, inputs: BisectInputs, measured: Measure
   }
   out.processSd = model.sd;
   out.df = model.df;
-  const effect = (c: SampleComparison | undefined): Effect | undefined =>
-    c && { ratio: c.ratio, ci: c.ratioCi, pValue: c.pValue, verdict: c.verdict };
+  const effect = (c: SampleComparison | undefined): Effect | undefined => c && asEffect(c);
   const comparisons: CaseComparisons = {
     compare: (base, head) => effect(model.compare(base, head)),
     // (head / base) / (control / good); for a swap in (base = good) the good terms cancel.

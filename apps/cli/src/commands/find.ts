@@ -7,6 +7,8 @@
 // that do not build, and midpoints that cannot be told apart from halfway, are
 // skipped like `git bisect skip`. Prints the path it took.
 import { spawnSync } from 'node:child_process';
+import { collectEnv } from '@layerbench/bench-runner';
+import { writeResultFile, type FindResult, type FindStep } from '@layerbench/bench-runner/results';
 import { processModel, type ProcessModel, type SampleComparison } from '@layerbench/bench-runner/stats';
 import {
   anyText,
@@ -24,7 +26,7 @@ import {
 import { formatEffect } from '@layerbench/bench-runner/reporters';
 import { LayerSourceError, resolveCommit, type LayerResolver } from '../bisect/side-sources.js';
 import { CODE_LAYERS, type CodeLayerName } from '../bisect/side-spec.js';
-import { DEFAULT_VISIT_PERCENTILE, shuffle, visitValue, WARMUP_SECONDS } from '../bisect/run.js';
+import { asEffect, DEFAULT_VISIT_PERCENTILE, shuffle, visitValue, WARMUP_SECONDS } from '../bisect/run.js';
 import { CompositionWorker, MixError } from '../bisect/worker/client.js';
 import type { WorkerCase } from '../bisect/worker/protocol.js';
 import { Interrupted, PairedStep, StepCommitError, type PairedStepOptions } from './find-paired.js';
@@ -39,6 +41,7 @@ import {
   sharedSourceOptions,
 } from './bisect.js';
 import { checkedCpuPlan, cpuChoice, cpuOptionHelp, describeCpuPlan, pinAll, planCpu, type CpuPlan } from '../cpu.js';
+import { outputPath } from '../result-files.js';
 import type { Command, CommandContext } from './types.js';
 
 const options = {
@@ -80,6 +83,7 @@ const options = {
   threshold: valueOption('ratio', 'a change smaller than this is noise (default 0.03)', fraction('a relative change')),
   alpha: valueOption('p', 'significance level (default 0.01)', fraction('a probability')),
   ...sharedSourceOptions,
+  out: valueOption('file', 'write the find result file here (also when it cannot tell or is interrupted)', anyText),
   quiet: booleanOption('no progress on stderr'),
 };
 
@@ -140,13 +144,6 @@ function subject(repoRoot: string, commit: string): string {
   return spawnSync('git', ['log', '-1', '--format=%s', commit], { cwd: repoRoot, encoding: 'utf8' }).stdout.trim();
 }
 
-interface Step {
-  commit: string;
-  ratio?: number;
-  text: string;
-  outcome: 'changed' | 'same' | 'skip';
-}
-
 /** Builds a commit's stack and starts its worker processes; a build failure is a LayerSourceError. */
 async function workersAt(
   resolver: LayerResolver,
@@ -193,8 +190,16 @@ interface WholeStep {
   overControl: SampleComparison | undefined;
 }
 
+/** What a step measured, for the result file: the midpoint against good, and (paired) against bad and halfway. */
+interface StepFigures {
+  vsGood?: SampleComparison;
+  vsBad?: SampleComparison;
+  fromHalfway?: SampleComparison;
+  processes?: number;
+}
+
 /** A midpoint's answer: like good, like bad, or skipped (does not build, the case fails, cannot tell). */
-type MidpointAnswer = { changed: boolean; text: string } | { skip: string };
+type MidpointAnswer = ({ changed: boolean; text: string } | { skip: string }) & StepFigures;
 
 /** A commit that cannot be measured at all (good or bad): find prints the message and exits 2. */
 class EndpointError extends Error {
@@ -318,7 +323,7 @@ class SeparateStepper implements Stepper {
     const halfway = Math.log(whole.ratio) / 2;
     const changed =
       Math.abs(Math.log(cmp.ratio)) > Math.abs(halfway) && Math.sign(Math.log(cmp.ratio)) === Math.sign(halfway);
-    return { changed, text: `${effectText(cmp)}  ${cmp.verdict}` };
+    return { changed, text: `${effectText(cmp)}  ${cmp.verdict}`, vsGood: cmp, processes: workers.length };
   }
 
   close(): Promise<void> {
@@ -408,8 +413,10 @@ class PairedStepper implements Stepper {
         answer = nearer(step.model(s.threshold, s.alpha), whole);
       }
       const text = `${answer.text}  (${step.processCount} processes)`;
-      if (answer.changed === undefined) return { skip: `cannot tell: ${text}` };
-      return { changed: answer.changed, text };
+      const { vsGood, vsBad, fromHalfway } = answer;
+      const figures = { vsGood, vsBad, fromHalfway, processes: step.processCount };
+      if (answer.changed === undefined) return { skip: `cannot tell: ${text}`, ...figures };
+      return { changed: answer.changed, text, ...figures };
     } catch (err) {
       if (!(err instanceof StepCommitError)) throw err;
       return { skip: `the case fails there: ${err.message}` };
@@ -433,7 +440,16 @@ class PairedStepper implements Stepper {
  * against the mean of good and bad (log scale), its interval clear of 0
  * (undefined: not clear).
  */
-export function nearer(model: ProcessModel, whole: SampleComparison): { changed: boolean | undefined; text: string } {
+export function nearer(
+  model: ProcessModel,
+  whole: SampleComparison,
+): {
+  changed: boolean | undefined;
+  text: string;
+  vsGood: SampleComparison;
+  vsBad: SampleComparison;
+  fromHalfway: SampleComparison;
+} {
   const vsGood = model.compare('good', 'mid')!;
   const vsBad = model.compare('bad', 'mid')!;
   const toward = model.contrast({ mid: 1, good: -0.5, bad: -0.5 }, 0)!;
@@ -444,6 +460,9 @@ export function nearer(model: ProcessModel, whole: SampleComparison): { changed:
   const side = changed === undefined ? 'between good and bad' : changed ? 'nearer bad' : 'nearer good';
   return {
     changed,
+    vsGood,
+    vsBad,
+    fromHalfway: toward,
     text: `vs good ${effectText(vsGood)}, vs bad ${formatRatio(vsBad)}, ${side} (x${toward.ratio.toFixed(3)} [${low.toFixed(3)}, ${high.toFixed(3)}] from halfway)`,
   };
 }
@@ -457,6 +476,8 @@ async function find(args: string[], ctx: CommandContext): Promise<number> {
   if (chosen.filter === undefined) throw new UsageError('--filter is required: --filter <case id regex>');
   if (chosen.paired && chosen.separate) throw new UsageError('--paired and --separate exclude each other');
   const filter = chosen.filter;
+  // Checked before anything is built or measured: a path that cannot be written is bad input.
+  const outFile = chosen.out === undefined ? undefined : outputPath(ctx, chosen.out);
   const progress = progressStream(ctx, chosen.quiet);
   // Builds and downloads take minutes: said on stderr even when it is not a terminal (a CI log), unless --quiet.
   const resolver = resolverFor(ctx, chosen, (m) => {
@@ -497,6 +518,57 @@ async function find(args: string[], ctx: CommandContext): Promise<number> {
   };
   const stepper: Stepper = paired ? new PairedStepper(settings) : new SeparateStepper(settings);
   const out = (line: string) => ctx.stdout.write(`${line}\n`);
+  const named = (commit: string) => ({ commit, subject: subject(repo, commit) });
+  const env = collectEnv();
+  // The result file, filled in as the search goes and written on every way out (atomically).
+  const record: FindResult = {
+    kind: 'layerbench/find',
+    schemaVersion: 1,
+    createdAt: new Date().toISOString(),
+    options: {
+      suites: settings.suites,
+      filter,
+      timePerStep: settings.time,
+      rounds: settings.rounds,
+      processes,
+      paired,
+      visitPercentile: settings.percentile,
+      threshold,
+      alpha: settings.alpha,
+    },
+    machine: {
+      cpuModel: env.cpuModel,
+      cpuCount: env.cpuCount,
+      os: env.os,
+      ...(env.machineId === undefined ? {} : { machineId: env.machineId }),
+      node: process.version,
+    },
+    good: { ref: chosen.good, ...named(good) },
+    bad: { ref: badRef, ...named(bad) },
+    commits: commits.map(named),
+    steps: [],
+    answer: { status: 'failed', candidates: [], message: '' },
+    exitCode: 0,
+    complete: true,
+  };
+  /** Ends the search: records the answer, writes the file when asked, and gives the exit code. */
+  const finish = (
+    status: FindResult['answer']['status'],
+    exitCode: number,
+    message: string,
+    found: { first?: string; candidates?: string[] } = {},
+  ): number => {
+    record.answer = {
+      status,
+      ...(found.first === undefined ? {} : { first: named(found.first) }),
+      candidates: (found.candidates ?? []).map(named),
+      message,
+    };
+    record.exitCode = exitCode;
+    record.complete = status !== 'interrupted';
+    if (outFile !== undefined) writeResultFile(outFile, record);
+    return exitCode;
+  };
 
   // Invariant: commits[lo] (or good when lo = -1) is like good; commits[hi] is changed.
   let lo = -1;
@@ -506,40 +578,45 @@ async function find(args: string[], ctx: CommandContext): Promise<number> {
     const cases = await stepper.open();
     if (cases.length !== 1) {
       const ids = cases.map((c) => c.id);
-      ctx.stderr.write(
-        `layerbench find: --filter must match exactly one case at ${short(good)}, it matches ${ids.length}${ids.length ? `: ${ids.slice(0, 10).join(', ')}${ids.length > 10 ? ', ...' : ''}` : ''}\n`,
-      );
-      return 2;
+      const message = `--filter must match exactly one case at ${short(good)}, it matches ${ids.length}${ids.length ? `: ${ids.slice(0, 10).join(', ')}${ids.length > 10 ? ', ...' : ''}` : ''}`;
+      ctx.stderr.write(`layerbench find: ${message}\n`);
+      return finish('failed', 2, message);
     }
     const caseId = cases[0]!.id;
+    record.caseId = caseId;
     out(
       `find: ${caseId} between ${short(good)} (good) and ${short(bad)} (bad): ${commits.length} commits, ${processes} processes each${paired ? ' (paired: each process hosts the good, the bad and the measured commit)' : ''}`,
     );
     const { whole, control, overControl } = await stepper.whole(caseId);
+    record.whole = asEffect(whole);
+    if (control) record.control = asEffect(control);
     out(`  bad  ${short(bad)}  ${effectText(whole)}  ${whole.verdict}`);
     if (control) out(`  A/A  ${short(good)}  ${effectText(control)}  ${control.verdict}`);
+    const say = (message: string) => {
+      out(`find: ${message}`);
+      return message;
+    };
     if (whole.verdict === 'unchanged') {
-      out(
-        `find: ${caseId} did not change beyond the noise threshold (${threshold}) between ${short(good)} and ${short(bad)}: nothing to find`,
+      const message = say(
+        `${caseId} did not change beyond the noise threshold (${threshold}) between ${short(good)} and ${short(bad)}: nothing to find`,
       );
-      return 0;
+      return finish('unchanged', 0, message);
     }
     // Not a pass: a change that may be there, or one no larger than identical stacks differ, is not searched.
     if (whole.verdict === 'inconclusive') {
-      out(
-        `find: cannot tell whether ${caseId} changed beyond the noise threshold (${threshold}) between ${short(good)} and ${short(bad)}: ${effectText(whole)}; more --time or --processes narrow it`,
+      const message = say(
+        `cannot tell whether ${caseId} changed beyond the noise threshold (${threshold}) between ${short(good)} and ${short(bad)}: ${effectText(whole)}; more --time or --processes narrow it`,
       );
-      return 125;
+      return finish('cannot-tell', 125, message);
     }
     if (overControl?.verdict !== whole.verdict) {
-      out(
-        `find: cannot tell: ${caseId} ${whole.verdict} between ${short(good)} and ${short(bad)}, but not beyond the A/A control (identical good processes differ by ${control ? effectText(control) : 'an unknown amount'})`,
+      const message = say(
+        `cannot tell: ${caseId} ${whole.verdict} between ${short(good)} and ${short(bad)}, but not beyond the A/A control (identical good processes differ by ${control ? effectText(control) : 'an unknown amount'})`,
       );
-      return 125;
+      return finish('cannot-tell', 125, message);
     }
     measuredWhole = true;
     const skipped = new Set<number>();
-    const path: Step[] = [];
     while (hi - lo > 1) {
       const middle = Math.floor((lo + hi) / 2);
       const candidates = [];
@@ -549,17 +626,27 @@ async function find(args: string[], ctx: CommandContext): Promise<number> {
       const index = candidates[0]!;
       const commit = commits[index]!;
       const answer = await stepper.midpoint(commit, caseId, whole);
+      const step: FindStep = {
+        ...named(commit),
+        position: index + 1,
+        outcome: 'skip' in answer ? 'skip' : answer.changed ? 'changed' : 'same',
+        ...(answer.vsGood ? { vsGood: asEffect(answer.vsGood) } : {}),
+        ...(answer.vsBad ? { vsBad: asEffect(answer.vsBad) } : {}),
+        ...(answer.fromHalfway ? { fromHalfway: asEffect(answer.fromHalfway) } : {}),
+        ...(answer.processes === undefined ? {} : { processes: answer.processes }),
+        text: '',
+      };
+      record.steps.push(step);
       if ('skip' in answer) {
         skipped.add(index);
-        const text = `  skip ${short(commit)}  (${index + 1}/${commits.length}) ${answer.skip}`;
-        path.push({ commit, text, outcome: 'skip' });
-        out(text);
+        step.reason = answer.skip;
+        step.text = `  skip ${short(commit)}  (${index + 1}/${commits.length}) ${answer.skip}`;
+        out(step.text);
         continue;
       }
-      const text = `  ${answer.changed ? 'bad ' : 'good'} ${short(commit)}  (${index + 1}/${commits.length}) ${answer.text}  ${subject(repo, commit)}`;
-      path.push({ commit, text, outcome: answer.changed ? 'changed' : 'same' });
-      out(text);
-      progress?.write(`find: ${path.length} steps, ${hi - lo - 1} commits left\n`);
+      step.text = `  ${answer.changed ? 'bad ' : 'good'} ${short(commit)}  (${index + 1}/${commits.length}) ${answer.text}  ${step.subject}`;
+      out(step.text);
+      progress?.write(`find: ${record.steps.length} steps, ${hi - lo - 1} commits left\n`);
       if (answer.changed) hi = index;
       else lo = index;
     }
@@ -567,27 +654,31 @@ async function find(args: string[], ctx: CommandContext): Promise<number> {
     const unresolved = [];
     for (let i = lo + 1; i < hi; i++) unresolved.push(commits[i]!);
     if (unresolved.length > 0) {
-      out(`find: cannot tell which of these changed ${caseId} (the commits between were skipped):`);
+      const message = say(`cannot tell which of these changed ${caseId} (the commits between were skipped):`);
       for (const c of [...unresolved, first]) out(`  ${short(c)}  ${subject(repo, c)}`);
-      return 125;
+      return finish('cannot-tell', 125, message, { candidates: [...unresolved, first] });
     }
-    out(
-      `find: first commit where ${caseId} changed (${whole.verdict}, x${whole.ratio.toFixed(3)} overall): ${short(first)} ${subject(repo, first)}`,
+    const message = say(
+      `first commit where ${caseId} changed (${whole.verdict}, x${whole.ratio.toFixed(3)} overall): ${short(first)} ${subject(repo, first)}`,
     );
-    return 0;
+    return finish('found', 0, message, { first });
   } catch (err) {
     if (err instanceof EndpointError) {
       ctx.stderr.write(`layerbench find: ${err.message}\n`);
-      return 2;
+      return finish('failed', 2, err.message);
     }
     if (!(err instanceof Interrupted)) throw err;
     // Partial is never green: say what is known and exit 3.
-    if (!measuredWhole) out(`find: INCOMPLETE: interrupted before the whole change was measured; nothing is known`);
-    else {
-      out(`find: INCOMPLETE: interrupted; the first changed commit is one of these (not searched further):`);
-      for (let i = lo + 1; i <= hi; i++) out(`  ${short(commits[i]!)}  ${subject(repo, commits[i]!)}`);
+    if (!measuredWhole) {
+      const message = 'INCOMPLETE: interrupted before the whole change was measured; nothing is known';
+      out(`find: ${message}`);
+      return finish('interrupted', 3, message);
     }
-    return 3;
+    const message = 'INCOMPLETE: interrupted; the first changed commit is one of these (not searched further):';
+    out(`find: ${message}`);
+    const left = commits.slice(lo + 1, hi + 1);
+    for (const c of left) out(`  ${short(c)}  ${subject(repo, c)}`);
+    return finish('interrupted', 3, message, { candidates: left });
   } finally {
     await stepper.close();
   }
