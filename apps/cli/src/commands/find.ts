@@ -640,7 +640,7 @@ async function find(args: string[], ctx: CommandContext): Promise<number> {
       if ('skip' in answer) {
         skipped.add(index);
         step.reason = answer.skip;
-        step.text = `  skip ${short(commit)}  (${index + 1}/${commits.length}) ${answer.skip}`;
+        step.text = `  skip ${short(commit)}  (${index + 1}/${commits.length}) ${answer.skip}  ${step.subject}`;
         out(step.text);
         continue;
       }
