@@ -9,8 +9,41 @@
 // repeating the lines of tests skipped for a missing program.
 // Exit code: 0 when Biome, the tests and the scenarios all passed, else 1 (or turbo's).
 import { spawn } from 'node:child_process';
-import { realpathSync } from 'node:fs';
+import { accessSync, constants, realpathSync, statSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+
+/**
+ * Which of the Debian programs the tests use (vectors/programs.ts) this
+ * machine has, as 'chromium=/usr/bin/chromium tshark=missing'. Set as
+ * LAYERBENCH_TEST_PROGRAMS, which turbo hashes into the test task (turbo.json):
+ * a test that skipped for a missing program is not replayed from turbo's cache
+ * once the program is installed, nor a passing one once it is removed.
+ */
+export function programsSeen(env = process.env) {
+  const executable = (file) => {
+    try {
+      accessSync(file, constants.X_OK);
+      return statSync(file).isFile();
+    } catch {
+      return false;
+    }
+  };
+  return [
+    ['chromium', 'CHROMIUM_PATH'],
+    ['tshark', 'TSHARK_PATH'],
+  ]
+    .map(([name, variable]) => {
+      const candidates = env[variable]
+        ? [env[variable]]
+        : (env.PATH ?? '')
+            .split(delimiter)
+            .filter(Boolean)
+            .map((dir) => join(dir, name));
+      return `${name}=${candidates.find(executable) ?? 'missing'}`;
+    })
+    .join(' ');
+}
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI colour codes begin with ESC (0x1b)
 const ansi = /\x1b\[[0-9;?]*[A-Za-z]/g;
@@ -95,6 +128,7 @@ function turbo(tasks, args, summary) {
 
 async function runAll(args) {
   const summary = new TestSummary();
+  process.env.LAYERBENCH_TEST_PROGRAMS = programsSeen();
   process.stdout.write('npm test: biome ci (format and lint, biome.jsonc)\n');
   const biomeOk = await runBiome();
   if (!biomeOk) summary.failedTasks.push('biome ci (run `npm run check` to fix what it can)');

@@ -1,9 +1,12 @@
 // The closing lines of the root `npm test` (scripts/test-summary.mjs): one
 // total over every package's vitest summary, whatever turbo interleaves, with
 // the lines of skipped tests and the failed tasks.
+import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain JavaScript build script without type declarations
-import { TestSummary } from '../../../scripts/test-summary.mjs';
+import { programsSeen, TestSummary } from '../../../scripts/test-summary.mjs';
 
 describe('npm test summary', () => {
   it('adds up every package and ends with one total line', () => {
@@ -28,5 +31,18 @@ describe('npm test summary', () => {
 
   it('says 0 of everything when no package reported', () => {
     expect(new TestSummary().closingLines()).toEqual(['tests: 0 passed, 0 failed (0 packages)']);
+  });
+
+  it('says which test programs the machine has, so turbo does not replay a skip once one is installed', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'programs-'));
+    const tshark = join(dir, 'tshark');
+    writeFileSync(tshark, '#!/bin/sh\n');
+    chmodSync(tshark, 0o755);
+    // A file that is not executable is not the program.
+    writeFileSync(join(dir, 'chromium'), '');
+    expect(programsSeen({ PATH: `/nonexistent-dir:${dir}` })).toBe(`chromium=missing tshark=${tshark}`);
+    expect(programsSeen({ PATH: dir, CHROMIUM_PATH: tshark, TSHARK_PATH: join(dir, 'none') })).toBe(
+      `chromium=${tshark} tshark=missing`,
+    );
   });
 });
