@@ -247,6 +247,30 @@ describe('compare', { timeout: heavyTestTimeout }, () => {
     expect(changed.stdout).not.toContain('identical code:');
   });
 
+  it("an inconclusive case that moved beyond the threshold: the side-by-side command, with the runs' commits", async () => {
+    const atCommit = (commit: string) =>
+      syntheticEnv({ layers: [{ name: '@layerbench/sha1-dispatch', version: '0.1.0', source: 'workspace', commit }] });
+    const before = writeRun(
+      'hint-base.json',
+      syntheticRun([syntheticCase('sha1/64/unrolled', samplesAround(100, 11))], atCommit('a'.repeat(40))),
+    );
+    // 20% slower: beyond the 3% threshold, within the conservative default spread of separate runs.
+    const after = writeRun(
+      'hint-head.json',
+      syntheticRun([syntheticCase('sha1/64/unrolled', samplesAround(120, 12))], atCommit('b'.repeat(40))),
+    );
+    const result = await runCli(['compare', before, after], { env: noCalibration });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/sha1\/64\/unrolled .* inconclusive/);
+    expect(result.stderr).toContain('1 case(s) moved by more than the threshold');
+    expect(result.stderr).toContain(
+      `layerbench bisect --paired --good git:${'a'.repeat(12)} --bad git:${'b'.repeat(12)} --suite sha1 --filter '^(sha1/64/unrolled)$'`,
+    );
+    // Nothing moved: no hint.
+    const quiet = await runCli(['compare', base, unchanged], { env: calibrated });
+    expect(quiet.stderr).not.toContain('moved by more than the threshold');
+  });
+
   it('exit 1 when an output digest changed, even if not slower', async () => {
     const wrong = writeRun(
       'wrong-digest.json',

@@ -4,7 +4,7 @@
 import { compareResults } from '@layerbench/bench-runner/compare';
 import { formatComparison, formatJson, formatMarkdown } from '@layerbench/bench-runner/reporters';
 import { writeResultFile } from '@layerbench/bench-runner/results';
-import type { Comparison } from '@layerbench/bench-runner';
+import type { Comparison, RunResult } from '@layerbench/bench-runner';
 import { anyText, booleanOption, formatOptionHelp, fraction, oneOf, parseArgs, valueOption } from '../args.js';
 import { caseLayers, chooseNoise } from '../between-runs.js';
 import { outputPath, readRunInput } from '../result-files.js';
@@ -122,6 +122,41 @@ export function comparisonVerdictLine(comparison: Comparison): string {
   return `${parts.join('; ')} (exit 1)`;
 }
 
+/** The one commit a run's code layers came from (the checkout it ran in), if they agree on one. */
+function runCommit(run: RunResult): string | undefined {
+  const commits = new Set(run.env.layers.filter((l) => l.name !== 'runtime').map((l) => l.commit));
+  return commits.size === 1 ? [...commits][0] : undefined;
+}
+
+const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * Cases whose point estimate moved beyond the threshold but whose interval
+ * (the drift between separate runs) does not tell: the command that measures
+ * both sides in the same worker processes and can, with the two runs'
+ * commits when the files name them.
+ */
+export function sideBySideHint(base: RunResult, head: RunResult, comparison: Comparison): string | undefined {
+  if (comparison.incomparable?.length) return undefined;
+  const moved = comparison.cases.filter(
+    (c) => c.verdict === 'inconclusive' && Math.abs(Math.log(c.ratio)) > Math.log1p(comparison.threshold),
+  );
+  if (moved.length === 0) return undefined;
+  const [good, bad] = [runCommit(base), runCommit(head)];
+  const sides =
+    good !== undefined && bad !== undefined && good !== bad
+      ? `--good git:${good.slice(0, 12)} --bad git:${bad.slice(0, 12)}`
+      : '--good git:<base commit> --bad git:<head commit>';
+  const suites = [...new Set([...base.suites, ...head.suites])].map((suite) => `--suite ${suite}`);
+  const filter = moved.length <= 12 ? [`--filter '^(${moved.map((c) => escapeRegex(c.id)).join('|')})$'`] : [];
+  const names = moved.slice(0, 3).map((c) => `${c.id} x${c.ratio.toFixed(3)}`);
+  return [
+    `${moved.length} case(s) moved by more than the threshold but cannot be told from the drift between separate runs (${names.join(', ')}${moved.length > 3 ? ', ...' : ''}).`,
+    `To tell, measure both sides in the same worker processes:`,
+    `  layerbench bisect --paired ${[sides, ...suites, ...filter].join(' ')}`,
+  ].join('\n');
+}
+
 async function compareFiles(args: string[], ctx: CommandContext): Promise<number> {
   const parsed = parseArgs(args, argSpec);
   const chosen = parsed.options;
@@ -152,5 +187,7 @@ async function compareFiles(args: string[], ctx: CommandContext): Promise<number
   const line = comparisonVerdictLine(comparison);
   if (chosen.format !== 'markdown') ctx.stdout.write(`\n${code === 0 ? style.green(line) : style.red(line)}\n`);
   else if (code === compareExit.cannotTell) ctx.stderr.write(`layerbench compare: ${line}\n`);
+  const hint = sideBySideHint(base, head, comparison);
+  if (hint !== undefined) ctx.stderr.write(`\n${hint}\n`);
   return code;
 }
