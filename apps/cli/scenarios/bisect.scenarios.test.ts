@@ -88,9 +88,14 @@ async function bisect(good: string, bad: string, args: string[]): Promise<Bisect
  * that must be blamed on nothing), and the cases where it is undecided or
  * wrong. Undecided: a case expected to name layers that is inconclusive or
  * names a subset of them (reproduced one way only, or not beyond the A/A
- * control). Wrong: a layer named that is not expected, on any case.
+ * control), or (`alsoUndecided`) one the scenario's own rule finds unsettled.
+ * Wrong: a layer named that is not expected, on any case.
  */
-function judgeAttribution(result: BisectResult, expected: Record<string, string[]>) {
+function judgeAttribution(
+  result: BisectResult,
+  expected: Record<string, string[]>,
+  alsoUndecided: (c: BisectResult['cases'][number]) => boolean = () => false,
+) {
   const wrong: string[] = [];
   const undecided: string[] = [];
   for (const c of result.cases) {
@@ -98,7 +103,11 @@ function judgeAttribution(result: BisectResult, expected: Record<string, string[
     const extra = c.attributed.filter((layer) => !want.includes(layer));
     if (extra.length) wrong.push(`${c.id}: ${extra.join(', ')} attributed`);
     // A harmless layer reproduced one way only is not an attribution (the report says so), but not clean either.
-    else if (want.some((layer) => !c.attributed.includes(layer)) || c.oneWay.some((layer) => !want.includes(layer)))
+    else if (
+      want.some((layer) => !c.attributed.includes(layer)) ||
+      c.oneWay.some((layer) => !want.includes(layer)) ||
+      alsoUndecided(c)
+    )
       undecided.push(c.id);
   }
   return { wrong, undecided };
@@ -120,6 +129,7 @@ async function bisectDecided(
   bad: string,
   args: string[],
   expected: Record<string, string[]>,
+  alsoUndecided?: (c: BisectResult['cases'][number]) => boolean,
 ): Promise<Bisected> {
   const timeAt = args.indexOf('--time');
   const time = timeAt >= 0 ? Number(args[timeAt + 1]) : 0.6;
@@ -132,7 +142,7 @@ async function bisectDecided(
   const rest = args.filter((_, i) => !dropped.has(i));
   let bisected = await bisect(good, bad, args);
   for (const factor of [2, 4]) {
-    const { wrong, undecided } = judgeAttribution(bisected.result, expected);
+    const { wrong, undecided } = judgeAttribution(bisected.result, expected, alsoUndecided);
     if (wrong.length > 0 || undecided.length === 0) return bisected;
     process.stdout.write(
       `\n!!!!! UNDECIDED (not wrong): ${undecided.join(', ')}; measuring again with --time ${factor * time} --processes 5 !!!!!\n`,
@@ -319,6 +329,10 @@ describe('bisect scenarios: one real change, one harmless change in another laye
       // in one run), so this scenario starts where the others end up when undecided: 2.4 s, 5 processes.
       ['--suite', 'cmac', '--filter', '^cmac/aes-128/pl=48/preloaded/table$', '--time', '2.4', '--processes', '5'],
       { 'cmac/aes-128/pl=48/preloaded/table': ['aes-core', 'cmac'] },
+      // A note that the parts do not add up is about the measurement (one swap read far from the other), not a
+      // wrong layer: measured again, as for an undecided case. Seen once in CI (2026-12-02 23:45 UTC): aes-core
+      // swapped in x1.444 against swapped out x1.224, parts x1.717 against the whole x1.567, both layers attributed.
+      (c) => c.notes.some((note) => /the parts do not add up/.test(note)),
     );
     expect(result.layers).toEqual(['aes-core', 'cmac', 'esp']);
     const c = result.cases[0]!;
