@@ -336,7 +336,7 @@ describe('check (git bisect run)', { timeout: heavyTestTimeout }, () => {
     expect(result.stderr).toContain('the baseline has none of the selected cases');
   });
 
-  it('exit 1 against a baseline 1000 times faster, 0 against one 1000 times slower', async () => {
+  it('exit 1 against a baseline 1000 times faster, 0 against one 1000 times slower, 125 naming check --against for one 30% apart', async () => {
     // A pre-keyed case: one-shot cases are bimodal while the JIT settles, which widens their intervals.
     const ids = lines((await runCli(['list', 'cmac-timing', '--filter', 'aes-128/pl=48/preloaded/table$'])).stdout);
     expect(ids).toHaveLength(1);
@@ -381,6 +381,19 @@ describe('check (git bisect run)', { timeout: heavyTestTimeout }, () => {
     const guarded = await runCli(['check', '--baseline', sameCode, '--time', '0.2', '--quiet'], { env: noCalibration });
     expect(guarded.code, guarded.stdout + guarded.stderr).toBe(0);
     expect(guarded.stdout).toContain('code identical');
+    // 30% apart, within what separate runs may drift without a calibration: cannot tell (125), and the paired
+    // form of the step is named with the baseline's commit.
+    const nearBaseline = writeRun('near-baseline.json', scaled(1 / 1.3));
+    const near = await runCli(['check', '--baseline', nearBaseline, '--time', '0.2', '--quiet'], {
+      env: noCalibration,
+    });
+    expect(near.code, near.stdout + near.stderr).toBe(125);
+    expect(near.stdout).toMatch(/^check: cannot tell \(exit 125\): inconclusive: /m);
+    const commits = new Set(otherCode.layers.filter((l) => l.name !== 'runtime').map((l) => l.commit));
+    const commit = commits.size === 1 ? [...commits][0] : undefined;
+    expect(near.stderr).toContain(
+      `check --against git:${commit === undefined ? '<good commit>' : commit.slice(0, 12)} (same suites and --filter)`,
+    );
     // Another runtime: cannot tell (125), whatever the timings.
     const node18 = writeRun('node18-baseline.json', { ...scaled(0.001), env: { ...otherCode, node: '18.20.8' } });
     const other = await runCli(['check', '--baseline', node18, '--time', '0.2', '--quiet'], { env: noCalibration });

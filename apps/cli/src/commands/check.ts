@@ -23,7 +23,7 @@ import {
 import { exactIdsFilter, measureInProcesses } from '../fresh-processes.js';
 import { failureLines, measure, suiteErrorLines } from '../measure.js';
 import type { MeasureRequest } from '../measure.js';
-import { caseLayers, chooseNoise } from '../between-runs.js';
+import { caseLayers, chooseNoise, runCommit } from '../between-runs.js';
 import { InputFileError, readRunInput } from '../result-files.js';
 import { allSuites, suiteByName } from '../suites/index.js';
 import { styleFor } from '../terminal.js';
@@ -307,5 +307,12 @@ async function checkAgainstBaseline(args: string[], ctx: CommandContext): Promis
   const verdict = checkVerdict(comparison, measurement.run);
   const word = verdict.code === checkExit.good ? 'good' : verdict.code === checkExit.regressed ? 'bad' : 'cannot tell';
   ctx.stdout.write(`check: ${word} (exit ${verdict.code}): ${verdict.reason}\n`);
+  if (verdict.reason.startsWith('inconclusive')) {
+    // Separate runs cannot tell a change of a few percent here; the paired form of this step can.
+    const commit = runCommit(baseline);
+    ctx.stderr.write(
+      `check: to tell changes of a few percent, measure the baseline's commit and this checkout in the same worker processes: check --against git:${commit === undefined ? '<good commit>' : commit.slice(0, 12)} (same suites and --filter)\n`,
+    );
+  }
   return verdict.code;
 }

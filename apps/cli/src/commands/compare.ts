@@ -6,7 +6,7 @@ import { formatComparison, formatJson, formatMarkdown } from '@layerbench/bench-
 import { writeResultFile } from '@layerbench/bench-runner/results';
 import type { Comparison, RunResult } from '@layerbench/bench-runner';
 import { anyText, booleanOption, formatOptionHelp, fraction, oneOf, parseArgs, valueOption } from '../args.js';
-import { caseLayers, chooseNoise } from '../between-runs.js';
+import { caseLayers, chooseNoise, runCommit } from '../between-runs.js';
 import { outputPath, readRunInput } from '../result-files.js';
 import { styleFor } from '../terminal.js';
 import type { Command, CommandContext } from './types.js';
@@ -120,12 +120,6 @@ export function comparisonVerdictLine(comparison: Comparison): string {
   if (regressed.length > 0) parts.push(`regressed: ${regressed.join(', ')}`);
   if (digests.length > 0) parts.push(`output digest changed: ${digests.join(', ')}`);
   return `${parts.join('; ')} (exit 1)`;
-}
-
-/** The one commit a run's code layers came from (the checkout it ran in), if they agree on one. */
-function runCommit(run: RunResult): string | undefined {
-  const commits = new Set(run.env.layers.filter((l) => l.name !== 'runtime').map((l) => l.commit));
-  return commits.size === 1 ? [...commits][0] : undefined;
 }
 
 const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
