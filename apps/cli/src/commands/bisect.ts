@@ -318,5 +318,35 @@ async function bisect(args: string[], ctx: CommandContext): Promise<number> {
     ctx.stderr.write('layerbench bisect: no case could be compared between the good and bad stacks (see the notes)\n');
     return 2;
   }
+  if (!paired && goodId.code.runtime === badId.code.runtime) {
+    const hint = pairedHint(result, args);
+    if (hint !== undefined) ctx.stderr.write(`\n${hint}\n`);
+  }
   return bisectExitCode(result);
+}
+
+/** An argument as a POSIX shell reads it back (single-quoted unless plain). */
+const shellWord = (arg: string) =>
+  /^[\w@%+=:,./-][\w@%+=:,./~-]*$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
+
+/**
+ * For an unpaired bisect: the cases whose total change moved beyond the
+ * threshold but stayed inconclusive between processes of their own, and the
+ * same command with --paired, which compares the variants within processes.
+ */
+export function pairedHint(result: BisectResult, args: readonly string[]): string | undefined {
+  const threshold = result.options.threshold;
+  const moved = result.cases.filter(
+    (c) => c.total?.verdict === 'inconclusive' && Math.abs(Math.log(c.total.ratio)) > Math.log1p(threshold),
+  );
+  if (moved.length === 0) return undefined;
+  const names = moved.slice(0, 3).map((c) => `${c.id} x${c.total!.ratio.toFixed(3)}`);
+  return [
+    `${moved.length} case(s) moved by more than the threshold but are inconclusive with each variant in processes of its own (${names.join(', ')}${moved.length > 3 ? ', ...' : ''}).`,
+    'To tell changes of a few percent, compare the variants within the same processes (BISECT.md, "Paired"):',
+    `  layerbench bisect --paired ${args
+      .filter((a) => a !== '--paired')
+      .map(shellWord)
+      .join(' ')}`,
+  ].join('\n');
 }

@@ -1,0 +1,45 @@
+// An unpaired bisect whose case moved beyond the threshold but stayed
+// inconclusive names the same command with --paired.
+import type { BisectResult } from '@layerbench/bench-runner/results';
+import { describe, expect, it } from 'vitest';
+import { emptyBisectCase } from '../src/bisect/run.ts';
+import { pairedHint } from '../src/commands/bisect.ts';
+
+function resultWith(totals: [string, number, 'inconclusive' | 'unchanged' | 'regressed'][]): BisectResult {
+  const cases = totals.map(([id, ratio, verdict]) => ({
+    ...emptyBisectCase({ id, layer: 'sha1-dispatch', params: {} }),
+    status: 'ok' as const,
+    total: { ratio, ci: [ratio * 0.9, ratio * 1.1] as [number, number], pValue: 0.1, verdict },
+  }));
+  return { options: { threshold: 0.03 }, cases } as unknown as BisectResult;
+}
+
+describe('pairedHint', () => {
+  it('names the cases that moved and repeats the command with --paired, quoted for a shell', () => {
+    const hint = pairedHint(
+      resultWith([
+        ['sha1/1500/wasm', 1.062, 'inconclusive'],
+        ['sha1/64/wasm', 1.01, 'inconclusive'],
+        ['sha1/1500/node', 1.2, 'regressed'],
+      ]),
+      ['--good', 'git:HEAD~1', '--suite', 'sha1', '--filter', '^sha1/(64|1500)/', '--time', '1'],
+    );
+    expect(hint).toContain('1 case(s) moved by more than the threshold');
+    expect(hint).toContain('(sha1/1500/wasm x1.062)');
+    expect(hint).toContain(
+      "  layerbench bisect --paired --good git:HEAD~1 --suite sha1 --filter '^sha1/(64|1500)/' --time 1",
+    );
+  });
+
+  it('says nothing when no inconclusive case moved beyond the threshold', () => {
+    expect(
+      pairedHint(
+        resultWith([
+          ['a', 1.02, 'inconclusive'],
+          ['b', 1.5, 'regressed'],
+        ]),
+        [],
+      ),
+    ).toBeUndefined();
+  });
+});
