@@ -12,6 +12,7 @@ import {
   formatNs,
   markdownCell,
 } from '@layerbench/bench-runner/reporters';
+import { sideBySide } from '@layerbench/bench-runner/compare';
 import { confidenceLabel } from '@layerbench/bench-runner/stats';
 import type { FindResult } from '@layerbench/bench-runner/results';
 import type { ReportInputs } from './inputs.js';
@@ -224,6 +225,30 @@ function changedCaseLines(inputs: ReportInputs, maxRows: number): string[] {
   return out;
 }
 
+/**
+ * Per comparison whose cases moved beyond the threshold but stayed
+ * inconclusive: the command that measures both sides in the same worker
+ * processes (the runs' commits when they name them).
+ */
+function sideBySideLines(inputs: ReportInputs): string[] {
+  const suites = [...new Set(inputs.runs.filter((r) => r.role !== undefined).flatMap((r) => r.suites))];
+  const out: string[] = [];
+  for (const { file, data } of inputs.comparisons) {
+    const hint = sideBySide(data, suites);
+    if (hint === undefined) continue;
+    if (out.length === 0) out.push('### What separate runs cannot tell', '');
+    out.push(
+      `${markdownCell(hint.summary)}${inputs.comparisons.length > 1 ? ` (${markdownCell(file)})` : ''} To tell, measure both sides in the same worker processes:`,
+      '',
+      '```sh',
+      hint.command,
+      '```',
+      '',
+    );
+  }
+  return out;
+}
+
 function fingerprintLines(inputs: ReportInputs): string[] {
   const diffs = inputs.comparisons.flatMap(({ data }) => data.fingerprintDiffs);
   const machines = new Set(
@@ -288,6 +313,7 @@ function render(inputs: ReportInputs, maxRows: number): string {
     ...attributedLines(inputs, verdict),
     ...findLines(inputs),
     ...changedCaseLines(inputs, maxRows),
+    ...sideBySideLines(inputs),
     ...fingerprintLines(inputs),
   ];
   for (const { file, data } of inputs.bisects) {

@@ -172,6 +172,30 @@ describe('layerbench-report', () => {
     expect(main([file, '--fail-on-regression'], capture().io)).toBe(1);
   });
 
+  it('names the command that can tell for a case that moved beyond the threshold but stayed inconclusive', () => {
+    const data = JSON.parse(readFileSync(fixture('compare.json'), 'utf8')) as {
+      cases: { id: string; ratio: number; verdict: string }[];
+      head: { env: { layers: { commit?: string }[] } };
+    };
+    // cmac/table/pl=48 read x1.16, inconclusive (a wide between-run interval); the head run at another commit.
+    const moved = data.cases.find((c) => c.id === 'cmac/table/pl=48')!;
+    moved.ratio = 1.16;
+    for (const layer of data.head.env.layers) layer.commit = 'b'.repeat(40);
+    const file = join(mkdtempSync(join(tmpdir(), 'layerbench-report-')), 'compare-moved.json');
+    writeFileSync(file, JSON.stringify(data));
+    const { out, io } = capture();
+    expect(main([file], io)).toBe(0);
+    expect(out.stdout).toContain('### What separate runs cannot tell');
+    expect(out.stdout).toContain('1 case(s) moved by more than the threshold');
+    expect(out.stdout).toContain(
+      "layerbench bisect --paired --good git:aaaaaaa11111 --bad git:bbbbbbbbbbbb --filter '^(cmac/table/pl=48)$'",
+    );
+    // The fixture as it is (x1.016, within the threshold): no such section.
+    const plain = capture();
+    main([fixture('compare.json')], plain.io);
+    expect(plain.out.stdout).not.toContain('What separate runs cannot tell');
+  });
+
   it('exits 2 for a find file that violates the schema, naming the field', () => {
     const data = JSON.parse(readFileSync(fixture('find.json'), 'utf8')) as { answer: { status: string } };
     data.answer.status = 'probably';

@@ -146,9 +146,3 @@ export function caseLayers(c: CaseResult): readonly string[] | undefined {
 export function layerPackages(layer: string): readonly string[] | undefined {
   return layerStacks[layer];
 }
-
-/** The one commit a run's code layers came from (the checkout it ran in), if they agree on one. */
-export function runCommit(run: RunResult): string | undefined {
-  const commits = new Set(run.env.layers.filter((l) => l.name !== 'runtime').map((l) => l.commit));
-  return commits.size === 1 ? [...commits][0] : undefined;
-}

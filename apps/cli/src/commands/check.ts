@@ -5,7 +5,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { compareResults } from '@layerbench/bench-runner/compare';
+import { compareResults, runCommit } from '@layerbench/bench-runner/compare';
 import { formatComparison } from '@layerbench/bench-runner/reporters';
 import type { BenchCase, Comparison, RunResult } from '@layerbench/bench-runner';
 import {
@@ -23,7 +23,7 @@ import {
 import { exactIdsFilter, measureInProcesses } from '../fresh-processes.js';
 import { failureLines, measure, suiteErrorLines } from '../measure.js';
 import type { MeasureRequest } from '../measure.js';
-import { caseLayers, chooseNoise, runCommit } from '../between-runs.js';
+import { caseLayers, chooseNoise } from '../between-runs.js';
 import { InputFileError, readRunInput } from '../result-files.js';
 import { allSuites, suiteByName } from '../suites/index.js';
 import { styleFor } from '../terminal.js';
@@ -309,7 +309,7 @@ async function checkAgainstBaseline(args: string[], ctx: CommandContext): Promis
   ctx.stdout.write(`check: ${word} (exit ${verdict.code}): ${verdict.reason}\n`);
   if (verdict.reason.startsWith('inconclusive')) {
     // Separate runs cannot tell a change of a few percent here; the paired form of this step can.
-    const commit = runCommit(baseline);
+    const commit = runCommit(baseline.env);
     ctx.stderr.write(
       `check: to tell changes of a few percent, measure the baseline's commit and this checkout in the same worker processes: check --against git:${commit === undefined ? '<good commit>' : commit.slice(0, 12)} (same suites and --filter)\n`,
     );

@@ -1,12 +1,12 @@
 // `layerbench compare <base.json> <head.json>`: per-case verdicts with ratio
 // and interval, fingerprint differences first (the first hints of where a
 // change came from), and an exit code a CI job can gate on.
-import { compareResults } from '@layerbench/bench-runner/compare';
+import { compareResults, sideBySide } from '@layerbench/bench-runner/compare';
 import { formatComparison, formatJson, formatMarkdown } from '@layerbench/bench-runner/reporters';
 import { writeResultFile } from '@layerbench/bench-runner/results';
 import type { Comparison, RunResult } from '@layerbench/bench-runner';
 import { anyText, booleanOption, formatOptionHelp, fraction, oneOf, parseArgs, valueOption } from '../args.js';
-import { caseLayers, chooseNoise, runCommit } from '../between-runs.js';
+import { caseLayers, chooseNoise } from '../between-runs.js';
 import { outputPath, readRunInput } from '../result-files.js';
 import { styleFor } from '../terminal.js';
 import type { Command, CommandContext } from './types.js';
@@ -122,33 +122,11 @@ export function comparisonVerdictLine(comparison: Comparison): string {
   return `${parts.join('; ')} (exit 1)`;
 }
 
-const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
-/**
- * Cases whose point estimate moved beyond the threshold but whose interval
- * (the drift between separate runs) does not tell: the command that measures
- * both sides in the same worker processes and can, with the two runs'
- * commits when the files name them.
- */
+/** The side-by-side hint for the terminal: what moved, and the command that can tell. */
 export function sideBySideHint(base: RunResult, head: RunResult, comparison: Comparison): string | undefined {
-  if (comparison.incomparable?.length) return undefined;
-  const moved = comparison.cases.filter(
-    (c) => c.verdict === 'inconclusive' && Math.abs(Math.log(c.ratio)) > Math.log1p(comparison.threshold),
-  );
-  if (moved.length === 0) return undefined;
-  const [good, bad] = [runCommit(base), runCommit(head)];
-  const sides =
-    good !== undefined && bad !== undefined && good !== bad
-      ? `--good git:${good.slice(0, 12)} --bad git:${bad.slice(0, 12)}`
-      : '--good git:<base commit> --bad git:<head commit>';
-  const suites = [...new Set([...base.suites, ...head.suites])].map((suite) => `--suite ${suite}`);
-  const filter = moved.length <= 12 ? [`--filter '^(${moved.map((c) => escapeRegex(c.id)).join('|')})$'`] : [];
-  const names = moved.slice(0, 3).map((c) => `${c.id} x${c.ratio.toFixed(3)}`);
-  return [
-    `${moved.length} case(s) moved by more than the threshold but cannot be told from the drift between separate runs (${names.join(', ')}${moved.length > 3 ? ', ...' : ''}).`,
-    `To tell, measure both sides in the same worker processes:`,
-    `  layerbench bisect --paired ${[sides, ...suites, ...filter].join(' ')}`,
-  ].join('\n');
+  const hint = sideBySide(comparison, [...new Set([...base.suites, ...head.suites])]);
+  if (hint === undefined) return undefined;
+  return [hint.summary, 'To tell, measure both sides in the same worker processes:', `  ${hint.command}`].join('\n');
 }
 
 async function compareFiles(args: string[], ctx: CommandContext): Promise<number> {

@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import type { Comparison } from '../types.js';
+import { runCommit, sideBySide } from './side-by-side.js';
+
+const env = (commit?: string) => ({
+  layers: [
+    { name: '@layerbench/sha1-dispatch', version: '0.1.0', ...(commit ? { commit } : {}) },
+    { name: 'runtime', version: 'v20.20.2' },
+  ],
+});
+
+function comparison(cases: [string, number, string][], base?: string, head?: string): Comparison {
+  return {
+    threshold: 0.03,
+    base: { env: env(base) },
+    head: { env: env(head) },
+    cases: cases.map(([id, ratio, verdict]) => ({ id, ratio, verdict })),
+  } as unknown as Comparison;
+}
+
+describe('sideBySide', () => {
+  it('names the inconclusive cases that moved beyond the threshold and the paired bisect of the two commits', () => {
+    const hint = sideBySide(
+      comparison(
+        [
+          ['sha1/1500/wasm', 1.081, 'inconclusive'],
+          ['sha1/64/wasm', 0.85, 'inconclusive'],
+          ['sha1/64/node', 1.01, 'inconclusive'],
+          ['sha1/64/dispatch', 4.5, 'regressed'],
+        ],
+        'a'.repeat(40),
+        'b'.repeat(40),
+      ),
+      ['sha1'],
+    );
+    expect(hint?.cases.map((c) => c.id)).toEqual(['sha1/1500/wasm', 'sha1/64/wasm']);
+    expect(hint?.command).toBe(
+      `layerbench bisect --paired --good git:${'a'.repeat(12)} --bad git:${'b'.repeat(12)} --suite sha1 --filter '^(sha1/1500/wasm|sha1/64/wasm)$'`,
+    );
+    expect(hint?.summary).toMatch(
+      /^2 case\(s\) moved by more than the threshold .*\(sha1\/1500\/wasm x1\.081, sha1\/64\/wasm x0\.850\)/,
+    );
+  });
+
+  it('uses placeholders when a run names no single commit, or both name the same one', () => {
+    expect(sideBySide(comparison([['a', 1.2, 'inconclusive']], undefined, 'b'.repeat(40)))?.command).toContain(
+      '--good git:<base commit> --bad git:<head commit>',
+    );
+    expect(sideBySide(comparison([['a', 1.2, 'inconclusive']], 'c'.repeat(40), 'c'.repeat(40)))?.command).toContain(
+      '--good git:<base commit>',
+    );
+  });
+
+  it('says nothing between different environments or when nothing moved', () => {
+    const other = {
+      ...comparison([['a', 1.5, 'inconclusive']], 'a'.repeat(40), 'b'.repeat(40)),
+      incomparable: ['node'],
+    };
+    expect(sideBySide(other as Comparison)).toBeUndefined();
+    expect(sideBySide(comparison([['a', 1.02, 'inconclusive']]))).toBeUndefined();
+  });
+
+  it('runCommit: the one commit of the code layers, the runtime aside', () => {
+    expect(runCommit(env('f'.repeat(40)))).toBe('f'.repeat(40));
+    expect(
+      runCommit({ layers: [...env('a').layers, { name: '@layerbench/cmac', version: '0.1.0', commit: 'b' }] }),
+    ).toBeUndefined();
+  });
+});
