@@ -109,7 +109,6 @@ function attributedLines(inputs: ReportInputs, verdict: Verdict): string[] {
 }
 
 const shortCommit = (c: { commit: string }) => `\`${c.commit.slice(0, 10)}\``;
-const findEffect = (e: NonNullable<FindResult['whole']>) => formatEffect(e);
 
 /** One line per find: the case, its whole change, and the commit (or why there is none). */
 function findLines(inputs: ReportInputs): string[] {
@@ -119,7 +118,7 @@ function findLines(inputs: ReportInputs): string[] {
     const what =
       data.caseId === undefined ? `\`${markdownCell(data.options.filter)}\`` : `\`${markdownCell(data.caseId)}\``;
     const range = `${shortCommit(data.good)} (good) and ${shortCommit(data.bad)} (bad), ${data.commits.length} commit${data.commits.length === 1 ? '' : 's'}`;
-    const whole = data.whole ? ` ${data.whole.verdict} ${findEffect(data.whole)};` : '';
+    const whole = data.whole ? ` ${data.whole.verdict} ${formatEffect(data.whole)};` : '';
     const answer =
       data.answer.status === 'found' && data.answer.first
         ? `first changed at **${shortCommit(data.answer.first)} ${markdownCell(data.answer.first.subject)}**`
@@ -163,12 +162,12 @@ function findStepLines(file: string, data: FindResult): string[] {
         data.bad,
         `${data.commits.length}/${data.commits.length}`,
         data.whole.verdict,
-        findEffect(data.whole),
+        formatEffect(data.whole),
         '',
         '',
       ),
     );
-  if (data.control) out.push(row('A/A', data.good, '-', data.control.verdict, findEffect(data.control), '', ''));
+  if (data.control) out.push(row('A/A', data.good, '-', data.control.verdict, formatEffect(data.control), '', ''));
   for (const [i, s] of data.steps.entries()) {
     const outcome =
       s.outcome === 'changed'
@@ -182,10 +181,8 @@ function findStepLines(file: string, data: FindResult): string[] {
         s,
         `${s.position}/${data.commits.length}`,
         outcome,
-        s.vsGood ? findEffect(s.vsGood) : '',
-        s.fromHalfway
-          ? `x${s.fromHalfway.ratio.toFixed(3)} [${s.fromHalfway.ci[0].toFixed(3)}, ${s.fromHalfway.ci[1].toFixed(3)}]`
-          : '',
+        s.vsGood ? formatEffect(s.vsGood) : '',
+        s.fromHalfway ? formatEffect(s.fromHalfway) : '',
         s.processes === undefined ? '' : String(s.processes),
       ),
     );

@@ -419,12 +419,12 @@ async function variantReports(
   return { variants, envs };
 }
 
-/** A case's result before anything is known about it (status ok, no comparisons yet). */
 /** A comparison as the result files keep it (ratio, interval, p-value, verdict). */
 export function asEffect(c: SampleComparison): Effect {
   return { ratio: c.ratio, ci: c.ratioCi, pValue: c.pValue, verdict: c.verdict };
 }
 
+/** A case's result before anything is known about it (status ok, no comparisons yet). */
 export function emptyBisectCase(meta: Pick<WorkerCase, 'id' | 'layer' | 'params'>): BisectCase {
   return {
     id: meta.id,

@@ -20,6 +20,7 @@ import {
   valueOption,
   booleanOption,
 } from '../args.js';
+import { movedButInconclusive } from '@layerbench/bench-runner/compare';
 import { formatBisectMarkdown, formatBisectTable } from '@layerbench/bench-runner/reporters';
 import type { BisectResult } from '@layerbench/bench-runner/results';
 import { DEFAULT_VISIT_PERCENTILE, runBisect } from '../bisect/run.js';
@@ -335,10 +336,7 @@ const shellWord = (arg: string) =>
  * same command with --paired, which compares the variants within processes.
  */
 export function pairedHint(result: BisectResult, args: readonly string[]): string | undefined {
-  const threshold = result.options.threshold;
-  const moved = result.cases.filter(
-    (c) => c.total?.verdict === 'inconclusive' && Math.abs(Math.log(c.total.ratio)) > Math.log1p(threshold),
-  );
+  const moved = result.cases.filter((c) => c.total && movedButInconclusive(c.total, result.options.threshold));
   if (moved.length === 0) return undefined;
   const names = moved.slice(0, 3).map((c) => `${c.id} x${c.total!.ratio.toFixed(3)}`);
   return [

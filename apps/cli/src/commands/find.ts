@@ -131,13 +131,25 @@ export const findCommand: Command = {
   run: find,
 };
 
-function revList(repoRoot: string, good: string, bad: string): string[] {
-  const r = spawnSync('git', ['rev-list', '--reverse', '--ancestry-path', `${good}..${bad}`], {
+/**
+ * The commits on the ancestry path good..bad, oldest first, with their
+ * subjects, from one git call (each commit prints a `commit <sha>` line and
+ * then its subject line).
+ */
+function revList(repoRoot: string, good: string, bad: string): { commits: string[]; subjects: Map<string, string> } {
+  const r = spawnSync('git', ['rev-list', '--reverse', '--ancestry-path', '--format=%s', `${good}..${bad}`], {
     cwd: repoRoot,
     encoding: 'utf8',
   });
   if (r.status !== 0) throw new UsageError(`git rev-list ${good}..${bad} failed: ${(r.stderr ?? '').trim()}`);
-  return r.stdout.split('\n').filter(Boolean);
+  const lines = r.stdout.split('\n');
+  const subjects = new Map<string, string>();
+  for (let i = 0; i + 1 < lines.length; i += 2) {
+    const header = /^commit ([0-9a-f]+)$/.exec(lines[i]!);
+    if (!header) throw new Error(`git rev-list --format=%s: unexpected line ${JSON.stringify(lines[i])}`);
+    subjects.set(header[1]!, lines[i + 1]!);
+  }
+  return { commits: [...subjects.keys()], subjects };
 }
 
 function subject(repoRoot: string, commit: string): string {
@@ -493,7 +505,7 @@ async function find(args: string[], ctx: CommandContext): Promise<number> {
   } catch (err) {
     throw new UsageError((err as Error).message);
   }
-  const commits = revList(repo, good, bad);
+  const { commits, subjects } = revList(repo, good, bad);
   if (commits.length === 0)
     throw new UsageError(`${badRef} is not a descendant of ${chosen.good} (no commits on the ancestry path)`);
   const paired = chosen.separate !== true;
@@ -518,7 +530,9 @@ async function find(args: string[], ctx: CommandContext): Promise<number> {
   };
   const stepper: Stepper = paired ? new PairedStepper(settings) : new SeparateStepper(settings);
   const out = (line: string) => ctx.stdout.write(`${line}\n`);
-  const named = (commit: string) => ({ commit, subject: subject(repo, commit) });
+  // Subjects of the range from revList; only the good commit (outside it) asks git again.
+  const subjectOf = (commit: string) => subjects.get(commit) ?? subject(repo, commit);
+  const named = (commit: string) => ({ commit, subject: subjectOf(commit) });
   const env = collectEnv();
   // The result file, filled in as the search goes and written on every way out (atomically).
   const record: FindResult = {
@@ -655,11 +669,11 @@ async function find(args: string[], ctx: CommandContext): Promise<number> {
     for (let i = lo + 1; i < hi; i++) unresolved.push(commits[i]!);
     if (unresolved.length > 0) {
       const message = say(`cannot tell which of these changed ${caseId} (the commits between were skipped):`);
-      for (const c of [...unresolved, first]) out(`  ${short(c)}  ${subject(repo, c)}`);
+      for (const c of [...unresolved, first]) out(`  ${short(c)}  ${subjectOf(c)}`);
       return finish('cannot-tell', 125, message, { candidates: [...unresolved, first] });
     }
     const message = say(
-      `first commit where ${caseId} changed (${whole.verdict}, x${whole.ratio.toFixed(3)} overall): ${short(first)} ${subject(repo, first)}`,
+      `first commit where ${caseId} changed (${whole.verdict}, x${whole.ratio.toFixed(3)} overall): ${short(first)} ${subjectOf(first)}`,
     );
     return finish('found', 0, message, { first });
   } catch (err) {
@@ -677,7 +691,7 @@ async function find(args: string[], ctx: CommandContext): Promise<number> {
     const message = 'INCOMPLETE: interrupted; the first changed commit is one of these (not searched further):';
     out(`find: ${message}`);
     const left = commits.slice(lo + 1, hi + 1);
-    for (const c of left) out(`  ${short(c)}  ${subject(repo, c)}`);
+    for (const c of left) out(`  ${short(c)}  ${subjectOf(c)}`);
     return finish('interrupted', 3, message, { candidates: left });
   } finally {
     await stepper.close();

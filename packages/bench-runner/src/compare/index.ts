@@ -57,5 +57,5 @@ export {
 } from './noise.js';
 export type { RunNoise, CaseSpreadEstimate } from './noise.js';
 export type { CompareOptions } from '../stats/verdict.js';
-export { runCommit, sideBySide } from './side-by-side.js';
+export { movedButInconclusive, runCommit, sideBySide } from './side-by-side.js';
 export type { SideBySide } from './side-by-side.js';

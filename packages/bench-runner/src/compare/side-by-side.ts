@@ -11,6 +11,14 @@ export function runCommit(env: Pick<EnvFingerprint, 'layers'>): string | undefin
   return commits.size === 1 ? [...commits][0] : undefined;
 }
 
+/**
+ * A change separate runs (or processes of their own) could not tell: its
+ * verdict inconclusive while its ratio moved by more than the threshold.
+ */
+export function movedButInconclusive(effect: { ratio: number; verdict: string }, threshold: number): boolean {
+  return effect.verdict === 'inconclusive' && Math.abs(Math.log(effect.ratio)) > Math.log1p(threshold);
+}
+
 export interface SideBySide {
   /** The cases that moved beyond the threshold and are inconclusive, with their ratios. */
   cases: { id: string; ratio: number }[];
@@ -25,9 +33,7 @@ const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'
 /** Undefined when no case moved beyond the threshold inconclusively, or the runs' environments differ. */
 export function sideBySide(comparison: Comparison, suites: readonly string[] = []): SideBySide | undefined {
   if (comparison.incomparable?.length) return undefined;
-  const moved = comparison.cases.filter(
-    (c) => c.verdict === 'inconclusive' && Math.abs(Math.log(c.ratio)) > Math.log1p(comparison.threshold),
-  );
+  const moved = comparison.cases.filter((c) => movedButInconclusive(c, comparison.threshold));
   if (moved.length === 0) return undefined;
   const [good, bad] = [runCommit(comparison.base.env), runCommit(comparison.head.env)];
   const sides =
