@@ -16,6 +16,7 @@ import {
   calibrateBetweenRuns,
   calibrationDir,
   saveBetweenRunCalibration,
+  severalProcessesOutlook,
 } from '@layerbench/bench-runner/calibration';
 import { formatJson } from '@layerbench/bench-runner/reporters';
 import { readRunResult, writeResultFile } from '@layerbench/bench-runner/results';
@@ -112,9 +113,9 @@ export const calibrateCommand: Command = {
 const percent = (share: number, digits = 1): string => `${(share * 100).toFixed(digits)}%`;
 
 /** A minimum detectable effect in words: beyond +900% (x10) the figure only says "nothing this run can see". */
-export function describeMde(mde: number | undefined): string {
+export function describeMde(mde: number | undefined, digits = 0): string {
   if (mde === undefined) return 'none of those tested';
-  return mde > 9 ? 'more than x10 (nothing these processes can tell apart)' : percent(mde, 0);
+  return mde > 9 ? 'more than x10 (nothing these processes can tell apart)' : percent(mde, digits);
 }
 
 export function formatCalibrationText(calibration: Calibration): string {
@@ -195,8 +196,53 @@ export function formatBetweenRunText(calibration: BetweenRunCalibration, stored?
   lines.push(
     `Most variable cases (${calibration.basis}): ${widest.map((id) => `${id} ${percent(spread(id), 1)}`).join(', ')}`,
   );
+  lines.push('', ...severalProcessesLines(calibration));
   if (stored !== undefined) lines.push('', `Stored for compare and check: ${stored}`);
   return lines.join('\n');
+}
+
+/** Process counts a side whose minimum detectable effect calibrate reports. */
+const processCounts = [1, 2, 4, 8] as const;
+
+/**
+ * What runs of several processes a side can tell: the minimum detectable
+ * effect for 1, 2, 4 and 8 processes (bench-runner's severalProcessesOutlook),
+ * and per case how its spread splits into the part that changes between
+ * neighbouring processes (averaged by more processes) and the part a run's
+ * processes share (not).
+ */
+function severalProcessesLines(calibration: BetweenRunCalibration): string[] {
+  const outlooks = processCounts.map((k) => severalProcessesOutlook(calibration, k));
+  const ids = Object.keys(calibration.cases);
+  const mdeAt = (i: number) => {
+    const sorted = ids
+      .map((id) => outlooks[i]![id]!.minimumDetectableEffect)
+      .filter((m): m is number => m !== null)
+      .sort((a, b) => a - b);
+    return describeMde(sorted.length > ids.length / 2 ? sorted[Math.floor(ids.length / 2)] : undefined, 1);
+  };
+  const split = ids.some((id) => outlooks[0]![id]!.neighbour !== undefined);
+  const lines = [
+    'Runs of several processes a side (`run --processes k` for both runs), as compare judges them when their processes spread as these did:',
+    split
+      ? "  each case's spread splits into what changed between neighbouring processes (averaged over a run's processes) and what the rest says consecutive processes share (not averaged)"
+      : "  no spread between neighbouring processes was measured (fewer than 6 processes): all of it counts as shared by a run's processes, so more processes do not narrow the interval",
+    `  minimum detectable effect, median over cases: ${processCounts.map((k, i) => `${k} process${k === 1 ? '' : 'es'} ${mdeAt(i)}`).join(', ')}`,
+  ];
+  const shown = ids.length <= 12 ? ids : ids.slice(0, 12);
+  const width = Math.max(...shown.map((id) => id.length));
+  for (const id of shown) {
+    const o = outlooks[0]![id]!;
+    const parts =
+      o.neighbour === undefined
+        ? `${percent(o.sigma, 2)} (${o.basis})`
+        : `${percent(o.sigma, 2)} (${o.basis}): ${percent(o.neighbour, 2)} between neighbours, ${percent(o.run, 2)} shared`;
+    const k4 = outlooks[processCounts.indexOf(4)]![id]!.minimumDetectableEffect;
+    lines.push(`  ${id.padEnd(width)}  ${parts}; 4 processes a side: ${describeMde(k4 ?? undefined, 1)}`);
+  }
+  if (shown.length < ids.length)
+    lines.push(`  ... and ${ids.length - shown.length} more cases (--format json has them all)`);
+  return lines;
 }
 
 /** Says what it does, unless --quiet. */

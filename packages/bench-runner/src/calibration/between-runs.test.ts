@@ -7,7 +7,7 @@ import { normalVariate, seededRandom } from '../stats/stats.js';
 import type { CaseResult, RunResult } from '../types.js';
 import { calmLevel } from '../compare/figures.js';
 import { runNoiseFromCalibration } from '../compare/noise.js';
-import { calibrateBetweenRuns, calmGroup, scaledRun } from './between-runs.js';
+import { calibrateBetweenRuns, calmGroup, minNeighbourPairs, neighbourSigmaOf, scaledRun } from './between-runs.js';
 import { calibrationDir, calibrationFileName, findBetweenRunCalibration, saveBetweenRunCalibration } from './store.js';
 
 const env = collectEnv();
@@ -233,5 +233,59 @@ describe('the calm-relative spread', () => {
     expect(group).toHaveLength(3);
     expect(group.every((c) => calmLevel(c)! < 5000)).toBe(true);
     expect(calmGroup(probedRuns(4, new Set([0, 1]), 9).map((r) => r.cases[0]!))).toBeUndefined();
+  });
+});
+
+describe('the spread between neighbouring processes', () => {
+  /** Processes in the order they ran: 'drift' steps by 6% halfway (a state kept for minutes), 'flicker' moves 3% from each process to the next. */
+  function orderedRuns(k: number, seed: number): RunResult[] {
+    const random = seededRandom(seed);
+    const slices = (mu: number) => Array.from({ length: 10 }, () => mu * (1 + 0.002 * normalVariate(random)));
+    const refs = () => Array.from({ length: 11 }, () => 1000);
+    return Array.from({ length: k }, (_, r) => ({
+      kind: 'layerbench/run' as const,
+      schemaVersion: 1 as const,
+      createdAt: `2026-12-03T03:${String(10 + r).padStart(2, '0')}:00Z`,
+      suites: ['sha1'],
+      options: { timePerCase: 1 },
+      env,
+      cases: [
+        relativeCase('drift', slices(1000 * (r < k / 2 ? 1 : 1.06) * Math.exp(0.003 * normalVariate(random))), refs()),
+        relativeCase('flicker', slices(1000 * Math.exp(0.03 * normalVariate(random))), refs()),
+      ],
+    }));
+  }
+
+  it('is the von Neumann estimate over the processes in the order they ran', () => {
+    const figures = [1, 1.02, 0.99, 1.01, 1, 1.03];
+    const cases = figures.map((f) => relativeCase('c', Array(10).fill(1000 * f), Array(11).fill(1000)));
+    const logs = figures.map(Math.log);
+    const expected = Math.sqrt(logs.slice(1).reduce((sum, v, i) => sum + (v - logs[i]!) ** 2, 0) / 5 / 2);
+    expect(neighbourSigmaOf(cases, 'median')).toBeCloseTo(expected, 10);
+    // Fewer than minNeighbourPairs pairs: not measured.
+    expect(neighbourSigmaOf(cases.slice(0, minNeighbourPairs), 'median')).toBeUndefined();
+    // A process without the figure: not measured.
+    expect(neighbourSigmaOf(cases, 'fastest')).toBeUndefined();
+  });
+
+  it('leaves a state shared by consecutive processes to the run part, and calibrate reads the processes in the order they ran', () => {
+    const runs = orderedRuns(12, 41);
+    const cal = calibrateBetweenRuns(runs, { iterations: 499 });
+    const drift = cal.cases.drift!;
+    const flicker = cal.cases.flicker!;
+    // The 6% step: in sigma (about 3%), hardly between neighbours (one pair of eleven crosses it).
+    expect(drift.sigma.median!).toBeGreaterThan(0.025);
+    expect(drift.sigmaNeighbour!.median!).toBeLessThan(drift.sigma.median! * 0.6);
+    // Independent processes: the two estimates agree (and the neighbour one is never above sigma).
+    expect(flicker.sigmaNeighbour!.median!).toBeGreaterThan(flicker.sigma.median! * 0.6);
+    expect(flicker.sigmaNeighbour!.median!).toBeLessThanOrEqual(flicker.sigma.median!);
+    // Given shuffled, the runs are put back in the order they ran: the same spreads.
+    const shuffled = [...runs.slice(6), ...runs.slice(0, 6).reverse()];
+    const again = calibrateBetweenRuns(shuffled, { iterations: 499 });
+    expect(again.cases.drift!.sigmaNeighbour).toEqual(drift.sigmaNeighbour);
+    // compare's model carries the neighbour part beside sigma.
+    const spread = runNoiseFromCalibration(cal).spreadFor('drift', cal.basis);
+    expect(spread.neighbour).toBe(drift.sigmaNeighbour![cal.basis]);
+    expect(spread.sigma).toBe(Math.max(drift.sigma[cal.basis]!, cal.floor.sigma));
   });
 });

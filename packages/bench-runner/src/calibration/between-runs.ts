@@ -12,9 +12,10 @@ import { compareResults } from '../compare/compare.js';
 import { calmLevel, caseFigure, figureBases, withinCalmLevel } from '../compare/figures.js';
 import type { RunNoise } from '../compare/noise.js';
 import { runNoiseFromCalibration } from '../compare/noise.js';
+import { compareProcessFigures, runPartOf } from '../compare/processes.js';
 import type { BetweenRunCalibration, CaseResult, CaseSpread, FigureBasis, RunResult } from '../results/schemas.js';
-import { median, percentile, type RandomSource } from '../stats/stats.js';
-import { checkCompareOptions } from '../stats/verdict.js';
+import { median, percentile, seededRandom, type RandomSource } from '../stats/stats.js';
+import { bootstrapIterations, checkCompareOptions } from '../stats/verdict.js';
 
 /** Slowdowns whose detection rate is reported. */
 export const defaultDetectionEffects: readonly number[] = [0.02, 0.03, 0.05, 0.1, 0.2, 0.5, 1];
@@ -52,6 +53,31 @@ function sigmaOf(cases: readonly CaseResult[], basis: FigureBasis): number | und
     logs.push(Math.log(f));
   }
   return sampleSd(logs);
+}
+
+/** Fewest pairs of neighbouring processes a neighbour spread (CaseSpread.sigmaNeighbour) is measured over. */
+export const minNeighbourPairs = 5;
+
+/**
+ * The spread between neighbouring processes of one case on one basis:
+ * sqrt(mean squared successive difference of log figure / 2) over the
+ * processes in the order they ran, the von Neumann estimate of the part of
+ * the spread that changes from one process to the next (a slow drift shared
+ * by consecutive processes leaves it out). Undefined with fewer than
+ * minNeighbourPairs pairs or a process without the figure.
+ */
+export function neighbourSigmaOf(inOrder: readonly CaseResult[], basis: FigureBasis): number | undefined {
+  if (inOrder.length - 1 < minNeighbourPairs) return undefined;
+  let squares = 0;
+  let previous: number | undefined;
+  for (const c of inOrder) {
+    const f = caseFigure(c, basis);
+    if (f === undefined || !(f > 0)) return undefined;
+    const log = Math.log(f);
+    if (previous !== undefined) squares += (log - previous) ** 2;
+    previous = log;
+  }
+  return Math.sqrt(squares / (inOrder.length - 1) / 2);
 }
 
 /** Fewest processes a calm spread is measured over. */
@@ -122,6 +148,7 @@ function spreadsOf(runs: readonly RunResult[], ids: readonly string[]): Spreads 
   for (const id of ids) {
     const each = runs.map((r) => r.cases.find((c) => c.id === id)!);
     const sigma: CaseSpread['sigma'] = {};
+    const neighbour: NonNullable<CaseSpread['sigmaNeighbour']> = {};
     const processesOn: NonNullable<CaseSpread['processesOn']> = {};
     let calmAt: number | undefined;
     for (const basis of figureBases) {
@@ -131,6 +158,13 @@ function spreadsOf(runs: readonly RunResult[], ids: readonly string[]): Spreads 
       else {
         sigma[basis] = s;
         perBasis.get(basis)!.push(s);
+        // The group's processes in the order they ran (calmGroup orders them by level).
+        const near = neighbourSigmaOf(
+          each.filter((c) => group!.includes(c)),
+          basis,
+        );
+        // Never more than sigma: what differs between neighbours is part of what differs between any two.
+        if (near !== undefined) neighbour[basis] = Math.min(near, s);
         if (group!.length < runs.length) processesOn[basis] = group!.length;
         if (basis === 'calm-relative') calmAt = calmLevel(group![0]!);
       }
@@ -142,6 +176,7 @@ function spreadsOf(runs: readonly RunResult[], ids: readonly string[]): Spreads 
       sigma,
     };
     if (Object.keys(processesOn).length > 0) cases[id]!.processesOn = processesOn;
+    if (Object.keys(neighbour).length > 0) cases[id]!.sigmaNeighbour = neighbour;
     if (calmAt !== undefined) cases[id]!.calmLevel = calmAt;
   }
   const pooled: BetweenRunCalibration['pooled'] = {};
@@ -199,11 +234,13 @@ function checkRuns(runs: readonly RunResult[]): void {
  * its own fresh process on one machine and runtime (see the module comment).
  */
 export function calibrateBetweenRuns(
-  runs: readonly RunResult[],
+  given: readonly RunResult[],
   options: BetweenRunOptions = {},
 ): BetweenRunCalibration {
   const { threshold, alpha } = checkCompareOptions(options);
-  checkRuns(runs);
+  checkRuns(given);
+  // In the order they ran (their start times; stable for equal ones): the neighbour spreads read it.
+  const runs = [...given].sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0));
   const ids = commonCases(runs);
   if (ids.length === 0) throw new RangeError('no case was measured in every run of the calibration');
   const effects = [...(options.effects ?? defaultDetectionEffects)].sort((a, b) => a - b);
@@ -314,4 +351,57 @@ function calibrationShell(runs: readonly RunResult[], threshold: number, alpha: 
     alpha,
   };
   return first.options.filter === undefined ? shell : { ...shell, filter: first.options.filter };
+}
+
+/** What a calibration says of runs of several processes, for one case. */
+export interface SeveralProcessesOutlook {
+  /** The figure such runs are compared on: calm-relative when the calibration measured its spread, else its basis. */
+  basis: FigureBasis;
+  /** sd of log figure of one process, and its parts (compare/processes.ts): between neighbours, and the run's. */
+  sigma: number;
+  neighbour?: number;
+  run: number;
+  /**
+   * The smallest slowdown two runs of k processes a side would call
+   * regressed, when their processes spread as the calibration measured and
+   * both meet the state it measured in (null: none up to x10).
+   */
+  minimumDetectableEffect: number | null;
+}
+
+/**
+ * Per case, the minimum detectable effect of two runs of k processes a side
+ * (`run --processes k`) by compare's own rule for them (compareProcessFigures
+ * with the calibration's spread): what `calibrate` reports beside the
+ * one-process figures. A calibration without neighbour spreads gives the
+ * one-process interval whatever k (all of sigma is the run's).
+ */
+export function severalProcessesOutlook(
+  calibration: BetweenRunCalibration,
+  k: number,
+): Record<string, SeveralProcessesOutlook> {
+  if (!(Number.isInteger(k) && k >= 1)) throw new RangeError(`k must be a whole number of processes >= 1, got ${k}`);
+  const noise = runNoiseFromCalibration(calibration);
+  const ones = Array<number>(k).fill(1);
+  const out: Record<string, SeveralProcessesOutlook> = {};
+  for (const [id, c] of Object.entries(calibration.cases)) {
+    const basis: FigureBasis = c.sigma['calm-relative'] !== undefined ? 'calm-relative' : calibration.basis;
+    const spread = noise.spreadFor(id, basis);
+    const { ratioCi } = compareProcessFigures(ones, ones, spread, {
+      threshold: calibration.threshold,
+      alpha: calibration.alpha,
+      iterations: bootstrapIterations(calibration.alpha),
+      random: seededRandom(0x5eed1e55),
+    });
+    // As in the cross-validation: scaling the head by 1 + e scales every draw by it.
+    const mde = (1 + calibration.threshold) / ratioCi[0] - 1;
+    out[id] = {
+      basis,
+      sigma: spread.sigma,
+      ...(spread.neighbour === undefined ? {} : { neighbour: spread.neighbour }),
+      run: runPartOf(spread),
+      minimumDetectableEffect: mde <= 9 ? Math.round(mde * 1e4) / 1e4 : null,
+    };
+  }
+  return out;
 }

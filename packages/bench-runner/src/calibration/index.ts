@@ -14,7 +14,16 @@ export {
   CalibrationInterruptedError,
 } from './calibrate.js';
 export type { CalibrateOptions, CalibrationSampleSource } from './calibrate.js';
-export { calibrateBetweenRuns, scaledRun, defaultDetectionEffects, minCalibrationRuns } from './between-runs.js';
+export {
+  calibrateBetweenRuns,
+  scaledRun,
+  defaultDetectionEffects,
+  minCalibrationRuns,
+  minNeighbourPairs,
+  neighbourSigmaOf,
+  severalProcessesOutlook,
+  type SeveralProcessesOutlook,
+} from './between-runs.js';
 export type { BetweenRunOptions } from './between-runs.js';
 export { calibrationDir, calibrationFileName, saveBetweenRunCalibration, findBetweenRunCalibration } from './store.js';
 export type { CalibrationLookup } from './store.js';

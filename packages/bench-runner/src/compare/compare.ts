@@ -40,6 +40,7 @@ import {
   ownSpread,
   pooledSpread,
   processFiguresOn,
+  runPartOf,
 } from './processes.js';
 import type {
   CaseComparison,
@@ -232,9 +233,10 @@ export function compareResults(base: RunResult, head: RunResult, options: Compar
     }
     const sameReference = base.options.reference === head.options.reference;
     const severalProcesses = hasProcessFigures(b) || hasProcessFigures(h);
-    // Calm figures of the processes in one state (the probe's fast state), with the calm spread: the interval's
-    // between-run term stays sqrt(2) sigma, as for other process figures (see processes.ts: the processes of one
-    // run can share a state the probe does not see).
+    // Calm figures of the processes in one state (the probe's fast state), with the calm spread: as for other
+    // process figures, the interval averages over processes only the part of the spread the calibration saw
+    // change between neighbouring processes (see processes.ts: the processes of one run can share a state the
+    // probe does not see).
     // Only for a case whose calm spread the calibration measured (or estimated from the cases it measured).
     const calmPossible =
       severalProcesses &&
@@ -260,8 +262,9 @@ export function compareResults(base: RunResult, head: RunResult, options: Compar
     try {
       if (byProcess !== undefined) {
         const own = ownSpread(byProcess.base, byProcess.head);
-        if (calm !== undefined && source === 'calibration') {
-          // Calm figures: the files' spread pooled with the calibration's while they agree.
+        if ((calm !== undefined || spread.neighbour !== undefined) && source === 'calibration') {
+          // Calm figures, or a calibration that measured the spread between neighbouring processes: the files'
+          // spread (between the neighbouring processes of each run) pooled with the calibration's while they agree.
           ({ spread, source } = pooledSpread(spread, own));
         } else if (own !== undefined && own.sigma > spread.sigma) {
           // The spread measured in the two files when it is wider than the calibration's or the default's.
@@ -302,7 +305,14 @@ export function compareResults(base: RunResult, head: RunResult, options: Compar
       verdict: sample.verdict,
       digestChanged: b.digest !== undefined && h.digest !== undefined && b.digest !== h.digest,
       method: figures.method,
-      betweenRuns: { sigma: spread.sigma, dof: spread.dof, source },
+      betweenRuns: {
+        sigma: spread.sigma,
+        dof: spread.dof,
+        source,
+        ...(byProcess !== undefined && spread.neighbour !== undefined
+          ? { parts: { process: spread.neighbour, run: runPartOf(spread) } }
+          : {}),
+      },
     };
     if (byProcess !== undefined) comparison.processes = { base: byProcess.base.length, head: byProcess.head.length };
     if (stateMoved(state)) comparison.stateRatio = state;
@@ -416,11 +426,15 @@ function describeNoise(
     const own = byProcess.filter((c) => c.betweenRuns?.source === 'runs').length;
     const calm = byProcess.filter((c) => c.method === 'calm-relative');
     const pooled = byProcess.filter((c) => c.betweenRuns?.source === 'pooled').length;
+    const split = byProcess.filter((c) => c.betweenRuns?.parts !== undefined).length;
     description =
       `${byProcess.length} of ${cases.length} case(s) compared by the geometric mean of their processes (base ${base.processes ?? 1}, head ${head.processes ?? 1}); ` +
       `${own} of them with the spread between those processes, wider than ${summary.source === 'calibration' ? "the calibration's" : 'the default'}; ` +
       (calm.length > 0
         ? `${calm.length} by the calm figures of the processes in the fast state, ${pooled} with the spread of those processes pooled with the calibration's; `
+        : '') +
+      (split > 0
+        ? `${split} averaging over their processes only the spread the calibration measured between neighbouring processes, the rest taken as shared by each run's processes; `
         : '') +
       (calmShort.length > 0
         ? `${calmShort.length} not by calm figures (${calmShort.slice(0, 3).join(', ')}${calmShort.length > 3 ? ', ...' : ''}): fewer than ${minCalmProcessesPerSide} processes a side met the CPU's fast state (at the calibration's level) while the case ran, so their intervals are wide; more processes (\`run --processes\`) or a quieter time narrow them; `

@@ -21,6 +21,15 @@ export interface CaseSpreadEstimate {
   dof: number;
   /** The conservative default stood in for a case the calibration never measured. */
   assumed?: true;
+  /**
+   * The part of sigma that changes from one process to the next (a
+   * calibration's spread between neighbouring processes, never above
+   * sigma); the rest, sqrt(sigma^2 - neighbour^2), stays for minutes and is
+   * shared by the consecutive processes of one run. Runs of several
+   * processes average the first part only (compare/processes.ts). Absent:
+   * not measured, and all of sigma counts as the run's.
+   */
+  neighbour?: number;
 }
 
 /** The between-run model compare uses. */
@@ -141,8 +150,16 @@ export function runNoiseFromCalibration(
       const own = c?.sigma[basis];
       // The floor is measured on the calibration's basis; the spreads of another basis keep their own.
       const floor = basis === calibration.basis ? calibration.floor.sigma : 0;
-      if (own !== undefined && c !== undefined)
-        return { sigma: Math.max(own, floor), dof: Math.max(1, (c.processesOn?.[basis] ?? c.n) - 1) };
+      if (own !== undefined && c !== undefined) {
+        const sigma = Math.max(own, floor);
+        const neighbour = c.sigmaNeighbour?.[basis];
+        return {
+          sigma,
+          dof: Math.max(1, (c.processesOn?.[basis] ?? c.n) - 1),
+          // The floor, like any spread the neighbours did not show, counts as the run's.
+          ...(neighbour === undefined ? {} : { neighbour: Math.min(neighbour, sigma) }),
+        };
+      }
       // Not measured on this basis: the 90th percentile of the cases that were, or of the largest basis there is.
       const pooled = calibration.pooled[basis] ?? Object.values(calibration.pooled).sort((a, b) => b!.p90 - a!.p90)[0];
       const p90 = pooled === undefined ? undefined : { sigma: pooled.p90, dof };

@@ -13,9 +13,11 @@ import {
   figuresOfProcess,
   hasProcessFigures,
   mergeProcessRuns,
+  betweenRunsScale,
   ownSpread,
   pooledSpread,
   processFiguresOn,
+  runPartOf,
 } from './processes.js';
 import { computeStats, normalVariate, seededRandom, type RandomSource } from '../stats/stats.js';
 import type { CaseResult, RunResult } from '../types.js';
@@ -423,5 +425,97 @@ describe('pooledSpread', () => {
     expect(pooledSpread({ sigma: 0.01, dof: 7 }, undefined).source).toBe('calibration');
     // A spread known exactly (a fixed one) is not pooled.
     expect(pooledSpread({ sigma: 0.01, dof: Infinity }, { sigma: 0.015, dof: 4 }).source).toBe('calibration');
+  });
+});
+
+describe('a calibration that measured the spread between neighbouring processes', () => {
+  const options = { threshold: 0.02, alpha: 0.01, iterations: 4000 };
+  /** A calibration's model: sigma per process, of which `neighbour` changes from one process to the next. */
+  const split = (sigma: number, neighbour: number, dof = 11) => {
+    const fixed = fixedRunNoise(sigma, dof, 'fastest-low');
+    return {
+      ...fixed,
+      summary: { ...fixed.summary, source: 'calibration' as const },
+      spreadFor: () => ({ sigma, dof, neighbour }),
+    };
+  };
+  /** A run of k processes: the run's own offset (sd runSigma, shared by its processes) and each process's (sd processSigma). */
+  const run = (k: number, ns: number, runSigma: number, processSigma: number, random: RandomSource) => {
+    const shared = Math.exp(runSigma * normalVariate(random));
+    return mergeProcessRuns(
+      Array.from({ length: k }, () =>
+        oneProcessRun([processCase('case', ns * shared * Math.exp(processSigma * normalVariate(random)), random)]),
+      ),
+    );
+  };
+
+  it('averages over the processes only the neighbour part: sqrt(sigma_n^2 (1/n_b + 1/n_h) + 2 sigma_r^2)', () => {
+    const spread = { sigma: 0.01, dof: 11, neighbour: 0.008 };
+    expect(runPartOf(spread)).toBeCloseTo(0.006, 12);
+    expect(betweenRunsScale(spread, 4, 4)).toBeCloseTo(Math.sqrt(0.008 ** 2 * 0.5 + 2 * 0.006 ** 2), 12);
+    // One process a side: sqrt(2) sigma, as a comparison of two one-process runs.
+    expect(betweenRunsScale(spread, 1, 1)).toBeCloseTo(Math.SQRT2 * 0.01, 12);
+    // Without the neighbour part all of sigma is the run's, whatever the number of processes.
+    expect(betweenRunsScale({ sigma: 0.01, dof: 11 }, 8, 8)).toBeCloseTo(Math.SQRT2 * 0.01, 12);
+    expect(runPartOf({ sigma: 0.01, dof: 11 })).toBe(0.01);
+  });
+
+  it("pools the files' spread with the neighbour part and keeps the run part; files far noisier count alone, plus the run part", () => {
+    const calibration = { sigma: 0.01, dof: 11, neighbour: 0.008 };
+    const pooled = pooledSpread(calibration, { sigma: 0.01, dof: 6 });
+    expect(pooled.source).toBe('pooled');
+    const process = Math.sqrt((11 * 0.008 ** 2 + 6 * 0.01 ** 2) / 17);
+    expect(pooled.spread.neighbour).toBeCloseTo(process, 12);
+    expect(runPartOf(pooled.spread)).toBeCloseTo(0.006, 12);
+    expect(pooled.spread.dof).toBe(17);
+    const noisy = pooledSpread(calibration, { sigma: 0.03, dof: 6 });
+    expect(noisy.source).toBe('runs');
+    expect(noisy.spread).toEqual({ sigma: Math.hypot(0.03, 0.006), dof: 6 });
+  });
+
+  it('detects +4.5% of one case between runs of 4 processes when the processes vary as the calibration measured (0.75%)', () => {
+    // Measured 2026-12-03 03:16-03:18 UTC: sha1/1500/wasm's calm figure 0.76% over 12 fresh processes, 0.73% between neighbours.
+    const random = seededRandom(51);
+    let detected = 0;
+    let detectedBefore = 0;
+    for (let pair = 0; pair < 60; pair++) {
+      const base = run(4, 1000, 0.002, 0.0073, random);
+      const head = run(4, 1045, 0.002, 0.0073, random);
+      const c = compareResults(base, head, { ...options, noise: split(0.0076, 0.0073), geomean: false }).cases[0]!;
+      expect(c.betweenRuns!.parts).toBeDefined();
+      if (c.verdict === 'regressed') detected++;
+      expect(c.verdict).not.toBe('improved');
+      // The same calibration without its neighbour spread (sqrt(2) sigma for any number of processes).
+      const allNeighbour = compareResults(base, head, { ...options, noise: split(0.0076, 0.0076), geomean: false });
+      const whole = compareResults(base, head, {
+        ...options,
+        noise: { ...split(0.0076, 0), spreadFor: () => ({ sigma: 0.0076, dof: 11 }) },
+        geomean: false,
+      }).cases[0]!;
+      expect(allNeighbour.cases[0]!.ratioCi[0]).toBeGreaterThan(whole.ratioCi[0]);
+      if (whole.verdict === 'regressed') detectedBefore++;
+    }
+    expect(detected).toBeGreaterThanOrEqual(54);
+    expect(detectedBefore).toBeLessThan(detected / 2);
+  });
+
+  it('keeps false alarms below alpha over many A/A pairs when each run shares a state the calibration saw as run part', () => {
+    // Each run's processes share an offset of sd 3% (a state kept for minutes) and vary 1% among themselves; the
+    // calibration measured sigma 3.2% of which 1% between neighbours.
+    const random = seededRandom(52);
+    let flagged = 0;
+    let flaggedIndependent = 0;
+    for (let pair = 0; pair < 300; pair++) {
+      const base = run(4, 1000, 0.03, 0.01, random);
+      const head = run(4, 1000, 0.03, 0.01, random);
+      const c = compareResults(base, head, { ...options, noise: split(0.032, 0.01), geomean: false }).cases[0]!;
+      if (c.verdict === 'regressed' || c.verdict === 'improved') flagged++;
+      // Taken as independent draws (all of sigma between neighbours) the shared state would be averaged away.
+      const independent = compareResults(base, head, { ...options, noise: split(0.01, 0.01), geomean: false });
+      const v = independent.cases[0]!.verdict;
+      if (v === 'regressed' || v === 'improved') flaggedIndependent++;
+    }
+    expect(flagged).toBeLessThanOrEqual(3);
+    expect(flaggedIndependent).toBeGreaterThan(30);
   });
 });

@@ -11,14 +11,19 @@
 //   degrees of freedom) and uses it when it is wider than the calibration's
 //   (or the default's): a calibration made at a quieter time cannot make
 //   compare surer than the files allow,
-// - but never assumes less than a one-process comparison would: the
-//   interval's between-run term stays sqrt(2) sigma, not
-//   sigma sqrt(1/n_base + 1/n_head). Measured here (bench-runner README, "Several
-//   processes per run"): the processes of one run share the machine's state
-//   of those minutes (a mode in which SHA-1 code ran 1.35-1.39x slower for
-//   four consecutive processes while the reference workload did not move),
-//   so averaging k processes does not shrink the difference between two runs
-//   made at different times.
+// - and averages over the processes only what changes from one process to
+//   the next. The processes of one run share the machine's state of those
+//   minutes (measured, bench-runner README, "Several processes per run": a
+//   mode in which SHA-1 code ran 1.35-1.39x slower for four consecutive
+//   processes while the reference workload did not move), so averaging k
+//   processes does not shrink that part. A calibration that measured the
+//   spread between neighbouring processes (sigma_n, CaseSpread.sigmaNeighbour)
+//   splits sigma in two: the process part sigma_n, and the run part
+//   sigma_r = sqrt(sigma^2 - sigma_n^2) that consecutive processes share; the
+//   interval's between-run term is then
+//   sqrt(sigma_n^2 (1/n_base + 1/n_head) + 2 sigma_r^2), which is sqrt(2)
+//   sigma for one process a side. Without that measurement all of sigma
+//   counts as the run's: sqrt(2) sigma whatever the number of processes.
 import { computeStats, geometricMean, mean, studentTVariate, type RandomSource } from '../stats/stats.js';
 import { checkCompareOptions, decideRatio, type CompareOptions } from '../stats/verdict.js';
 import type { CaseResult, FigureBasis, RunResult, SampleComparison } from '../results/schemas.js';
@@ -127,24 +132,55 @@ export function pooledSpread(
   own: CaseSpreadEstimate | undefined,
 ): { spread: CaseSpreadEstimate; source: 'pooled' | 'runs' | 'calibration' } {
   if (own === undefined || !Number.isFinite(calibration.dof)) return { spread: calibration, source: 'calibration' };
-  if (own.sigma > poolableSpreadRatio * calibration.sigma) return { spread: own, source: 'runs' };
+  // The files' own spread is between the processes of one run: neighbours. With the calibration's split it
+  // pools with the process part, and the run part stays as measured.
+  const processPart = calibration.neighbour ?? calibration.sigma;
+  if (own.sigma > poolableSpreadRatio * processPart) {
+    // The files alone, as one run's spread, and with a measured run part never narrower than that part allows.
+    const sigma = calibration.neighbour === undefined ? own.sigma : Math.hypot(own.sigma, runPartOf(calibration));
+    return { spread: { sigma, dof: own.dof }, source: 'runs' };
+  }
   const dof = calibration.dof + own.dof;
-  const variance = (calibration.dof * calibration.sigma ** 2 + own.dof * own.sigma ** 2) / dof;
-  return { spread: { sigma: Math.sqrt(variance), dof }, source: 'pooled' };
+  const pooled = Math.sqrt((calibration.dof * processPart ** 2 + own.dof * own.sigma ** 2) / dof);
+  if (calibration.neighbour === undefined) return { spread: { sigma: pooled, dof }, source: 'pooled' };
+  const runPart = runPartOf(calibration);
+  return { spread: { sigma: Math.sqrt(pooled ** 2 + runPart ** 2), dof, neighbour: pooled }, source: 'pooled' };
+}
+
+/** The run part of a spread: sqrt(sigma^2 - neighbour^2), all of sigma when the neighbours were not measured. */
+export function runPartOf(spread: CaseSpreadEstimate): number {
+  return spread.neighbour === undefined
+    ? spread.sigma
+    : Math.sqrt(Math.max(0, spread.sigma ** 2 - spread.neighbour ** 2));
+}
+
+/**
+ * The sd of the log ratio of two runs' geometric means of nBase and nHead
+ * processes (see the module comment): sqrt(sigma_n^2 (1/nBase + 1/nHead) +
+ * 2 sigma_r^2); sqrt(2) sigma when the spread has no neighbour part.
+ */
+export function betweenRunsScale(spread: CaseSpreadEstimate, nBase: number, nHead: number): number {
+  if (spread.neighbour === undefined) return Math.SQRT2 * spread.sigma;
+  const runPart = runPartOf(spread);
+  return Math.sqrt(spread.neighbour ** 2 * (1 / nBase + 1 / nHead) + 2 * runPart ** 2);
 }
 
 /**
  * The verdict rule for one case from per-process figures: the ratio of the
  * two sides' geometric means, its interval from `spread` (the sd of log
  * figure of one run, Student's t) as for two runs each off by it:
- * exp(sqrt(2) sigma T), whatever the number of processes (see above), also
+ * exp(betweenRunsScale T), which without a measured neighbour part is
+ * exp(sqrt(2) sigma T) whatever the number of processes (see above), also
  * for calm figures of processes in one state: measured (2026-12-02 13:35
  * UTC, 8 processes a side at --time 1), `sha1/64/unrolled`'s calm figures
  * in the probe's fast state were 0.0630-0.0742 in all five such processes
  * of one run and 0.0511-0.0623 in the seven of the run before it (code
  * unchanged), a sub-state of the vCPU the probe does not see, kept for
  * minutes; taken as independent draws (sigma sqrt(1/n_base + 1/n_head)) the
- * case was called regressed x1.187 [1.042, 1.363].
+ * case was called regressed x1.187 [1.042, 1.363]. A calibration whose
+ * processes met such a state for minutes measures it as run part (their
+ * neighbours agree, the processes minutes apart do not), which the
+ * interval keeps whole.
  */
 export function compareProcessFigures(
   base: readonly number[],
@@ -162,7 +198,7 @@ export function compareProcessFigures(
     if (!(v > 0 && Number.isFinite(v))) throw new RangeError(`process figures must be positive, got ${v}`);
   }
   const ratio = geometricMean(head) / geometricMean(base);
-  const scale = Math.SQRT2 * spread.sigma;
+  const scale = betweenRunsScale(spread, base.length, head.length);
   const draws = new Float64Array(options.iterations);
   for (let i = 0; i < draws.length; i++) {
     draws[i] = scale === 0 ? ratio : ratio * Math.exp(scale * studentTVariate(spread.dof, options.random));

@@ -301,6 +301,13 @@ export const caseComparisonSchema = z.looseObject({
        * files written before 0.3).
        */
       source: z.enum(['runs', 'calibration', 'pooled', 'default']).optional(),
+      /**
+       * Runs of several processes judged with a calibration that measured the
+       * spread between neighbouring processes (CaseSpread.sigmaNeighbour):
+       * the process-to-process part of sigma (averaged over each side's
+       * processes) and the run-to-run part (not averaged), sd of log.
+       */
+      parts: z.looseObject({ process: finite, run: finite }).optional(),
     })
     .optional(),
   /**
@@ -433,6 +440,18 @@ export const caseSpreadSchema = z.looseObject({
    * faster one).
    */
   calmLevel: finite.optional(),
+  /**
+   * Per basis, the spread between neighbouring processes (the calibration's
+   * processes in the order they ran): sqrt(mean squared successive
+   * difference of log figure / 2), over the same processes as sigma. What
+   * moves from one process to the next (code placement, JIT, the CPU's
+   * state within seconds) shows here and in sigma; what stays for minutes
+   * (a state shared by consecutive processes) only in sigma. Compare splits
+   * sigma into a process part (this) and a run part (the rest) for runs of
+   * several processes (compare/processes.ts). Absent: fewer than
+   * minNeighbourPairs neighbouring pairs, or a calibration written before.
+   */
+  sigmaNeighbour: z.partialRecord(figureBasisSchema, finite).optional(),
   /** Smallest tested slowdown detected in every cross-validation pair (null: none of those tested). */
   minimumDetectableEffect: finite.nullable().optional(),
 });
