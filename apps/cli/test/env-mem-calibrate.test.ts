@@ -100,6 +100,10 @@ describe('calibrate', { timeout: heavyTestTimeout }, () => {
         /^ {2}\d+ of 12 case comparisons called regressed or improved \([\d.]+%\); \d+ of 6 pairs would exit 1/m,
       );
       expect(result.stdout).toMatch(/^Minimum detectable effect at --time 0\.02/m);
+      // Four processes give three neighbouring pairs: too few for the spread between neighbours.
+      expect(result.stdout).toContain(
+        'no spread between neighbouring processes was measured (fewer than 6 processes): all of it counts as shared',
+      );
       const calibration = readBetweenRunCalibration(out);
       expect(calibration.processes).toBe(4);
       expect(Object.keys(calibration.cases).sort()).toEqual(ids);

@@ -1,6 +1,7 @@
 // The calibration report's wording of a minimum detectable effect.
 import { describe, expect, it } from 'vitest';
-import { describeMde } from './calibrate.js';
+import type { BetweenRunCalibration } from '@layerbench/bench-runner';
+import { describeMde, formatBetweenRunText } from './calibrate.js';
 
 describe('describeMde', () => {
   it('gives the effect in percent up to x10, and says what a larger one means', () => {
@@ -9,5 +10,57 @@ describe('describeMde', () => {
     expect(describeMde(9)).toBe('900%');
     // A calibration whose processes met the machine in different states: 1686068302% is no figure to print.
     expect(describeMde(16860683.02)).toBe('more than x10 (nothing these processes can tell apart)');
+  });
+});
+
+describe('what runs of several processes can detect', () => {
+  // The calm spreads of two cases as measured on 2026-12-03 (03:16-03:18 UTC, 12 processes at --time 1).
+  const calibration = {
+    kind: 'layerbench/between-runs',
+    schemaVersion: 1,
+    createdAt: '2026-12-03T03:18:00.000Z',
+    env: { cpuModel: 'AMD EPYC', cpuCount: 2, node: '20.20.2' },
+    suites: ['sha1'],
+    timePerCase: 1,
+    processes: 12,
+    load: [[0.6, 1.0]],
+    threshold: 0.02,
+    alpha: 0.01,
+    basis: 'median-relative',
+    pooled: { 'median-relative': { p50: 0.0076, p90: 0.075 }, 'calm-relative': { p50: 0.0076, p90: 0.075 } },
+    floor: { quantile: 0, sigma: 0 },
+    cases: {
+      'sha1/64/unrolled': {
+        n: 12,
+        medianNs: 300,
+        sigma: { 'median-relative': 0.0743, 'calm-relative': 0.075 },
+        sigmaNeighbour: { 'median-relative': 0.0671, 'calm-relative': 0.0675 },
+        calmLevel: 4039,
+      },
+      'sha1/1500/wasm': {
+        n: 12,
+        medianNs: 1740,
+        sigma: { 'median-relative': 0.0075, 'calm-relative': 0.0076 },
+        sigmaNeighbour: { 'median-relative': 0.0071, 'calm-relative': 0.0073 },
+        calmLevel: 4050,
+      },
+    },
+    falseAlarms: { flagged: 0, compared: 132, pairsFlagged: 0, pairs: 66 },
+    detection: [{ effect: 0.05, detected: 8, compared: 132 }],
+  } as unknown as BetweenRunCalibration;
+
+  it("splits each spread into the neighbours' part and the shared part, and gives the minimum detectable effect for 1-8 processes a side", () => {
+    const text = formatBetweenRunText(calibration);
+    expect(text).toContain('Runs of several processes a side (`run --processes k` for both runs)');
+    expect(text).toMatch(
+      /^ {2}minimum detectable effect, median over cases: 1 process [\d.]+%, 2 processes [\d.]+%, 4 processes [\d.]+%, 8 processes [\d.]+%$/m,
+    );
+    expect(text).toMatch(
+      /^ {2}sha1\/1500\/wasm {4}0\.76% \(calm-relative\): 0\.73% between neighbours, 0\.21% shared; 4 processes a side: [\d.]+%$/m,
+    );
+    // sqrt(0.0076^2 - 0.0073^2) = 0.21%; the wasm case at 4 processes a side: under 5%, the 64-byte one far above.
+    const mde = (id: string) => Number(new RegExp(`${id}.*4 processes a side: ([\\d.]+)%`).exec(text)![1]);
+    expect(mde('sha1/1500/wasm')).toBeLessThan(5);
+    expect(mde('sha1/64/unrolled')).toBeGreaterThan(15);
   });
 });

@@ -30,6 +30,11 @@ export interface CaseSpreadEstimate {
    * not measured, and all of sigma counts as the run's.
    */
   neighbour?: number;
+  /**
+   * Degrees of freedom of the run part when they differ from `dof` (the
+   * calibration's, when the process part was pooled with the files' own).
+   */
+  runDof?: number;
 }
 
 /** The between-run model compare uses. */

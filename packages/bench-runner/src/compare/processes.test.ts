@@ -13,6 +13,7 @@ import {
   figuresOfProcess,
   hasProcessFigures,
   mergeProcessRuns,
+  betweenRunsDof,
   betweenRunsScale,
   ownSpread,
   pooledSpread,
@@ -468,6 +469,17 @@ describe('a calibration that measured the spread between neighbouring processes'
     expect(pooled.spread.neighbour).toBeCloseTo(process, 12);
     expect(runPartOf(pooled.spread)).toBeCloseTo(0.006, 12);
     expect(pooled.spread.dof).toBe(17);
+    // The run part keeps the calibration's degrees of freedom: the term's lie between 11 and 17 (Satterthwaite,
+    // at most the pooled 17), nearer 11 the more the run part weighs.
+    expect(pooled.spread.runDof).toBe(11);
+    expect(betweenRunsDof(pooled.spread, 4, 4)).toBeGreaterThan(11);
+    expect(betweenRunsDof(pooled.spread, 4, 4)).toBeLessThanOrEqual(17);
+    const heavyRun = betweenRunsDof({ sigma: 0.01, dof: 17, neighbour: 0.002, runDof: 11 }, 4, 4);
+    expect(heavyRun).toBeGreaterThan(11);
+    expect(heavyRun).toBeLessThan(12);
+    expect(betweenRunsDof({ sigma: 0.01, dof: 17, neighbour: 0.01, runDof: 11 }, 4, 4)).toBe(17);
+    expect(betweenRunsDof({ sigma: 0.01, dof: 17, neighbour: 0, runDof: 11 }, 4, 4)).toBeCloseTo(11, 10);
+    expect(betweenRunsDof({ sigma: 0.01, dof: 9 }, 4, 4)).toBe(9);
     const noisy = pooledSpread(calibration, { sigma: 0.03, dof: 6 });
     expect(noisy.source).toBe('runs');
     expect(noisy.spread).toEqual({ sigma: Math.hypot(0.03, 0.006), dof: 6 });

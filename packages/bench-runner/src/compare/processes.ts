@@ -144,7 +144,10 @@ export function pooledSpread(
   const pooled = Math.sqrt((calibration.dof * processPart ** 2 + own.dof * own.sigma ** 2) / dof);
   if (calibration.neighbour === undefined) return { spread: { sigma: pooled, dof }, source: 'pooled' };
   const runPart = runPartOf(calibration);
-  return { spread: { sigma: Math.sqrt(pooled ** 2 + runPart ** 2), dof, neighbour: pooled }, source: 'pooled' };
+  return {
+    spread: { sigma: Math.sqrt(pooled ** 2 + runPart ** 2), dof, neighbour: pooled, runDof: calibration.dof },
+    source: 'pooled',
+  };
 }
 
 /** The run part of a spread: sqrt(sigma^2 - neighbour^2), all of sigma when the neighbours were not measured. */
@@ -160,9 +163,32 @@ export function runPartOf(spread: CaseSpreadEstimate): number {
  * 2 sigma_r^2); sqrt(2) sigma when the spread has no neighbour part.
  */
 export function betweenRunsScale(spread: CaseSpreadEstimate, nBase: number, nHead: number): number {
-  if (spread.neighbour === undefined) return Math.SQRT2 * spread.sigma;
-  const runPart = runPartOf(spread);
-  return Math.sqrt(spread.neighbour ** 2 * (1 / nBase + 1 / nHead) + 2 * runPart ** 2);
+  return Math.sqrt(betweenRunsParts(spread, nBase, nHead).reduce((sum, part) => sum + part.variance, 0));
+}
+
+/** The two variances of betweenRunsScale with their degrees of freedom (one part without a neighbour spread). */
+function betweenRunsParts(
+  spread: CaseSpreadEstimate,
+  nBase: number,
+  nHead: number,
+): { variance: number; dof: number }[] {
+  if (spread.neighbour === undefined) return [{ variance: 2 * spread.sigma ** 2, dof: spread.dof }];
+  return [
+    { variance: spread.neighbour ** 2 * (1 / nBase + 1 / nHead), dof: spread.dof },
+    { variance: 2 * runPartOf(spread) ** 2, dof: spread.runDof ?? spread.dof },
+  ];
+}
+
+/**
+ * The degrees of freedom of the between-run term (Welch-Satterthwaite over
+ * its parts): the pooled process part's when the run part is nil, the
+ * calibration's when the run part dominates.
+ */
+export function betweenRunsDof(spread: CaseSpreadEstimate, nBase: number, nHead: number): number {
+  const parts = betweenRunsParts(spread, nBase, nHead);
+  const total = parts.reduce((sum, part) => sum + part.variance, 0);
+  const denominator = parts.reduce((sum, part) => sum + part.variance ** 2 / part.dof, 0);
+  return denominator === 0 ? spread.dof : Math.min(spread.dof, total ** 2 / denominator);
 }
 
 /**
@@ -199,9 +225,10 @@ export function compareProcessFigures(
   }
   const ratio = geometricMean(head) / geometricMean(base);
   const scale = betweenRunsScale(spread, base.length, head.length);
+  const dof = betweenRunsDof(spread, base.length, head.length);
   const draws = new Float64Array(options.iterations);
   for (let i = 0; i < draws.length; i++) {
-    draws[i] = scale === 0 ? ratio : ratio * Math.exp(scale * studentTVariate(spread.dof, options.random));
+    draws[i] = scale === 0 ? ratio : ratio * Math.exp(scale * studentTVariate(dof, options.random));
   }
   if (options.stateRatio !== undefined) addStateShift(draws, options.stateRatio, options.random);
   return { ratio, ...decideRatio(draws, { threshold, alpha }) };
