@@ -178,11 +178,17 @@ describe('the calm-relative spread', () => {
    * probe x1.5, the case x1.3), otherwise in the fast state, each process off
    * by its own 0.4% (sd).
    */
-  function probedRuns(k: number, slowIn: ReadonlySet<number>, seed: number): RunResult[] {
+  function probedRuns(
+    k: number,
+    slowIn: ReadonlySet<number>,
+    seed: number,
+    modeIn: ReadonlySet<number> = new Set(),
+  ): RunResult[] {
     const random = seededRandom(seed);
     return Array.from({ length: k }, (_, r) => {
       const slow = slowIn.has(r);
-      const value = 1000 * Math.exp(0.004 * normalVariate(random)) * (slow ? 1.3 : 1);
+      // modeIn: a mode of the process's own that the probe does not see (x1.18, probes fast).
+      const value = 1000 * Math.exp(0.004 * normalVariate(random)) * (slow ? 1.3 : 1) * (modeIn.has(r) ? 1.18 : 1);
       const sliceMedians = Array.from({ length: 10 }, () => value * (1 + 0.002 * normalVariate(random)));
       const c: CaseResult = {
         ...relativeCase('sha1/1500/wasm', sliceMedians, Array(11).fill(1000)),
@@ -194,7 +200,7 @@ describe('the calm-relative spread', () => {
       return {
         kind: 'layerbench/run',
         schemaVersion: 1,
-        createdAt: `2026-12-02T10:0${r}:00Z`,
+        createdAt: `2026-12-02T10:${String(r).padStart(2, '0')}:00Z`,
         suites: ['sha1'],
         options: { timePerCase: 1, reference: 'w', stateProbe: 'store-reload-16x80' },
         env,
@@ -202,6 +208,27 @@ describe('the calm-relative spread', () => {
       };
     });
   }
+
+  it('leaves out a process alone in a mode of its own (at most one in six), and compare then asks for three calm processes a side', () => {
+    const id = 'sha1/1500/wasm';
+    // As measured on 2026-12-03 04:08 UTC: the first of 12 processes x1.18 with fast probes.
+    const cal = calibrateBetweenRuns(probedRuns(12, new Set(), 11, new Set([0])), { iterations: 499 });
+    expect(cal.cases[id]!.calmModes).toBe(1);
+    expect(cal.cases[id]!.processesOn?.['calm-relative']).toBe(11);
+    expect(cal.cases[id]!.sigma['calm-relative']!).toBeLessThan(0.01);
+    expect(runNoiseFromCalibration(cal).calmProcessesFor!(id)).toBe(3);
+    // The other figures keep it: one-process runs are judged with the spread that saw the mode.
+    expect(cal.cases[id]!.sigma.median!).toBeGreaterThan(0.04);
+    // Two neighbouring processes in it: a state they shared, part of the spread (the run part).
+    const shared = calibrateBetweenRuns(probedRuns(12, new Set(), 11, new Set([3, 4])), { iterations: 499 });
+    expect(shared.cases[id]!.calmModes).toBeUndefined();
+    expect(shared.cases[id]!.sigma['calm-relative']!).toBeGreaterThan(0.04);
+    expect(runNoiseFromCalibration(shared).calmProcessesFor!(id)).toBeUndefined();
+    // Met more often than one process in six: part of the spread.
+    const often = calibrateBetweenRuns(probedRuns(12, new Set(), 11, new Set([1, 4, 8])), { iterations: 499 });
+    expect(often.cases[id]!.calmModes).toBeUndefined();
+    expect(often.cases[id]!.sigma['calm-relative']!).toBeGreaterThan(0.04);
+  });
 
   it('is measured over the processes whose calm levels agree, and compare then uses it', () => {
     const runs = probedRuns(8, new Set([2, 5]), 7);

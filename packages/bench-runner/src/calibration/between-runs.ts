@@ -80,6 +80,39 @@ export function neighbourSigmaOf(inOrder: readonly CaseResult[], basis: FigureBa
   return Math.sqrt(squares / (inOrder.length - 1) / 2);
 }
 
+/**
+ * A calibration process whose calm figure lies beyond this factor (10%) of
+ * the calm group's median, while its neighbours do not, sat in a mode of its
+ * own (isolatedModes).
+ */
+export const calmModeFactor = 1.1;
+
+/**
+ * The processes of a calm group (in the order they ran) that sat alone in a
+ * mode of their own: beyond calmModeFactor of the group's median calm
+ * figure, with the processes before and after them within it; at most one
+ * in six processes (a mode met more often is part of the spread), and at
+ * least minCalmProcesses left. Measured (2026-12-03, 12 and 16 processes at
+ * --time 1, quiet): one process read `sha1/1500/wasm`'s calm figure 0.4169
+ * (04:08 UTC) and 0.5510 (04:34) against 0.345-0.357 in all the others,
+ * with the probe in the fast state throughout; kept, each made the case's
+ * calm spread 5.45% and 11.64% instead of about 0.9%. Such a mode does not
+ * hide in a run of several processes: it shows in the files' own spread,
+ * which compare then takes (pooledSpread), and a calibration that left one
+ * out makes compare ask for three calm processes a side (calmModes).
+ */
+export function isolatedModes(inOrder: readonly CaseResult[]): Set<CaseResult> {
+  const logs = inOrder.map((c) => Math.log(caseFigure(c, 'calm-relative')!));
+  const centre = median(logs);
+  const far = logs.map((v) => Math.abs(v - centre) > Math.log(calmModeFactor));
+  const modes = new Set<CaseResult>();
+  for (let i = 0; i < inOrder.length; i++) {
+    if (far[i] && far[i - 1] !== true && far[i + 1] !== true) modes.add(inOrder[i]!);
+  }
+  const allowed = Math.floor(inOrder.length / 6);
+  return modes.size <= allowed && inOrder.length - modes.size >= minCalmProcesses ? modes : new Set();
+}
+
 /** Fewest processes a calm spread is measured over. */
 export const minCalmProcesses = 3;
 
@@ -151,8 +184,14 @@ function spreadsOf(runs: readonly RunResult[], ids: readonly string[]): Spreads 
     const neighbour: NonNullable<CaseSpread['sigmaNeighbour']> = {};
     const processesOn: NonNullable<CaseSpread['processesOn']> = {};
     let calmAt: number | undefined;
+    let calmModes = 0;
     for (const basis of figureBases) {
-      const group = basis === 'calm-relative' ? calmGroup(each) : each;
+      let group = basis === 'calm-relative' ? calmGroup(each) : each;
+      if (basis === 'calm-relative' && group !== undefined) {
+        const modes = isolatedModes(each.filter((c) => group!.includes(c)));
+        group = group.filter((c) => !modes.has(c));
+        calmModes = modes.size;
+      }
       const s = group === undefined ? undefined : sigmaOf(group, basis);
       if (s === undefined) complete.delete(basis);
       else {
@@ -177,6 +216,7 @@ function spreadsOf(runs: readonly RunResult[], ids: readonly string[]): Spreads 
     };
     if (Object.keys(processesOn).length > 0) cases[id]!.processesOn = processesOn;
     if (Object.keys(neighbour).length > 0) cases[id]!.sigmaNeighbour = neighbour;
+    if (calmModes > 0) cases[id]!.calmModes = calmModes;
     if (calmAt !== undefined) cases[id]!.calmLevel = calmAt;
   }
   const pooled: BetweenRunCalibration['pooled'] = {};

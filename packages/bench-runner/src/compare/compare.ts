@@ -243,7 +243,9 @@ export function compareResults(base: RunResult, head: RunResult, options: Compar
       noise.calm === true &&
       sameReference &&
       noise.spreadFor(b.id, 'calm-relative').assumed !== true;
-    const calm = calmPossible ? calmWithinCalibration(calmProcessFigures(b, h), noise, b.id) : undefined;
+    const calm = calmPossible
+      ? calmWithinCalibration(calmProcessFigures(b, h, noise.calmProcessesFor?.(b.id)), noise, b.id)
+      : undefined;
     if (calmPossible && calm === undefined) calmShort.push(b.id);
     const byProcess =
       calm !== undefined
@@ -437,7 +439,7 @@ function describeNoise(
         ? `${split} averaging over their processes only the spread the calibration measured between neighbouring processes, the rest taken as shared by each run's processes; `
         : '') +
       (calmShort.length > 0
-        ? `${calmShort.length} not by calm figures (${calmShort.slice(0, 3).join(', ')}${calmShort.length > 3 ? ', ...' : ''}): fewer than ${minCalmProcessesPerSide} processes a side met the CPU's fast state (at the calibration's level) while the case ran, so their intervals are wide; more processes (\`run --processes\`) or a quieter time narrow them; `
+        ? `${calmShort.length} not by calm figures (${calmShort.slice(0, 3).join(', ')}${calmShort.length > 3 ? ', ...' : ''}): fewer than ${minCalmProcessesPerSide} processes a side (3 where the calibration left a process in a mode of its own out) met the CPU's fast state (at the calibration's level) while the case ran, so their intervals are wide; more processes (\`run --processes\`) or a quieter time narrow them; `
         : '') +
       `otherwise ${description}`;
   }

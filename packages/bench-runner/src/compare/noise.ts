@@ -56,6 +56,12 @@ export interface RunNoise {
    * fixed model).
    */
   calmLevelFor?: (id: string) => number | undefined;
+  /**
+   * Fewest calm processes a side for a case: three when the calibration
+   * left a process in a mode of its own out of the case's calm spread
+   * (CaseSpread.calmModes), else undefined (minCalmProcessesPerSide).
+   */
+  calmProcessesFor?: (id: string) => number | undefined;
 }
 
 /**
@@ -149,7 +155,11 @@ export function runNoiseFromCalibration(
     summary,
     ...(calibration.pooled['calm-relative'] === undefined
       ? {}
-      : { calm: true, calmLevelFor: (id: string) => calibration.cases[id]?.calmLevel }),
+      : {
+          calm: true,
+          calmLevelFor: (id: string) => calibration.cases[id]?.calmLevel,
+          calmProcessesFor: (id: string) => (calibration.cases[id]?.calmModes === undefined ? undefined : 3),
+        }),
     spreadFor(id, basis) {
       const c = calibration.cases[id];
       const own = c?.sigma[basis];

@@ -378,11 +378,51 @@ describe('compare on the calm figures of several processes', () => {
     const short = compareResults(base, head, { ...options, noise: calm(0.005), geomean: false });
     expect(short.cases[0]!.method).not.toBe('calm-relative');
     expect(short.noise?.description).toContain(
-      "1 not by calm figures (case): fewer than 2 processes a side met the CPU's fast state",
+      "1 not by calm figures (case): fewer than 2 processes a side (3 where the calibration left a process in a mode of its own out) met the CPU's fast state",
     );
     expect(short.noise?.description).toContain('`run --processes`');
     const enough = compareResults(base, calmRun(3, 1000, random), { ...options, noise: calm(0.005), geomean: false });
     expect(enough.noise?.description).not.toContain('not by calm figures');
+    // Three a side where the calibration left a process in a mode of its own out of the case's calm spread.
+    const two = calmRun(3, 1000, random, new Set([0]));
+    expect(calmProcessFigures(base.cases[0]!, two.cases[0]!, 3)).toBeUndefined();
+    const modes = { ...calm(0.005), calmProcessesFor: () => 3 };
+    expect(compareResults(base, two, { ...options, noise: modes, geomean: false }).cases[0]!.method).not.toBe(
+      'calm-relative',
+    );
+    expect(compareResults(base, two, { ...options, noise: calm(0.005), geomean: false }).cases[0]!.method).toBe(
+      'calm-relative',
+    );
+  });
+
+  it('keeps false alarms below alpha when one process in twelve sits in a mode of its own and the calibration left such modes out', () => {
+    // Each process, independently, x1.3 with fast probes one time in twelve (measured: one process in 12 and in 16
+    // on 2026-12-03); the calibration's calm spread without them (0.5%) and three calm processes a side.
+    const random = seededRandom(26);
+    const moody = (k: number) =>
+      mergeProcessRuns(
+        Array.from({ length: k }, () =>
+          withCalm(
+            oneProcessRun([processCase('case', 1000 * Math.exp(0.005 * normalVariate(random)), random)]),
+            4400,
+            random() < 1 / 12 ? 1.3 : 1,
+          ),
+        ),
+      );
+    const noise = { ...calm(0.005, 11), calmProcessesFor: () => 3 };
+    let flagged = 0;
+    let onCalm = 0;
+    let ownSpread = 0;
+    for (let pair = 0; pair < 400; pair++) {
+      const c = compareResults(moody(3), moody(3), { ...options, noise, geomean: false }).cases[0]!;
+      if (c.verdict === 'regressed' || c.verdict === 'improved') flagged++;
+      if (c.method === 'calm-relative') onCalm++;
+      if (c.betweenRuns?.source === 'runs') ownSpread++;
+    }
+    expect(onCalm).toBe(400);
+    // A side with one or two processes in the mode shows it in the files' own spread.
+    expect(ownSpread).toBeGreaterThan(60);
+    expect(flagged).toBeLessThanOrEqual(4);
   });
 
   it('has no calm pair when one side ran in the slow state throughout', () => {

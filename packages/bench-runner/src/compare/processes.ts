@@ -67,12 +67,14 @@ export const minCalmProcessesPerSide = 2;
  * The calm figures of the processes of two cases that compare may compare
  * (processes in the same state, see figures.ts): those whose calm level lies
  * within calmLevelTolerance of the lowest level on either side; undefined
- * when a side has fewer than minCalmProcessesPerSide of them, or a case has
- * no calm figures.
+ * when a side has fewer than `perSide` of them (minCalmProcessesPerSide; a
+ * calibration that left a mode out asks for three), or a case has no calm
+ * figures.
  */
 export function calmProcessFigures(
   base: CaseResult,
   head: CaseResult,
+  perSide = minCalmProcessesPerSide,
 ): { base: number[]; head: number[]; lowestLevel: number } | undefined {
   const sides = [base, head].map((c) => {
     const figures = processFiguresOn(c, 'calm-relative');
@@ -84,9 +86,7 @@ export function calmProcessFigures(
   if (sides.some((side) => side === undefined)) return undefined;
   const lowest = Math.min(...sides.flatMap((side) => side!.levels));
   const [b, h] = sides.map((side) => side!.figures.filter((_, i) => withinCalmLevel(side!.levels[i]!, lowest)));
-  return b!.length >= minCalmProcessesPerSide && h!.length >= minCalmProcessesPerSide
-    ? { base: b!, head: h!, lowestLevel: lowest }
-    : undefined;
+  return b!.length >= perSide && h!.length >= perSide ? { base: b!, head: h!, lowestLevel: lowest } : undefined;
 }
 
 /** Whether a case was measured in more than one process (and compare should use its process figures). */

@@ -452,6 +452,14 @@ export const caseSpreadSchema = z.looseObject({
    * minNeighbourPairs neighbouring pairs, or a calibration written before.
    */
   sigmaNeighbour: z.partialRecord(figureBasisSchema, finite).optional(),
+  /**
+   * Calibration processes left out of the calm spread, each alone in a mode
+   * of its own (beyond 10% of the others, its neighbours not; at most one in
+   * six). compare then compares calm figures only of runs with at least
+   * three calm processes a side, so that such a mode shows in their own
+   * spread.
+   */
+  calmModes: z.number().int().positive().optional(),
   /** Smallest tested slowdown detected in every cross-validation pair (null: none of those tested). */
   minimumDetectableEffect: finite.nullable().optional(),
 });
