@@ -186,10 +186,13 @@ function spreadsOf(runs: readonly RunResult[], ids: readonly string[]): Spreads 
     let calmAt: number | undefined;
     let calmModes = 0;
     for (const basis of figureBases) {
-      let group = basis === 'calm-relative' ? calmGroup(each) : each;
-      if (basis === 'calm-relative' && group !== undefined) {
-        const modes = isolatedModes(each.filter((c) => group!.includes(c)));
-        group = group.filter((c) => !modes.has(c));
+      // The processes a basis is measured over, in the order they ran (calmGroup picks them by level).
+      let group: CaseResult[] | undefined = each;
+      if (basis === 'calm-relative') {
+        const calm = calmGroup(each);
+        const inOrder = calm === undefined ? undefined : each.filter((c) => calm.includes(c));
+        const modes = inOrder === undefined ? new Set<CaseResult>() : isolatedModes(inOrder);
+        group = inOrder?.filter((c) => !modes.has(c));
         calmModes = modes.size;
       }
       const s = group === undefined ? undefined : sigmaOf(group, basis);
@@ -197,15 +200,11 @@ function spreadsOf(runs: readonly RunResult[], ids: readonly string[]): Spreads 
       else {
         sigma[basis] = s;
         perBasis.get(basis)!.push(s);
-        // The group's processes in the order they ran (calmGroup orders them by level).
-        const near = neighbourSigmaOf(
-          each.filter((c) => group!.includes(c)),
-          basis,
-        );
+        const near = neighbourSigmaOf(group!, basis);
         // Never more than sigma: what differs between neighbours is part of what differs between any two.
         if (near !== undefined) neighbour[basis] = Math.min(near, s);
         if (group!.length < runs.length) processesOn[basis] = group!.length;
-        if (basis === 'calm-relative') calmAt = calmLevel(group![0]!);
+        if (basis === 'calm-relative') calmAt = Math.min(...group!.map((c) => calmLevel(c)!));
       }
     }
     const medians = each.map((c) => caseFigure(c, 'median')).filter((v): v is number => v !== undefined);
