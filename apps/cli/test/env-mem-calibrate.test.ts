@@ -1,5 +1,5 @@
 // `layerbench env`, `mem` and `calibrate` end to end: output shapes and exit codes.
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { calibrationFileName } from '@layerbench/bench-runner/calibration';
@@ -82,6 +82,29 @@ describe('mem', { timeout: heavyTestTimeout }, () => {
 describe('calibrate', { timeout: heavyTestTimeout }, () => {
   const ids = ['sha1/16384/unrolled', 'sha1/16384/wasm'];
   const filter = `^(${ids.join('|')})$`;
+
+  it('--keep-runs numbers on from the runs a folder already has, and --from-runs calibrates from them all', async () => {
+    const work = mkdtempSync(join(tmpdir(), 'layerbench-cli-calibrate-keep-'));
+    try {
+      const env = { LAYERBENCH_CALIBRATION_DIR: join(work, 'store') };
+      const kept = join(work, 'kept');
+      const args = ['calibrate', 'sha1', '--filter', filter, '--time', '0.02', '--processes', '4', '--quiet'];
+      const first = await runCli([...args, '--keep-runs', kept], { env });
+      expect(first.code, first.stderr).toBe(0);
+      const before = readFileSync(join(kept, 'run-1.json'), 'utf8');
+      const second = await runCli([...args, '--keep-runs', kept], { env });
+      expect(second.code, second.stderr).toBe(0);
+      const names = readdirSync(kept).sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
+      expect(names).toEqual(Array.from({ length: 8 }, (_, i) => `run-${i + 1}.json`));
+      // The first session's runs are untouched.
+      expect(readFileSync(join(kept, 'run-1.json'), 'utf8')).toBe(before);
+      const all = await runCli(['calibrate', '--from-runs', kept, '--quiet', '--format', 'json'], { env });
+      expect(all.code, all.stderr).toBe(0);
+      expect(JSON.parse(all.stdout).processes).toBe(8);
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
+  });
 
   it('between runs: fresh processes, the false-alarm rate and minimum detectable effects, stored where compare finds them', async () => {
     const work = mkdtempSync(join(tmpdir(), 'layerbench-cli-calibrate-'));

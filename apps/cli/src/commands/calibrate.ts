@@ -62,7 +62,7 @@ const options = {
   out: valueOption('file', 'also write the calibration result file here', anyText),
   'keep-runs': valueOption(
     'dir',
-    "keep each process's run result file here (run-1.json, ...; the folder is created)",
+    "keep each process's run result file here (run-1.json, ...; the folder is created; runs already there are kept and numbered on from)",
     anyText,
   ),
   'from-runs': valueOption(
@@ -221,7 +221,9 @@ function severalProcessesLines(calibration: BetweenRunCalibration): string[] {
       .sort((a, b) => a - b);
     return describeMde(sorted.length > ids.length / 2 ? sorted[Math.floor(ids.length / 2)] : undefined, 1);
   };
-  const split = ids.some((id) => outlooks[0]![id]!.neighbour !== undefined);
+  // The split is shown as runs of four processes a side are judged (one-process runs use another figure).
+  const at4 = outlooks[processCounts.indexOf(4)]!;
+  const split = ids.some((id) => at4[id]!.neighbour !== undefined);
   const lines = [
     'Runs of several processes a side (`run --processes k` for both runs), as compare judges them when their processes spread as these did:',
     split
@@ -232,13 +234,14 @@ function severalProcessesLines(calibration: BetweenRunCalibration): string[] {
   const shown = ids.length <= 12 ? ids : ids.slice(0, 12);
   const width = Math.max(...shown.map((id) => id.length));
   for (const id of shown) {
-    const o = outlooks[0]![id]!;
+    const o = at4[id]!;
     const parts =
       o.neighbour === undefined
         ? `${percent(o.sigma, 2)} (${o.basis})`
         : `${percent(o.sigma, 2)} (${o.basis}): ${percent(o.neighbour, 2)} between neighbours, ${percent(o.run, 2)} shared`;
-    const k4 = outlooks[processCounts.indexOf(4)]![id]!.minimumDetectableEffect;
-    lines.push(`  ${id.padEnd(width)}  ${parts}; 4 processes a side: ${describeMde(k4 ?? undefined, 1)}`);
+    lines.push(
+      `  ${id.padEnd(width)}  ${parts}; 4 processes a side: ${describeMde(o.minimumDetectableEffect ?? undefined, 1)}`,
+    );
   }
   if (shown.length < ids.length)
     lines.push(`  ... and ${ids.length - shown.length} more cases (--format json has them all)`);
@@ -275,6 +278,16 @@ function finishCalibration(
     ),
   );
   return 0;
+}
+
+/** The highest N of the run-N.json files in a --keep-runs folder (0: none). */
+function lastKeptRun(folder: string): number {
+  let last = 0;
+  for (const name of readdirSync(folder)) {
+    const n = /^run-(\d+)\.json$/.exec(name);
+    if (n) last = Math.max(last, Number(n[1]));
+  }
+  return last;
 }
 
 /** --from-runs: the run files of a folder, validated, in name order. */
@@ -331,10 +344,12 @@ async function betweenRuns(
   }
   const keep = chosen['keep-runs'] === undefined ? undefined : outputPath(ctx, join(chosen['keep-runs'], 'run-1.json'));
   const work = keep === undefined ? mkdtempSync(join(tmpdir(), 'layerbench-calibrate-')) : dirname(keep);
+  // A folder kept before keeps its runs: these are numbered on from them (--from-runs then reads them all).
+  const first = keep === undefined ? 1 : lastKeptRun(work) + 1;
   try {
     const runs: RunResult[] = [];
     for (let k = 1; k <= processes; k++) {
-      const file = join(work, `run-${k}.json`);
+      const file = join(work, `run-${first + k - 1}.json`);
       const args = [...names, '--time', String(time), '--quiet', '--out', file];
       if (useDefaults) args.push('--esptest-seconds', String(defaultRun.esptestSeconds));
       if (chosen.filter !== undefined) args.push('--filter', chosen.filter);

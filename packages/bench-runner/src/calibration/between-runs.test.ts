@@ -7,7 +7,15 @@ import { normalVariate, seededRandom } from '../stats/stats.js';
 import type { CaseResult, RunResult } from '../types.js';
 import { calmLevel } from '../compare/figures.js';
 import { runNoiseFromCalibration } from '../compare/noise.js';
-import { calibrateBetweenRuns, calmGroup, minNeighbourPairs, neighbourSigmaOf, scaledRun } from './between-runs.js';
+import {
+  calibrateBetweenRuns,
+  calmGroup,
+  minNeighbourPairs,
+  neighbourSigmaOf,
+  scaledRun,
+  severalProcessesOutlook,
+  sittingsOf,
+} from './between-runs.js';
 import { calibrationDir, calibrationFileName, findBetweenRunCalibration, saveBetweenRunCalibration } from './store.js';
 
 const env = collectEnv();
@@ -230,6 +238,23 @@ describe('the calm-relative spread', () => {
     expect(often.cases[id]!.sigma['calm-relative']!).toBeGreaterThan(0.04);
   });
 
+  it("reports runs of k processes on the figure compare would take for them (calibrate's outlook)", () => {
+    const id = 'sha1/1500/wasm';
+    const withMode = calibrateBetweenRuns(probedRuns(12, new Set(), 11, new Set([0])), { iterations: 499 });
+    const plain = calibrateBetweenRuns(probedRuns(12, new Set(), 11), { iterations: 499 });
+    const at = (cal: typeof plain, k: number) => severalProcessesOutlook(cal, k)[id]!;
+    // One process a side: compare's one-process rule, on the calibration's basis (which saw the mode).
+    expect(at(withMode, 1).basis).toBe(withMode.basis);
+    expect(at(withMode, 1).sigma).toBeCloseTo(withMode.cases[id]!.sigma[withMode.basis]!, 12);
+    // Two a side: calm figures, except where the calibration left a mode out (compare then needs three).
+    expect(at(plain, 2).basis).toBe('calm-relative');
+    expect(at(withMode, 2).basis).toBe(withMode.basis);
+    expect(at(withMode, 3).basis).toBe('calm-relative');
+    // The figure for two a side is then no better than the mode allows, and three a side is far better.
+    expect(at(withMode, 2).minimumDetectableEffect!).toBeGreaterThan(0.1);
+    expect(at(withMode, 3).minimumDetectableEffect!).toBeLessThan(0.06);
+  });
+
   it('is measured over the processes whose calm levels agree, and compare then uses it', () => {
     const runs = probedRuns(8, new Set([2, 5]), 7);
     const group = calmGroup(runs.map((r) => r.cases[0]!));
@@ -293,6 +318,40 @@ describe('the spread between neighbouring processes', () => {
     expect(neighbourSigmaOf(cases.slice(0, minNeighbourPairs), 'median')).toBeUndefined();
     // A process without the figure: not measured.
     expect(neighbourSigmaOf(cases, 'fastest')).toBeUndefined();
+  });
+
+  it('pairs only processes of one sitting: a calibration from runs kept at two times measures the run part across the gap', () => {
+    // Two sittings of 8 processes an hour apart (processes 10 s apart); the second 4% slower throughout.
+    const random = seededRandom(57);
+    const refs = () => Array.from({ length: 11 }, () => 1000);
+    const sitting = (start: number, level: number): RunResult[] =>
+      Array.from({ length: 8 }, (_, r) => ({
+        kind: 'layerbench/run' as const,
+        schemaVersion: 1 as const,
+        createdAt: new Date(start + r * 10_000).toISOString(),
+        suites: ['sha1'],
+        options: { timePerCase: 1 },
+        env,
+        cases: [relativeCase('c', Array(10).fill(1000 * level * Math.exp(0.004 * normalVariate(random))), refs())],
+      }));
+    const t0 = Date.parse('2026-12-03T07:00:00Z');
+    const runs = [...sitting(t0, 1), ...sitting(t0 + 3_600_000, 1.04)];
+    expect(sittingsOf(runs)).toEqual([0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1]);
+    // One sitting: everything is neighbours; a process that stalled (3x the usual spacing) starts a new one.
+    expect(sittingsOf(runs.slice(0, 8))).toEqual([0, 0, 0, 0, 0, 0, 0, 0]);
+    const cal = calibrateBetweenRuns(runs, { iterations: 499 });
+    const c = cal.cases.c!;
+    // sigma carries the 4% step (about 2%); the neighbour part is the 0.4% of one process to the next, not the
+    // step: the pair across the gap is no neighbour pair (counted, it would add about 1% alone).
+    expect(c.sigma.median!).toBeGreaterThan(0.018);
+    expect(c.sigmaNeighbour!.median!).toBeLessThan(0.007);
+    const cases = runs.map((r) => r.cases[0]!);
+    const across = neighbourSigmaOf(cases, 'median')!;
+    expect(across).toBeGreaterThan(c.sigmaNeighbour!.median!);
+    // Fewer than minNeighbourPairs pairs within sittings: not measured.
+    const inTwos = (x: CaseResult) => Math.floor(cases.indexOf(x) / 2);
+    expect(neighbourSigmaOf(cases.slice(0, 8), 'median', inTwos)).toBeUndefined();
+    expect(neighbourSigmaOf(cases.slice(0, 8), 'median')).toBeDefined();
   });
 
   it('leaves a state shared by consecutive processes to the run part, and calibrate reads the processes in the order they ran', () => {

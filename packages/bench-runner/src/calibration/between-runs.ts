@@ -12,7 +12,7 @@ import { compareResults } from '../compare/compare.js';
 import { calmLevel, caseFigure, figureBases, withinCalmLevel } from '../compare/figures.js';
 import type { RunNoise } from '../compare/noise.js';
 import { runNoiseFromCalibration } from '../compare/noise.js';
-import { compareProcessFigures, runPartOf } from '../compare/processes.js';
+import { compareProcessFigures, minCalmProcessesPerSide, runPartOf } from '../compare/processes.js';
 import type { BetweenRunCalibration, CaseResult, CaseSpread, FigureBasis, RunResult } from '../results/schemas.js';
 import { median, percentile, seededRandom, type RandomSource } from '../stats/stats.js';
 import { bootstrapIterations, checkCompareOptions } from '../stats/verdict.js';
@@ -63,21 +63,53 @@ export const minNeighbourPairs = 5;
  * sqrt(mean squared successive difference of log figure / 2) over the
  * processes in the order they ran, the von Neumann estimate of the part of
  * the spread that changes from one process to the next (a slow drift shared
- * by consecutive processes leaves it out). Undefined with fewer than
- * minNeighbourPairs pairs or a process without the figure.
+ * by consecutive processes leaves it out). Only processes of one sitting
+ * (`sittingOf`, see sittingsOf) are neighbours. Undefined with fewer than
+ * minNeighbourPairs such pairs or a process without the figure.
  */
-export function neighbourSigmaOf(inOrder: readonly CaseResult[], basis: FigureBasis): number | undefined {
-  if (inOrder.length - 1 < minNeighbourPairs) return undefined;
+export function neighbourSigmaOf(
+  inOrder: readonly CaseResult[],
+  basis: FigureBasis,
+  sittingOf: (c: CaseResult) => number = () => 0,
+): number | undefined {
   let squares = 0;
-  let previous: number | undefined;
+  let pairs = 0;
+  let previous: { log: number; sitting: number } | undefined;
   for (const c of inOrder) {
     const f = caseFigure(c, basis);
     if (f === undefined || !(f > 0)) return undefined;
-    const log = Math.log(f);
-    if (previous !== undefined) squares += (log - previous) ** 2;
-    previous = log;
+    const here = { log: Math.log(f), sitting: sittingOf(c) };
+    if (previous !== undefined && previous.sitting === here.sitting) {
+      squares += (here.log - previous.log) ** 2;
+      pairs++;
+    }
+    previous = here;
   }
-  return Math.sqrt(squares / (inOrder.length - 1) / 2);
+  return pairs < minNeighbourPairs ? undefined : Math.sqrt(squares / pairs / 2);
+}
+
+/**
+ * Two processes that started more than this many times the median time
+ * between consecutive starts apart belong to different sittings (sittingsOf).
+ */
+export const sittingGapFactor = 3;
+
+/**
+ * The sitting of each run (given in the order they ran): a calibration made
+ * from the kept runs of several `calibrate` sessions (`--from-runs` on a
+ * folder that `--keep-runs` filled more than once) has processes minutes or
+ * hours apart, and two processes on either side of such a gap are not
+ * neighbours: what differs between them belongs to the run part, the state
+ * a run's processes share, measured then at the time scale of the gap.
+ */
+export function sittingsOf(inOrder: readonly RunResult[]): number[] {
+  const starts = inOrder.map((r) => Date.parse(r.createdAt));
+  const steps = starts.slice(1).map((t, i) => t - starts[i]!);
+  if (steps.length === 0 || steps.some((d) => !Number.isFinite(d))) return inOrder.map(() => 0);
+  const gap = sittingGapFactor * median(steps);
+  const out = [0];
+  for (const d of steps) out.push(out[out.length - 1]! + (d > gap ? 1 : 0));
+  return out;
 }
 
 /**
@@ -176,10 +208,12 @@ function floorOf(spreads: Spreads, quantile: number): number {
 
 function spreadsOf(runs: readonly RunResult[], ids: readonly string[]): Spreads {
   const cases: Record<string, CaseSpread> = {};
+  const sittings = sittingsOf(runs);
   const perBasis = new Map<FigureBasis, number[]>(figureBases.map((b) => [b, []]));
   const complete = new Set<FigureBasis>(figureBases);
   for (const id of ids) {
     const each = runs.map((r) => r.cases.find((c) => c.id === id)!);
+    const sittingOf = new Map(each.map((c, i) => [c, sittings[i]!]));
     const sigma: CaseSpread['sigma'] = {};
     const neighbour: NonNullable<CaseSpread['sigmaNeighbour']> = {};
     const processesOn: NonNullable<CaseSpread['processesOn']> = {};
@@ -200,7 +234,7 @@ function spreadsOf(runs: readonly RunResult[], ids: readonly string[]): Spreads 
       else {
         sigma[basis] = s;
         perBasis.get(basis)!.push(s);
-        const near = neighbourSigmaOf(group!, basis);
+        const near = neighbourSigmaOf(group!, basis, (c) => sittingOf.get(c)!);
         // Never more than sigma: what differs between neighbours is part of what differs between any two.
         if (near !== undefined) neighbour[basis] = Math.min(near, s);
         if (group!.length < runs.length) processesOn[basis] = group!.length;
@@ -413,7 +447,12 @@ export interface SeveralProcessesOutlook {
  * (`run --processes k`) by compare's own rule for them (compareProcessFigures
  * with the calibration's spread): what `calibrate` reports beside the
  * one-process figures. A calibration without neighbour spreads gives the
- * one-process interval whatever k (all of sigma is the run's).
+ * one-process interval whatever k (all of sigma is the run's). The calm
+ * figure is taken only where compare would take it: with at least
+ * minCalmProcessesPerSide processes a side, three for a case whose
+ * calibration left a process in a mode of its own out (calmModes); with
+ * fewer, the calibration's basis (one process a side: compare's one-process
+ * rule, √2·σ).
  */
 export function severalProcessesOutlook(
   calibration: BetweenRunCalibration,
@@ -424,7 +463,9 @@ export function severalProcessesOutlook(
   const ones = Array<number>(k).fill(1);
   const out: Record<string, SeveralProcessesOutlook> = {};
   for (const [id, c] of Object.entries(calibration.cases)) {
-    const basis: FigureBasis = c.sigma['calm-relative'] !== undefined ? 'calm-relative' : calibration.basis;
+    const calmNeeds = noise.calmProcessesFor?.(id) ?? minCalmProcessesPerSide;
+    const basis: FigureBasis =
+      c.sigma['calm-relative'] !== undefined && k >= calmNeeds ? 'calm-relative' : calibration.basis;
     const spread = noise.spreadFor(id, basis);
     const { ratioCi } = compareProcessFigures(ones, ones, spread, {
       threshold: calibration.threshold,

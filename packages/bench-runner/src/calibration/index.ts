@@ -21,6 +21,8 @@ export {
   minCalibrationRuns,
   minNeighbourPairs,
   neighbourSigmaOf,
+  sittingGapFactor,
+  sittingsOf,
   severalProcessesOutlook,
   type SeveralProcessesOutlook,
 } from './between-runs.js';
