@@ -10,6 +10,7 @@ import { runNoiseFromCalibration } from '../compare/noise.js';
 import {
   calibrateBetweenRuns,
   calmGroup,
+  isolatedModes,
   minNeighbourPairs,
   neighbourSigmaOf,
   scaledRun,
@@ -236,6 +237,23 @@ describe('the calm-relative spread', () => {
     const often = calibrateBetweenRuns(probedRuns(12, new Set(), 11, new Set([1, 4, 8])), { iterations: 499 });
     expect(often.cases[id]!.calmModes).toBeUndefined();
     expect(often.cases[id]!.sigma['calm-relative']!).toBeGreaterThan(0.04);
+  });
+
+  it('keeps a process that is only the tail of a wide group (within calmModeSpreads of the others)', () => {
+    // As `sha1/64/dispatch` on 2026-12-03 03:18 UTC: nine calm processes within 0.0559-0.0600, one at 0.0672.
+    const figures = [0.0588, 0.0567, 0.0567, 0.0568, 0.06, 0.0672, 0.0587, 0.0572, 0.0559];
+    const refs = Array(11).fill(1000);
+    const inOrder = figures.map((f) => ({
+      ...relativeCase('sha1/64/dispatch', Array(10).fill(1000 * f), refs),
+      sliceStateProbes: Array(11).fill(4050),
+    }));
+    expect(isolatedModes(inOrder).size).toBe(0);
+    // The same process 16% out of a group spread 0.4%: a mode of its own.
+    const tight = [0.0575, 0.0577, 0.0573, 0.0576, 0.0574, 0.0672, 0.0575, 0.0578, 0.0574].map((f) => ({
+      ...relativeCase('sha1/64/dispatch', Array(10).fill(1000 * f), refs),
+      sliceStateProbes: Array(11).fill(4050),
+    }));
+    expect([...isolatedModes(tight)]).toEqual([tight[5]]);
   });
 
   it("reports runs of k processes on the figure compare would take for them (calibrate's outlook)", () => {

@@ -120,9 +120,25 @@ export function sittingsOf(inOrder: readonly RunResult[]): number[] {
 export const calmModeFactor = 1.1;
 
 /**
+ * ... and beyond this many standard deviations of the other processes' calm
+ * figures (isolatedModes): a mode stands apart from a tight group, not in
+ * the tail of a wide one. Measured on six calibrations of 2026-12-03 (8 to
+ * 16 calm processes of the six `sha1/(64|1500)/(dispatch|unrolled|wasm)`
+ * cases): the three modes of `sha1/1500/wasm` and `sha1/1500/unrolled` lay
+ * 17.8, 30.7 and 53.4 of the others' sds out; every other process beyond
+ * 10% lay 1.0 to 6.7 sds out (18 of them, 64-byte cases whose processes
+ * spread 2.4-16%), and leaving such a tail out had made a calm spread
+ * too narrow: `sha1/64/dispatch` 2.43% instead of 5.64% (one process of
+ * nine 16% slow), and two later runs of 4 processes of identical code were
+ * called improved x0.906 with it.
+ */
+export const calmModeSpreads = 10;
+
+/**
  * The processes of a calm group (in the order they ran) that sat alone in a
  * mode of their own: beyond calmModeFactor of the group's median calm
- * figure, with the processes before and after them within it; at most one
+ * figure and beyond calmModeSpreads sds of the other processes' figures,
+ * with the processes before and after them within it; at most one
  * in six processes (a mode met more often is part of the spread), and at
  * least minCalmProcesses left. Measured (2026-12-03, 12 and 16 processes at
  * --time 1, quiet): one process read `sha1/1500/wasm`'s calm figure 0.4169
@@ -142,7 +158,12 @@ export function isolatedModes(inOrder: readonly CaseResult[]): Set<CaseResult> {
     if (far[i] && far[i - 1] !== true && far[i + 1] !== true) modes.add(inOrder[i]!);
   }
   const allowed = Math.floor(inOrder.length / 6);
-  return modes.size <= allowed && inOrder.length - modes.size >= minCalmProcesses ? modes : new Set();
+  if (modes.size === 0 || modes.size > allowed || inOrder.length - modes.size < minCalmProcesses) return new Set();
+  // Apart from a tight group, not the tail of a wide one (calmModeSpreads).
+  const others = logs.filter((_, i) => !modes.has(inOrder[i]!));
+  const spread = sampleSd(others);
+  const apart = [...modes].every((c) => Math.abs(logs[inOrder.indexOf(c)]! - centre) > calmModeSpreads * spread);
+  return apart ? modes : new Set();
 }
 
 /** Fewest processes a calm spread is measured over. */
