@@ -126,10 +126,10 @@ export const calmModeFactor = 1.1;
  * 16 calm processes of the six `sha1/(64|1500)/(dispatch|unrolled|wasm)`
  * cases): the three modes of `sha1/1500/wasm` and `sha1/1500/unrolled` lay
  * 17.8, 30.7 and 53.4 of the others' sds out; every other process beyond
- * 10% lay 1.0 to 6.7 sds out (18 of them, 64-byte cases whose processes
+ * 10% lay 1.0 to 6.7 sds out (19 of them, 64-byte cases whose processes
  * spread 2.4-16%), and leaving such a tail out had made a calm spread
  * too narrow: `sha1/64/dispatch` 2.43% instead of 5.64% (one process of
- * nine 16% slow), and two later runs of 4 processes of identical code were
+ * nine x1.18), and two later runs of 4 processes of identical code were
  * called improved x0.906 with it.
  */
 export const calmModeSpreads = 10;
