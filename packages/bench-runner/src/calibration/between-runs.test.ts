@@ -355,8 +355,12 @@ describe('the spread between neighbouring processes', () => {
     const t0 = Date.parse('2026-12-03T07:00:00Z');
     const runs = [...sitting(t0, 1), ...sitting(t0 + 3_600_000, 1.04)];
     expect(sittingsOf(runs)).toEqual([0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1]);
-    // One sitting: everything is neighbours; a process that stalled (3x the usual spacing) starts a new one.
+    // One sitting: everything is neighbours; a start more than 3x the usual spacing late begins a new one.
     expect(sittingsOf(runs.slice(0, 8))).toEqual([0, 0, 0, 0, 0, 0, 0, 0]);
+    const stalled = runs
+      .slice(0, 8)
+      .map((r, i) => (i < 5 ? r : { ...r, createdAt: new Date(Date.parse(r.createdAt) + 25_000).toISOString() }));
+    expect(sittingsOf(stalled)).toEqual([0, 0, 0, 0, 0, 1, 1, 1]);
     const cal = calibrateBetweenRuns(runs, { iterations: 499 });
     const c = cal.cases.c!;
     // sigma carries the 4% step (about 2%); the neighbour part is the 0.4% of one process to the next, not the
