@@ -62,5 +62,16 @@ describe('what runs of several processes can detect', () => {
     const mde = (id: string) => Number(new RegExp(`${id}.*4 processes a side: ([\\d.]+)%`).exec(text)![1]);
     expect(mde('sha1/1500/wasm')).toBeLessThan(5);
     expect(mde('sha1/64/unrolled')).toBeGreaterThan(15);
+    // Every case has the split: no advice to calibrate again.
+    expect(text).not.toContain('without that split');
+  });
+
+  it('says how to add processes of another sitting when a case has no neighbour split', () => {
+    const { sigmaNeighbour: _, ...unsplit } = calibration.cases['sha1/1500/wasm']!;
+    const partial = { ...calibration, cases: { ...calibration.cases, 'sha1/1500/wasm': unsplit } };
+    const text = formatBetweenRunText(partial, undefined, '/tmp/kept');
+    expect(text).toMatch(
+      /^ {2}1 of 2 cases without that split .*: calibrate again later with `--keep-runs \/tmp\/kept`, then `calibrate --from-runs \/tmp\/kept` takes the processes of every sitting$/m,
+    );
   });
 });

@@ -15,6 +15,7 @@ import {
   calibrate,
   calibrateBetweenRuns,
   calibrationDir,
+  minNeighbourPairs,
   saveBetweenRunCalibration,
   severalProcessesOutlook,
 } from '@layerbench/bench-runner/calibration';
@@ -146,7 +147,7 @@ export function formatCalibrationText(calibration: Calibration): string {
 }
 
 /** The between-run calibration for people: what compare can and cannot tell on this machine. */
-export function formatBetweenRunText(calibration: BetweenRunCalibration, stored?: string): string {
+export function formatBetweenRunText(calibration: BetweenRunCalibration, stored?: string, keptIn?: string): string {
   const ids = Object.keys(calibration.cases);
   const fa = calibration.falseAlarms;
   const loads = calibration.load.flat();
@@ -196,7 +197,7 @@ export function formatBetweenRunText(calibration: BetweenRunCalibration, stored?
   lines.push(
     `Most variable cases (${calibration.basis}): ${widest.map((id) => `${id} ${percent(spread(id), 1)}`).join(', ')}`,
   );
-  lines.push('', ...severalProcessesLines(calibration));
+  lines.push('', ...severalProcessesLines(calibration, keptIn));
   if (stored !== undefined) lines.push('', `Stored for compare and check: ${stored}`);
   return lines.join('\n');
 }
@@ -211,7 +212,7 @@ const processCounts = [1, 2, 4, 8] as const;
  * neighbouring processes (averaged by more processes) and the part a run's
  * processes share (not).
  */
-function severalProcessesLines(calibration: BetweenRunCalibration): string[] {
+function severalProcessesLines(calibration: BetweenRunCalibration, keptIn?: string): string[] {
   const outlooks = processCounts.map((k) => severalProcessesOutlook(calibration, k));
   const ids = Object.keys(calibration.cases);
   const mdeAt = (i: number) => {
@@ -228,7 +229,9 @@ function severalProcessesLines(calibration: BetweenRunCalibration): string[] {
     'Runs of several processes a side (`run --processes k` for both runs), as compare judges them when their processes spread as these did:',
     split
       ? "  each case's spread splits into what changed between neighbouring processes (averaged over a run's processes) and what the rest says consecutive processes share (not averaged)"
-      : "  no spread between neighbouring processes was measured (fewer than 6 processes): all of it counts as shared by a run's processes, so more processes do not narrow the interval",
+      : calibration.processes < minNeighbourPairs + 1
+        ? "  no spread between neighbouring processes was measured (fewer than 6 processes): all of it counts as shared by a run's processes, so more processes do not narrow the interval"
+        : "  no spread between neighbouring processes was measured (fewer than 6 processes of a case met the CPU's fast state): all of it counts as shared by a run's processes, so more processes do not narrow the interval",
     `  minimum detectable effect, median over cases: ${processCounts.map((k, i) => `${k} process${k === 1 ? '' : 'es'} ${mdeAt(i)}`).join(', ')}`,
   ];
   const shown = ids.length <= 12 ? ids : ids.slice(0, 12);
@@ -245,6 +248,15 @@ function severalProcessesLines(calibration: BetweenRunCalibration): string[] {
   }
   if (shown.length < ids.length)
     lines.push(`  ... and ${ids.length - shown.length} more cases (--format json has them all)`);
+  // Cases whose calm processes were too few for a neighbour spread: more processes, from another sitting too, add up.
+  const unsplit = ids.filter((id) => at4[id]!.neighbour === undefined).length;
+  if (unsplit > 0 && calibration.processes >= minNeighbourPairs + 1) {
+    const folder = keptIn ?? '<dir>';
+    lines.push(
+      `  ${unsplit} of ${ids.length} cases without that split (too few processes met the CPU's fast state while they ran): ` +
+        `calibrate again later with \`--keep-runs ${folder}\`, then \`calibrate --from-runs ${folder}\` takes the processes of every sitting`,
+    );
+  }
   return lines;
 }
 
@@ -272,10 +284,10 @@ function finishCalibration(
   const stored = saveBetweenRunCalibration(calibration, calibrationDir(ctx.env));
   if (out !== undefined) writeResultFile(out, calibration);
   ctx.stdout.write(
-    (chosen.format === 'json' ? formatJson(calibration) : formatBetweenRunText(calibration, stored)).replace(
-      /\n?$/,
-      '\n',
-    ),
+    (chosen.format === 'json'
+      ? formatJson(calibration)
+      : formatBetweenRunText(calibration, stored, chosen['keep-runs'] ?? chosen['from-runs'])
+    ).replace(/\n?$/, '\n'),
   );
   return 0;
 }
