@@ -225,13 +225,13 @@ function severalProcessesLines(calibration: BetweenRunCalibration, keptIn?: stri
   // The split is shown as runs of four processes a side are judged (one-process runs use another figure).
   const at4 = outlooks[processCounts.indexOf(4)]!;
   const split = ids.some((id) => at4[id]!.neighbour !== undefined);
+  // Too few processes for any neighbour pairs at all, or (more) too few of a case's in the fast state.
+  const fewProcesses = calibration.processes <= minNeighbourPairs;
   const lines = [
     'Runs of several processes a side (`run --processes k` for both runs), as compare judges them when their processes spread as these did:',
     split
       ? "  each case's spread splits into what changed between neighbouring processes (averaged over a run's processes) and what the rest says consecutive processes share (not averaged)"
-      : calibration.processes < minNeighbourPairs + 1
-        ? "  no spread between neighbouring processes was measured (fewer than 6 processes): all of it counts as shared by a run's processes, so more processes do not narrow the interval"
-        : "  no spread between neighbouring processes was measured (fewer than 6 processes of a case met the CPU's fast state): all of it counts as shared by a run's processes, so more processes do not narrow the interval",
+      : `  no spread between neighbouring processes was measured (${fewProcesses ? 'fewer than 6 processes' : "fewer than 6 processes of a case met the CPU's fast state"}): all of it counts as shared by a run's processes, so more processes do not narrow the interval`,
     `  minimum detectable effect, median over cases: ${processCounts.map((k, i) => `${k} process${k === 1 ? '' : 'es'} ${mdeAt(i)}`).join(', ')}`,
   ];
   const shown = ids.length <= 12 ? ids : ids.slice(0, 12);
@@ -250,7 +250,7 @@ function severalProcessesLines(calibration: BetweenRunCalibration, keptIn?: stri
     lines.push(`  ... and ${ids.length - shown.length} more cases (--format json has them all)`);
   // Cases whose calm processes were too few for a neighbour spread: more processes, from another sitting too, add up.
   const unsplit = ids.filter((id) => at4[id]!.neighbour === undefined).length;
-  if (unsplit > 0 && calibration.processes >= minNeighbourPairs + 1) {
+  if (unsplit > 0 && !fewProcesses) {
     const folder = keptIn ?? '<dir>';
     lines.push(
       `  ${unsplit} of ${ids.length} cases without that split (too few processes met the CPU's fast state while they ran): ` +

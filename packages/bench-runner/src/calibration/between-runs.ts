@@ -153,17 +153,14 @@ export function isolatedModes(inOrder: readonly CaseResult[]): Set<CaseResult> {
   const logs = inOrder.map((c) => Math.log(caseFigure(c, 'calm-relative')!));
   const centre = median(logs);
   const far = logs.map((v) => Math.abs(v - centre) > Math.log(calmModeFactor));
-  const modes = new Set<CaseResult>();
-  for (let i = 0; i < inOrder.length; i++) {
-    if (far[i] && far[i - 1] !== true && far[i + 1] !== true) modes.add(inOrder[i]!);
-  }
+  const alone = far.map((isFar, i) => isFar && far[i - 1] !== true && far[i + 1] !== true);
+  const count = alone.filter(Boolean).length;
   const allowed = Math.floor(inOrder.length / 6);
-  if (modes.size === 0 || modes.size > allowed || inOrder.length - modes.size < minCalmProcesses) return new Set();
+  if (count === 0 || count > allowed || inOrder.length - count < minCalmProcesses) return new Set();
   // Apart from a tight group, not the tail of a wide one (calmModeSpreads).
-  const others = logs.filter((_, i) => !modes.has(inOrder[i]!));
-  const spread = sampleSd(others);
-  const apart = [...modes].every((c) => Math.abs(logs[inOrder.indexOf(c)]! - centre) > calmModeSpreads * spread);
-  return apart ? modes : new Set();
+  const spread = sampleSd(logs.filter((_, i) => !alone[i]));
+  const apart = logs.every((v, i) => !alone[i] || Math.abs(v - centre) > calmModeSpreads * spread);
+  return apart ? new Set(inOrder.filter((_, i) => alone[i])) : new Set();
 }
 
 /** Fewest processes a calm spread is measured over. */

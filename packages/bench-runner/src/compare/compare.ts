@@ -27,6 +27,7 @@ import {
   addStateShift,
   defaultRunNoise,
   defaultSpread,
+  minCalmProcessesPerSideAfterModes,
   stateMoved,
   stateSensitivity,
   type CaseSpreadEstimate,
@@ -439,7 +440,7 @@ function describeNoise(
         ? `${split} averaging over their processes only the spread the calibration measured between neighbouring processes, the rest taken as shared by each run's processes; `
         : '') +
       (calmShort.length > 0
-        ? `${calmShort.length} not by calm figures (${calmShort.slice(0, 3).join(', ')}${calmShort.length > 3 ? ', ...' : ''}): fewer than ${minCalmProcessesPerSide} processes a side (3 where the calibration left a process in a mode of its own out) met the CPU's fast state (at the calibration's level) while the case ran, so their intervals are wide; more processes (\`run --processes\`) or a quieter time narrow them; `
+        ? `${calmShort.length} not by calm figures (${calmShort.slice(0, 3).join(', ')}${calmShort.length > 3 ? ', ...' : ''}): fewer than ${minCalmProcessesPerSide} processes a side (${minCalmProcessesPerSideAfterModes} where the calibration left a process in a mode of its own out) met the CPU's fast state (at the calibration's level) while the case ran, so their intervals are wide; more processes (\`run --processes\`) or a quieter time narrow them; `
         : '') +
       `otherwise ${description}`;
   }

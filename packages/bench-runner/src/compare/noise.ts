@@ -38,6 +38,14 @@ export interface CaseSpreadEstimate {
 }
 
 /** The between-run model compare uses. */
+/**
+ * Fewest calm processes a side compare takes for a case whose calibration
+ * left a process alone in a mode of its own out of its calm spread
+ * (CaseSpread.calmModes; otherwise processes.ts's minCalmProcessesPerSide),
+ * so that such a mode in the runs shows in their own spread.
+ */
+export const minCalmProcessesPerSideAfterModes = 3;
+
 export interface RunNoise {
   summary: RunNoiseSummary;
   /** The figures to compare when both runs have them. */
@@ -158,7 +166,8 @@ export function runNoiseFromCalibration(
       : {
           calm: true,
           calmLevelFor: (id: string) => calibration.cases[id]?.calmLevel,
-          calmProcessesFor: (id: string) => (calibration.cases[id]?.calmModes === undefined ? undefined : 3),
+          calmProcessesFor: (id: string) =>
+            calibration.cases[id]?.calmModes === undefined ? undefined : minCalmProcessesPerSideAfterModes,
         }),
     spreadFor(id, basis) {
       const c = calibration.cases[id];

@@ -454,8 +454,8 @@ export const caseSpreadSchema = z.looseObject({
   sigmaNeighbour: z.partialRecord(figureBasisSchema, finite).optional(),
   /**
    * Calibration processes left out of the calm spread, each alone in a mode
-   * of its own (beyond 10% of the others, its neighbours not; at most one in
-   * six). compare then compares calm figures only of runs with at least
+   * of its own (beyond 10% and 10 sds of the others, its neighbours not; at
+   * most one in six). compare then compares calm figures only of runs with at least
    * three calm processes a side, so that such a mode shows in their own
    * spread.
    */
