@@ -56,9 +56,11 @@ describe('what runs of several processes can detect', () => {
       /^ {2}minimum detectable effect, median over cases: 1 process [\d.]+%, 2 processes [\d.]+%, 4 processes [\d.]+%, 8 processes [\d.]+%$/m,
     );
     expect(text).toMatch(
-      /^ {2}sha1\/1500\/wasm {4}0\.76% \(calm-relative\): 0\.73% between neighbours, 0\.21% shared; 4 processes a side: [\d.]+%$/m,
+      /^ {2}sha1\/1500\/wasm {4}0\.76% \(calm-relative\): 0\.66% between neighbours, 0\.38% shared; 4 processes a side: [\d.]+%$/m,
     );
-    // sqrt(0.0076^2 - 0.0073^2) = 0.21%; the wasm case at 4 processes a side: under 5%, the 64-byte one far above.
+    // Measured 0.73% between neighbours, 0.21% shared (sqrt(0.0076^2 - 0.0073^2)); compare counts at least half of
+    // the spread as shared (bench-runner minRunShare): 0.38%, and 0.66% between neighbours. The wasm case at 4
+    // processes a side: under 5%, the 64-byte one far above.
     const mde = (id: string) => Number(new RegExp(`${id}.*4 processes a side: ([\\d.]+)%`).exec(text)![1]);
     expect(mde('sha1/1500/wasm')).toBeLessThan(5);
     expect(mde('sha1/64/unrolled')).toBeGreaterThan(15);

@@ -6,7 +6,8 @@ import { collectEnv } from '../env.js';
 import { normalVariate, seededRandom } from '../stats/stats.js';
 import type { CaseResult, RunResult } from '../types.js';
 import { calmLevel } from '../compare/figures.js';
-import { runNoiseFromCalibration } from '../compare/noise.js';
+import { minRunShare, runNoiseFromCalibration } from '../compare/noise.js';
+import { compareProcessFigures, runPartOf } from '../compare/processes.js';
 import {
   calibrateBetweenRuns,
   calmGroup,
@@ -395,5 +396,43 @@ describe('the spread between neighbouring processes', () => {
     const spread = runNoiseFromCalibration(cal).spreadFor('drift', cal.basis);
     expect(spread.neighbour).toBe(drift.sigmaNeighbour![cal.basis]);
     expect(spread.sigma).toBe(Math.max(drift.sigma[cal.basis]!, cal.floor.sigma));
+  });
+
+  it('counts at least half of a calibrated spread as the run part, whatever the neighbours showed', () => {
+    // Measured 2026-12-03: a 16-process calibration found sha1/64/dispatch's calm spread, 3.93%, all between
+    // neighbours; two runs of identical code ten minutes later (their calm figures below) sat 10% apart.
+    const calibration = {
+      createdAt: '2026-12-03T09:20:45Z',
+      processes: 16,
+      timePerCase: 1,
+      basis: 'fastest-low' as const,
+      pooled: { 'fastest-low': { p50: 0.09, p90: 0.13 }, 'calm-relative': { p50: 0.025, p90: 0.07 } },
+      floor: { quantile: 1, sigma: 0.14 },
+      cases: {
+        'sha1/64/dispatch': {
+          n: 16,
+          medianNs: 288,
+          sigma: { 'fastest-low': 0.143, 'calm-relative': 0.0393 },
+          processesOn: { 'calm-relative': 12 },
+          sigmaNeighbour: { 'fastest-low': 0.142, 'calm-relative': 0.0393 },
+          calmLevel: 4071,
+        },
+      },
+    };
+    const spread = runNoiseFromCalibration(calibration).spreadFor('sha1/64/dispatch', 'calm-relative');
+    expect(minRunShare).toBe(0.5);
+    expect(spread.sigma).toBe(0.0393);
+    expect(spread.neighbour).toBeCloseTo(0.0393 * Math.sqrt(0.75), 12);
+    expect(runPartOf(spread)).toBeCloseTo(0.0393 / 2, 12);
+    const base = [0.0636, 0.0591, 0.0595, 0.0587];
+    const head = [0.0586, 0.0537, 0.0542, 0.0525, 0.0538];
+    const options = { threshold: 0.02, alpha: 0.01, iterations: 9999 };
+    const judged = compareProcessFigures(base, head, { ...spread, dof: 18 }, { ...options, random: seededRandom(5) });
+    expect(judged.ratio).toBeCloseTo(0.906, 3);
+    expect(judged.verdict).toBe('inconclusive');
+    // All of it between neighbours, as measured (pooled with the files' own: 18 degrees of freedom), had called
+    // the unchanged code improved.
+    const split = { sigma: 0.0393, dof: 18, neighbour: 0.0393 };
+    expect(compareProcessFigures(base, head, split, { ...options, random: seededRandom(5) }).verdict).toBe('improved');
   });
 });

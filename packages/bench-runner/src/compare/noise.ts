@@ -37,6 +37,21 @@ export interface CaseSpreadEstimate {
   runDof?: number;
 }
 
+/**
+ * The least part of a calibration's spread that counts as the run's (sd
+ * sigma_r >= minRunShare x sigma, the neighbour part at most sqrt(1 -
+ * minRunShare^2) sigma), whatever its neighbouring processes showed: a
+ * calibration of a few minutes cannot see a shift that comes and goes over
+ * longer ones. Measured (2026-12-03 09:17-09:56 UTC): a 16-process
+ * calibration put all of `sha1/64/dispatch`'s calm spread, 3.9%, between
+ * neighbours; two runs of identical code 10 minutes later sat 10% apart
+ * (calm figures 0.0587-0.0636 in all four processes of one, 0.0525-0.0586
+ * in the five of the other), which the split called improved x0.906. Over
+ * twelve calibrations of these six cases the run part came out anywhere
+ * from 0 to 0.9 of the neighbour part for the same case.
+ */
+export const minRunShare = 0.5;
+
 /** The between-run model compare uses. */
 /**
  * Fewest calm processes a side compare takes for a case whose calibration
@@ -180,8 +195,11 @@ export function runNoiseFromCalibration(
         return {
           sigma,
           dof: Math.max(1, (c.processesOn?.[basis] ?? c.n) - 1),
-          // The floor, like any spread the neighbours did not show, counts as the run's.
-          ...(neighbour === undefined ? {} : { neighbour: Math.min(neighbour, sigma) }),
+          // The floor, like any spread the neighbours did not show, counts as the run's, and so does at least
+          // minRunShare of sigma whatever the neighbours showed.
+          ...(neighbour === undefined
+            ? {}
+            : { neighbour: Math.min(neighbour, sigma * Math.sqrt(1 - minRunShare ** 2)) }),
         };
       }
       // Not measured on this basis: the 90th percentile of the cases that were, or of the largest basis there is.
