@@ -32,9 +32,14 @@ const { values } = parseArgs({
     filter: { type: 'string', default: '^sha1/(64|1500)/(dispatch|unrolled|wasm)$' },
     calibration: { type: 'string' },
     processes: { type: 'string', default: '1' },
+    // With --processes k: up to this many more processes while a case has fewer than k in the CPU's fast
+    // state, as `layerbench run --extra-processes` (default here 0: exactly k).
+    extra: { type: 'string', default: '0' },
   },
 });
 const processes = Number(values.processes);
+const extra = Number(values.extra);
+const { calmStatesOf, shortOfFastState } = await import('../dist/fresh-processes.js');
 const { mergeProcessRuns } = await import('@layerbench/bench-runner/compare');
 const { readRunResult, writeResultFile } = await import('@layerbench/bench-runner/results');
 if (values.dir === undefined) throw new Error('--dir <folder> is required');
@@ -71,11 +76,16 @@ const slowedRun = (every, out) =>
     out,
   ]);
 
-/** --processes k: k slowed runs one after the other, merged as `layerbench run --processes k` merges. */
+/**
+ * --processes k: k slowed runs one after the other, merged as `layerbench run --processes k` merges;
+ * with --extra n, up to n more as `run --extra-processes n` adds them (the parts stay in <dir>, so the
+ * first k alone can be judged too).
+ */
 function slowedRuns(every, out) {
   if (processes === 1) return slowedRun(every, out);
   const parts = [];
-  for (let k = 1; k <= processes; k++) {
+  for (let k = 1; k <= processes + extra; k++) {
+    if (k > processes && shortOfFastState(parts.map(calmStatesOf), processes).length === 0) break;
     const part = out.replace(/\.json$/, `.p${k}.json`);
     slowedRun(every, part);
     parts.push(readRunResult(part));
@@ -122,6 +132,7 @@ for (let p = 1; p <= Number(values.pairs); p++) {
       values.time,
       '--processes',
       String(processes),
+      ...(processes > 1 ? ['--extra-processes', String(extra)] : []),
       '--quiet',
       '--out',
       file('seed'),

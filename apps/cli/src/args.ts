@@ -193,6 +193,16 @@ export function positiveInteger(what: string): ValueParser<number> {
   };
 }
 
+export function nonNegativeInteger(what: string): ValueParser<number> {
+  return (raw, flag) => {
+    const value = Number(raw);
+    if (!/^\d+$/.test(raw.trim()) || !Number.isSafeInteger(value)) {
+      throw new UsageError(`${flag} must be a whole number of ${what} (0 or more), got '${raw}'`);
+    }
+    return value;
+  };
+}
+
 /** A fraction strictly between 0 and 1 (thresholds, significance levels). */
 export function fraction(what: string): ValueParser<number> {
   return (raw, flag) => {

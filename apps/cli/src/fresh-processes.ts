@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { mergeProcessRuns } from '@layerbench/bench-runner/compare';
+import { calmLevel, caseFigure, mergeProcessRuns, withinCalmLevel } from '@layerbench/bench-runner/compare';
 import { readRunResult, writeResultFile } from '@layerbench/bench-runner/results';
 import type { BenchCase, RunResult } from '@layerbench/bench-runner';
 import type { CommandContext } from './commands/types.js';
@@ -50,9 +50,78 @@ export function runInFreshProcess(
   });
 }
 
+/**
+ * Each case of one process as the top-up sees it: its calm level (the state
+ * probe's level beside its slices) when the process has a calm figure of it,
+ * null when it recorded slice probes but too few calm slices for one (the
+ * CPU's state moved under it). Cases without slice probes are left out: no
+ * process would give them a calm figure.
+ */
+export function calmStatesOf(run: RunResult): Map<string, number | null> {
+  const states = new Map<string, number | null>();
+  for (const c of run.cases) {
+    if (c.status !== 'ok') continue;
+    const level = calmLevel(c);
+    if (level === undefined) continue;
+    states.set(c.id, caseFigure(c, 'calm-relative') === undefined ? null : level);
+  }
+  return states;
+}
+
+/**
+ * The top-up of a run of k processes unless --extra-processes says: half as
+ * many again, rounded up (at most 1.5 x the time). Over 132 windows of 4
+ * consecutive calibration processes at --time 1 (eight sittings, CLI README
+ * "Processes in the CPU's fast state"), every case had 4 fast-state
+ * processes in 34% of them without a top-up and in 60% with up to 2 more,
+ * at 5.1 processes on average.
+ */
+export function defaultExtraProcesses(processes: number): number {
+  return Math.ceil(processes / 2);
+}
+
+/** A case that fewer than the wanted processes measured in the CPU's fast state. */
+export interface FastStateShortfall {
+  id: string;
+  /** Its processes in the fast state. */
+  fast: number;
+  /** Its processes with slice probes. */
+  processes: number;
+}
+
+/**
+ * The cases with fewer than `wanted` processes in the CPU's fast state: a
+ * calm figure at a calm level within calmLevelTolerance of the lowest level
+ * of any case in any of these processes. compare compares the calm figures
+ * of processes in one state only, and a run in the fast state may be the
+ * other side, so those are the processes that count. Empty when no process
+ * has a calm figure of any case: none forms at this --time or on this
+ * machine, and more processes would not give one.
+ */
+export function shortOfFastState(
+  processes: readonly ReadonlyMap<string, number | null>[],
+  wanted: number,
+): FastStateShortfall[] {
+  const levels = processes.flatMap((states) => [...states.values()].filter((level) => level !== null));
+  if (levels.length === 0) return [];
+  const lowest = Math.min(...levels);
+  const counts = new Map<string, { fast: number; processes: number }>();
+  for (const states of processes) {
+    for (const [id, level] of states) {
+      const count = counts.get(id) ?? { fast: 0, processes: 0 };
+      count.processes++;
+      if (level !== null && withinCalmLevel(level, lowest)) count.fast++;
+      counts.set(id, count);
+    }
+  }
+  return [...counts].filter(([, count]) => count.fast < wanted).map(([id, count]) => ({ id, ...count }));
+}
+
 export interface ProcessesOutcome {
   /** The processes that finished, merged (undefined when none did; its `processes` counts them). */
   run?: RunResult;
+  /** Processes started beyond the planned ones, and the cases still short of the fast state after them. */
+  topUp?: { extra: number; short: FastStateShortfall[] };
   /** Interrupted (Ctrl-C) before the last process finished. */
   interrupted: boolean;
   /** The first process that exited non-zero: its exit code and what it printed. */
@@ -66,25 +135,45 @@ export interface ProcessesOutcome {
  * failing case never discards the others); one that could not run at all
  * (bad input, a crash) stops the series, as does Ctrl-C; the processes that
  * finished are kept.
+ *
+ * With `extra` > 0, up to that many more processes follow while a case has
+ * fewer than `processes` processes in the CPU's fast state
+ * (shortOfFastState): a shared CPU falls into a slower state for seconds to
+ * minutes, and compare leaves the processes of that state out, so a run
+ * whose processes met it ends with too few to compare (measured, CLI
+ * README "Processes in the CPU's fast state"). Which processes are added
+ * depends on the state probe only, never on a case's figures, and every
+ * process runs every case, as the planned ones do.
  */
 export async function runInProcesses(
   ctx: CommandContext,
   runArgs: readonly string[],
   processes: number,
   say: (message: string) => void,
+  extra = 0,
 ): Promise<ProcessesOutcome> {
   const work = mkdtempSync(join(tmpdir(), 'layerbench-processes-'));
   const runs: RunResult[] = [];
+  const states: Map<string, number | null>[] = [];
   let failure: ProcessesOutcome['failure'];
   const outcome = (interrupted: boolean): ProcessesOutcome => ({
     ...merged(runs),
     interrupted,
     ...(failure === undefined ? {} : { failure }),
+    ...(extra > 0 && runs.length >= processes
+      ? { topUp: { extra: runs.length - processes, short: shortOfFastState(states, processes) } }
+      : {}),
   });
   try {
-    for (let k = 1; k <= processes; k++) {
+    for (let k = 1; k <= processes + extra; k++) {
+      if (k > processes) {
+        const short = shortOfFastState(states, processes);
+        if (short.length === 0) break;
+        say(
+          `process ${k} (at most ${processes + extra}): ${short.length} case(s) with fewer than ${processes} processes in the CPU's fast state`,
+        );
+      } else say(`process ${k} of ${processes}`);
       const file = join(work, `process-${k}.json`);
-      say(`process ${k} of ${processes}`);
       const ended = await runInFreshProcess(ctx, [...runArgs, '--quiet', '--out', file]);
       if (ended === undefined) return outcome(true);
       let result: RunResult | undefined;
@@ -96,6 +185,7 @@ export async function runInProcesses(
       if (ended.code !== 0) failure ??= { process: k, code: ended.code, stderr: ended.stderr };
       if (result === undefined || (ended.code !== 0 && ended.code !== 1)) return outcome(false);
       runs.push(result);
+      states.push(calmStatesOf(result));
     }
     return outcome(false);
   } finally {
@@ -121,6 +211,7 @@ export async function measureInProcesses(
   processes: number,
   command: string,
   ctx: CommandContext,
+  extra = 0,
 ): Promise<Measurement | number> {
   const { prepared, report } = await prepareMeasurement(request);
   // Nothing selected: the empty run of this process says so as a run of one process does.
@@ -130,7 +221,10 @@ export async function measureInProcesses(
     if (!request.quiet && ctx.stderr.isTTY === true) ctx.stderr.write(`${command}: ${message}\n`);
   };
   const args = typeof childArgs === 'function' ? childArgs(prepared.selected) : childArgs;
-  const outcome = await runInProcesses(ctx, args, processes, say);
+  const outcome = await runInProcesses(ctx, args, processes, say, extra);
+  if (!request.quiet && outcome.topUp !== undefined) {
+    for (const line of topUpLines(outcome.topUp, processes)) ctx.stderr.write(`layerbench ${command}: ${line}\n`);
+  }
   if (outcome.failure !== undefined) {
     ctx.stderr.write(
       `layerbench ${command}: process ${outcome.failure.process} exited ${outcome.failure.code}:\n${outcome.failure.stderr.replace(/\n?$/, '\n')}`,
@@ -145,6 +239,27 @@ export async function measureInProcesses(
   if (outcome.interrupted) run.interrupted = true;
   if (request.out !== undefined) await writeResultFile(request.out, run);
   return measurementOf(run, prepared, report);
+}
+
+/** What the top-up did, for stderr: nothing when it was not needed. */
+export function topUpLines(topUp: NonNullable<ProcessesOutcome['topUp']>, processes: number): string[] {
+  const lines: string[] = [];
+  const total = processes + topUp.extra;
+  if (topUp.extra > 0)
+    lines.push(
+      `${topUp.extra} more process(es), ${total} in all: cases had fewer than ${processes} processes in the CPU's fast state (its slower state is left out by compare)`,
+    );
+  if (topUp.short.length > 0) {
+    const named = topUp.short
+      .slice(0, 4)
+      .map((s) => `${s.id} ${s.fast} of ${s.processes}`)
+      .join(', ');
+    const more = topUp.short.length > 4 ? ` and ${topUp.short.length - 4} more` : '';
+    lines.push(
+      `still fewer than ${processes} processes in the CPU's fast state: ${named}${more}; compare may find them inconclusive (measure again later, or with --extra-processes)`,
+    );
+  }
+  return lines;
 }
 
 /** A --filter that selects exactly these case ids (regular-expression characters escaped). */

@@ -209,7 +209,23 @@ describe('run --processes and check against a run of several processes', { timeo
     const files = [join(work, 'processes-a.json'), join(work, 'processes-b.json')];
     for (const out of files) {
       const result = await runCli(
-        ['run', 'sha1', '--filter', filter, '--time', '0.05', '--processes', '3', '--format', 'json', '--out', out],
+        // Exactly 3 (no top-up: see the next test).
+        [
+          'run',
+          'sha1',
+          '--filter',
+          filter,
+          '--time',
+          '0.05',
+          '--processes',
+          '3',
+          '--extra-processes',
+          '0',
+          '--format',
+          'json',
+          '--out',
+          out,
+        ],
         { env: noCalibration },
       );
       expect(result.code, result.stderr).toBe(0);
@@ -246,6 +262,38 @@ describe('run --processes and check against a run of several processes', { timeo
     // The code is byte-identical to the baseline's: the guard makes every case unchanged, so good.
     expect(checked.stdout).toMatch(/check: good \(exit 0\)/);
     expect(checked.code).toBe(0);
+  });
+
+  it("tops a run up with more processes while a case has too few in the CPU's fast state, and says so", async () => {
+    const out = join(work, 'processes-top-up.json');
+    const result = await runCli(
+      ['run', 'sha1', '--filter', filter, '--time', '0.2', '--processes', '2', '--extra-processes', '2', '--out', out],
+      { env: noCalibration },
+    );
+    expect(result.code, result.stderr).toBe(0);
+    const run = readRunResult(out);
+    // How many depends on the machine's state while it ran; what was done must match what was said.
+    expect(run.processes).toBeGreaterThanOrEqual(2);
+    expect(run.processes).toBeLessThanOrEqual(4);
+    for (const c of run.cases) expect(c.processFigures?.median).toHaveLength(run.processes!);
+    const added = /layerbench run: (\d) more process\(es\), (\d) in all: /.exec(result.stderr);
+    if (run.processes! > 2) expect(added?.slice(1).map(Number)).toEqual([run.processes! - 2, run.processes]);
+    else expect(added).toBeNull();
+    // Cases still short after the top-up are named, with their fast-state processes of all.
+    const still = /still fewer than 2 processes in the CPU's fast state: (.*); compare may/.exec(result.stderr);
+    if (still !== null) {
+      expect(run.processes).toBe(4);
+      for (const part of still[1]!.split(', '))
+        expect(part).toMatch(new RegExp(`^sha1/64/(generic|unrolled) [01] of ${run.processes}$`));
+    }
+  });
+
+  it('refuses --extra-processes without a run of several processes', async () => {
+    const result = await runCli(['run', 'sha1', '--filter', filter, '--extra-processes', '2']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/--extra-processes goes with --processes k/);
+    const negative = await runCli(['run', 'sha1', '--filter', filter, '--processes', '2', '--extra-processes', '-1']);
+    expect(negative.code).toBe(2);
   });
 
   it('keeps the processes that finished at Ctrl-C', async () => {

@@ -14,13 +14,14 @@ import {
   booleanOption,
   formatOptionHelp,
   fraction,
+  nonNegativeInteger,
   parseArgs,
   positiveInteger,
   positiveNumber,
   regexText,
   valueOption,
 } from '../args.js';
-import { exactIdsFilter, measureInProcesses } from '../fresh-processes.js';
+import { defaultExtraProcesses, exactIdsFilter, measureInProcesses } from '../fresh-processes.js';
 import { failureLines, measure, suiteErrorLines } from '../measure.js';
 import type { MeasureRequest } from '../measure.js';
 import { caseLayers, chooseNoise } from '../between-runs.js';
@@ -54,6 +55,11 @@ const options = {
     'k',
     "measure in k fresh processes one after the other (default: as many as the baseline's run)",
     positiveInteger('processes'),
+  ),
+  'extra-processes': valueOption(
+    'n',
+    "in k processes (k >= 2): up to n more while a case has fewer than k processes in the shared CPU's fast state, as `run --extra-processes` (default k/2 rounded up; 0: exactly k)",
+    nonNegativeInteger('processes'),
   ),
   threshold: valueOption(
     'ratio',
@@ -223,7 +229,7 @@ async function checkAgainstBaseline(args: string[], ctx: CommandContext): Promis
   }
   if (chosen.build) return buildThenCheck(args, ctx);
   if (chosen.against !== undefined) {
-    for (const flag of ['cpu', 'calibration', 'across-environments'] as const) {
+    for (const flag of ['cpu', 'calibration', 'across-environments', 'extra-processes'] as const) {
       if (chosen[flag] !== undefined && chosen[flag] !== false) {
         throw new UsageError(`--${flag} belongs to --baseline; --against measures both sides in the same processes`);
       }
@@ -255,6 +261,10 @@ async function checkAgainstBaseline(args: string[], ctx: CommandContext): Promis
   const timePerCase = chosen.time ?? baseline.options.timePerCase;
   const cpu = chosen.cpu ?? baseline.env.measuredOnCpu ?? 'none';
   const processes = chosen.processes ?? baseline.processes ?? 1;
+  if (chosen['extra-processes'] !== undefined && processes < 2)
+    throw new UsageError(
+      '--extra-processes goes with a run of fresh processes (--processes k, or a baseline of several processes)',
+    );
   const request: MeasureRequest = {
     suites,
     selection: filter === undefined ? {} : { filter },
@@ -279,7 +289,16 @@ async function checkAgainstBaseline(args: string[], ctx: CommandContext): Promis
     String(cpu),
   ];
   const measurement =
-    processes > 1 ? await measureInProcesses(request, childArgs, processes, 'check', ctx) : await measure(request, ctx);
+    processes > 1
+      ? await measureInProcesses(
+          request,
+          childArgs,
+          processes,
+          'check',
+          ctx,
+          chosen['extra-processes'] ?? defaultExtraProcesses(processes),
+        )
+      : await measure(request, ctx);
   if (typeof measurement === 'number') {
     ctx.stderr.write(`layerbench check: no process could measure this checkout: cannot tell (125)\n`);
     return measurement === 130 ? 130 : checkExit.cannotTell;

@@ -15,16 +15,18 @@ import {
   booleanOption,
   formatOptionHelp,
   oneOf,
+  nonNegativeInteger,
   parseArgs,
   positiveInteger,
   positiveNumber,
   regexText,
   shardSpec,
+  UsageError,
   valueOption,
 } from '../args.js';
 import { cpuChoice, runCpuOptionHelp } from '../cpu.js';
 import type { LayerReport } from '../layer-env.js';
-import { measureInProcesses } from '../fresh-processes.js';
+import { defaultExtraProcesses, measureInProcesses } from '../fresh-processes.js';
 import { failureLines, measure, suiteErrorLines } from '../measure.js';
 import type { MeasureRequest } from '../measure.js';
 import { outputPath } from '../result-files.js';
@@ -52,6 +54,11 @@ const options = {
     'k',
     'measure in k fresh processes one after the other, each --time per case (default 1); compare then takes the spread between them from the files',
     positiveInteger('processes'),
+  ),
+  'extra-processes': valueOption(
+    'n',
+    "with --processes k: up to n more processes while a case has fewer than k processes in the shared CPU's fast state, which compare compares (default k/2 rounded up; 0: exactly k)",
+    nonNegativeInteger('processes'),
   ),
   quiet: booleanOption('no progress on stderr', 'q'),
   'esptest-seconds': valueOption(
@@ -168,9 +175,18 @@ async function runSuites(args: string[], ctx: CommandContext): Promise<number> {
     },
   };
   const processes = chosen.processes ?? 1;
+  if (chosen['extra-processes'] !== undefined && processes < 2)
+    throw new UsageError('--extra-processes goes with --processes k (2 or more): it tops up a run of fresh processes');
   const measurement =
     processes > 1
-      ? await measureInProcesses(request, childRunArgs(args), processes, 'run', ctx)
+      ? await measureInProcesses(
+          request,
+          childRunArgs(args),
+          processes,
+          'run',
+          ctx,
+          chosen['extra-processes'] ?? defaultExtraProcesses(processes),
+        )
       : await measure(request, ctx);
   if (typeof measurement === 'number') return measurement;
   const { run } = measurement;
@@ -222,7 +238,14 @@ export function childRunArgs(args: readonly string[]): string[] {
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
     const name = arg.startsWith('--') ? arg.slice(2).split('=')[0] : undefined;
-    if (name === 'processes' || name === 'out' || name === 'format' || name === 'quiet' || arg === '-q') {
+    if (
+      name === 'processes' ||
+      name === 'extra-processes' ||
+      name === 'out' ||
+      name === 'format' ||
+      name === 'quiet' ||
+      arg === '-q'
+    ) {
       // --name value (not --name=value) takes the next argument with it; --quiet and -q take none.
       if (name !== undefined && name !== 'quiet' && !arg.includes('=')) i++;
       continue;
