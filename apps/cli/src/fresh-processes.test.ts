@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { CaseResult, RunResult } from '@layerbench/bench-runner';
+import type { CaseResult } from '@layerbench/bench-runner';
+import { syntheticRun } from '../test/synthetic-results.js';
 import { childRunArgs } from './commands/run.js';
 import { calmStatesOf, defaultExtraProcesses, shortOfFastState, topUpLines } from './fresh-processes.js';
 
@@ -23,22 +24,10 @@ const steady = (level: number) => Array(21).fill(level);
 /** Probes that flicker between the fast state and one x1.5 slower every other slice: no calm slice. */
 const flickering = (level: number) => Array.from({ length: 21 }, (_, i) => (i % 2 === 0 ? level : level * 1.5));
 
-function processRun(cases: CaseResult[]): RunResult {
-  return {
-    kind: 'layerbench/run',
-    schemaVersion: 1,
-    createdAt: '2026-12-03T10:00:00.000Z',
-    suites: ['sha1'],
-    options: { timePerCase: 1 },
-    env: {} as RunResult['env'],
-    cases,
-  };
-}
-
 describe('the top-up of a run of several processes', () => {
   it("reads each case's calm level, null when the CPU's state left no calm figure, nothing without probes", () => {
     const states = calmStatesOf(
-      processRun([
+      syntheticRun([
         probedCase('steady', steady(4050)),
         probedCase('flicker', flickering(4050)),
         probedCase('unprobed', undefined),
