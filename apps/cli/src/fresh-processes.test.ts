@@ -2,7 +2,14 @@ import { describe, expect, it } from 'vitest';
 import type { CaseResult } from '@layerbench/bench-runner';
 import { syntheticRun } from '../test/synthetic-results.js';
 import { childRunArgs } from './commands/run.js';
-import { calmStatesOf, defaultExtraProcesses, shortOfFastState, topUpLines } from './fresh-processes.js';
+import { UsageError } from './args.js';
+import {
+  calmStatesOf,
+  defaultExtraProcesses,
+  extraProcessesFor,
+  shortOfFastState,
+  topUpLines,
+} from './fresh-processes.js';
 
 /** A case of one process: 20 slices relative to the reference, the state probe beside each (21 values). */
 function probedCase(id: string, probes: number[] | undefined, status: CaseResult['status'] = 'ok'): CaseResult {
@@ -71,6 +78,16 @@ describe('the top-up of a run of several processes', () => {
 
   it('adds half as many processes again by default, rounded up', () => {
     expect([2, 3, 4, 5, 8].map(defaultExtraProcesses)).toEqual([1, 2, 2, 3, 4]);
+  });
+
+  it('takes --extra-processes as given, the default without it, and refuses it for a run of one process', () => {
+    expect(extraProcessesFor(undefined, 4, '--processes k')).toBe(2);
+    expect(extraProcessesFor(0, 4, '--processes k')).toBe(0);
+    expect(extraProcessesFor(7, 2, '--processes k')).toBe(7);
+    expect(() => extraProcessesFor(2, 1, '--processes k')).toThrow(UsageError);
+    expect(() => extraProcessesFor(2, 1, '--processes k')).toThrow(
+      '--extra-processes goes with --processes k: it tops up a run of fresh processes',
+    );
   });
 
   it('says what it added and which cases are still short, four named at most', () => {

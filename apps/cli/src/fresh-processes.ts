@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { calmLevel, caseFigure, mergeProcessRuns, withinCalmLevel } from '@layerbench/bench-runner/compare';
 import { readRunResult, writeResultFile } from '@layerbench/bench-runner/results';
 import type { BenchCase, RunResult } from '@layerbench/bench-runner';
+import { UsageError } from './args.js';
 import type { CommandContext } from './commands/types.js';
 import {
   measurementOf,
@@ -78,6 +79,18 @@ export function calmStatesOf(run: RunResult): Map<string, number | null> {
  */
 export function defaultExtraProcesses(processes: number): number {
   return Math.ceil(processes / 2);
+}
+
+/**
+ * The --extra-processes of `run` and `check`: the number given, else
+ * defaultExtraProcesses; bad input when given for a run of one process,
+ * which has nothing to top up (`severalProcesses` says how that command
+ * asks for several).
+ */
+export function extraProcessesFor(given: number | undefined, processes: number, severalProcesses: string): number {
+  if (given !== undefined && processes < 2)
+    throw new UsageError(`--extra-processes goes with ${severalProcesses}: it tops up a run of fresh processes`);
+  return given ?? defaultExtraProcesses(processes);
 }
 
 /** A case that fewer than the wanted processes measured in the CPU's fast state. */

@@ -97,6 +97,7 @@ describe('check --against: bad input exits 128 with one line', () => {
     [['check', '--baseline', 'x.json', '--against', 'workspace'], /--baseline and --against exclude each other/],
     [['check', '--against', 'svn:1'], /--against: unknown source 'svn:1'/],
     [['check', '--against', 'workspace', '--calibration', 'c.json'], /--calibration belongs to --baseline/],
+    [['check', '--against', 'workspace', '--extra-processes', '2'], /--extra-processes belongs to --baseline/],
     [['check', '--against', 'workspace', 'nosuchsuite'], /nosuchsuite/],
   ])('%j', async (args, message) => {
     const run = await runCli(args);

@@ -9,7 +9,7 @@
 import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { figureBases } from '@layerbench/bench-runner/compare';
+import { figureBases, minRunShare } from '@layerbench/bench-runner/compare';
 import {
   CalibrationInterruptedError,
   calibrate,
@@ -230,7 +230,7 @@ function severalProcessesLines(calibration: BetweenRunCalibration, keptIn?: stri
   const lines = [
     'Runs of several processes a side (`run --processes k` for both runs), as compare judges them when their processes spread as these did:',
     split
-      ? "  each case's spread splits into what changed between neighbouring processes (averaged over a run's processes) and what the rest says consecutive processes share (not averaged; at least half the spread: a shift over longer than these minutes is not seen here)"
+      ? `  each case's spread splits into what changed between neighbouring processes (averaged over a run's processes) and what the rest says consecutive processes share (not averaged; at least ${percent(minRunShare, 0)} of the spread: a shift over longer than these minutes is not seen here)`
       : `  no spread between neighbouring processes was measured (${fewProcesses ? 'fewer than 6 processes' : "fewer than 6 processes of a case met the CPU's fast state"}): all of it counts as shared by a run's processes, so more processes do not narrow the interval`,
     `  minimum detectable effect, median over cases: ${processCounts.map((k, i) => `${k} process${k === 1 ? '' : 'es'} ${mdeAt(i)}`).join(', ')}`,
   ];

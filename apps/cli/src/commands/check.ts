@@ -21,7 +21,7 @@ import {
   regexText,
   valueOption,
 } from '../args.js';
-import { defaultExtraProcesses, exactIdsFilter, measureInProcesses } from '../fresh-processes.js';
+import { exactIdsFilter, extraProcessesFor, measureInProcesses } from '../fresh-processes.js';
 import { failureLines, measure, suiteErrorLines } from '../measure.js';
 import type { MeasureRequest } from '../measure.js';
 import { caseLayers, chooseNoise } from '../between-runs.js';
@@ -261,10 +261,11 @@ async function checkAgainstBaseline(args: string[], ctx: CommandContext): Promis
   const timePerCase = chosen.time ?? baseline.options.timePerCase;
   const cpu = chosen.cpu ?? baseline.env.measuredOnCpu ?? 'none';
   const processes = chosen.processes ?? baseline.processes ?? 1;
-  if (chosen['extra-processes'] !== undefined && processes < 2)
-    throw new UsageError(
-      '--extra-processes goes with a run of fresh processes (--processes k, or a baseline of several processes)',
-    );
+  const extra = extraProcessesFor(
+    chosen['extra-processes'],
+    processes,
+    '--processes k (2 or more), or a baseline of several processes',
+  );
   const request: MeasureRequest = {
     suites,
     selection: filter === undefined ? {} : { filter },
@@ -290,14 +291,7 @@ async function checkAgainstBaseline(args: string[], ctx: CommandContext): Promis
   ];
   const measurement =
     processes > 1
-      ? await measureInProcesses(
-          request,
-          childArgs,
-          processes,
-          'check',
-          ctx,
-          chosen['extra-processes'] ?? defaultExtraProcesses(processes),
-        )
+      ? await measureInProcesses(request, childArgs, processes, 'check', ctx, extra)
       : await measure(request, ctx);
   if (typeof measurement === 'number') {
     ctx.stderr.write(`layerbench check: no process could measure this checkout: cannot tell (125)\n`);

@@ -21,12 +21,11 @@ import {
   positiveNumber,
   regexText,
   shardSpec,
-  UsageError,
   valueOption,
 } from '../args.js';
 import { cpuChoice, runCpuOptionHelp } from '../cpu.js';
 import type { LayerReport } from '../layer-env.js';
-import { defaultExtraProcesses, measureInProcesses } from '../fresh-processes.js';
+import { extraProcessesFor, measureInProcesses } from '../fresh-processes.js';
 import { failureLines, measure, suiteErrorLines } from '../measure.js';
 import type { MeasureRequest } from '../measure.js';
 import { outputPath } from '../result-files.js';
@@ -175,18 +174,10 @@ async function runSuites(args: string[], ctx: CommandContext): Promise<number> {
     },
   };
   const processes = chosen.processes ?? 1;
-  if (chosen['extra-processes'] !== undefined && processes < 2)
-    throw new UsageError('--extra-processes goes with --processes k (2 or more): it tops up a run of fresh processes');
+  const extra = extraProcessesFor(chosen['extra-processes'], processes, '--processes k (2 or more)');
   const measurement =
     processes > 1
-      ? await measureInProcesses(
-          request,
-          childRunArgs(args),
-          processes,
-          'run',
-          ctx,
-          chosen['extra-processes'] ?? defaultExtraProcesses(processes),
-        )
+      ? await measureInProcesses(request, childRunArgs(args), processes, 'run', ctx, extra)
       : await measure(request, ctx);
   if (typeof measurement === 'number') return measurement;
   const { run } = measurement;

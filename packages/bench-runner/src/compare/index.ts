@@ -54,6 +54,7 @@ export {
   stateMoved,
   stateSensitivity,
   stateTolerance,
+  minRunShare,
 } from './noise.js';
 export type { RunNoise, CaseSpreadEstimate } from './noise.js';
 export type { CompareOptions } from '../stats/verdict.js';

@@ -24,7 +24,7 @@ export interface CaseSpreadEstimate {
   /**
    * The part of sigma that changes from one process to the next (a
    * calibration's spread between neighbouring processes, never above
-   * sigma); the rest, sqrt(sigma^2 - neighbour^2), stays for minutes and is
+   * sigma, nor above sqrt(1 - minRunShare^2) sigma); the rest, sqrt(sigma^2 - neighbour^2), stays for minutes and is
    * shared by the consecutive processes of one run. Runs of several
    * processes average the first part only (compare/processes.ts). Absent:
    * not measured, and all of sigma counts as the run's.
@@ -52,7 +52,6 @@ export interface CaseSpreadEstimate {
  */
 export const minRunShare = 0.5;
 
-/** The between-run model compare uses. */
 /**
  * Fewest calm processes a side compare takes for a case whose calibration
  * left a process alone in a mode of its own out of its calm spread
@@ -61,6 +60,7 @@ export const minRunShare = 0.5;
  */
 export const minCalmProcessesPerSideAfterModes = 3;
 
+/** The between-run model compare uses. */
 export interface RunNoise {
   summary: RunNoiseSummary;
   /** The figures to compare when both runs have them. */
