@@ -76,4 +76,25 @@ describe('what runs of several processes can detect', () => {
       /^ {2}1 of 2 cases without that split .*: calibrate again later with `--keep-runs \/tmp\/kept`, then `calibrate --from-runs \/tmp\/kept` takes the processes of every sitting$/m,
     );
   });
+
+  it('says whether cross-validated A/A comparisons met the false-alarm targets, and what missing them means', () => {
+    const met = formatBetweenRunText(calibration);
+    expect(met).toContain(
+      '(the 0th percentile of the cases: the smallest floor at which cross-validated A/A comparisons met the targets, at most 5% of pairs with a case called regressed and 1% of case comparisons regressed or improved)',
+    );
+    expect(met).not.toContain('above the targets');
+    // As measured from the 16 processes of 2026-12-03 10:23-10:26 UTC: one process ran sha1/64/unrolled x1.5.
+    const missed = formatBetweenRunText({
+      ...calibration,
+      floor: { quantile: 1, sigma: 0.1162 },
+      falseAlarms: { flagged: 13, compared: 720, pairsFlagged: 6, pairs: 120 },
+    });
+    expect(missed).toContain('(the 100th percentile of the cases: no floor met the targets, at most 5% of pairs');
+    expect(missed).toMatch(
+      /^ {2}13 of 720 case comparisons called regressed or improved \(1\.81%\); 6 of 120 pairs would exit 1 \(5\.0%\)$/m,
+    );
+    expect(missed).toMatch(
+      /^ {2}above the targets: two one-process runs of unchanged code can be called regressed or improved here by timing alone/m,
+    );
+  });
 });

@@ -18,6 +18,9 @@ import {
   minNeighbourPairs,
   saveBetweenRunCalibration,
   severalProcessesOutlook,
+  targetCaseFalseAlarms,
+  targetPairFalseAlarms,
+  withinFalseAlarmTargets,
 } from '@layerbench/bench-runner/calibration';
 import { formatJson } from '@layerbench/bench-runner/reporters';
 import { readRunResult, writeResultFile } from '@layerbench/bench-runner/results';
@@ -150,6 +153,8 @@ export function formatCalibrationText(calibration: Calibration): string {
 export function formatBetweenRunText(calibration: BetweenRunCalibration, stored?: string, keptIn?: string): string {
   const ids = Object.keys(calibration.cases);
   const fa = calibration.falseAlarms;
+  const withinTargets = withinFalseAlarmTargets(fa);
+  const targets = `at most ${percent(targetPairFalseAlarms, 0)} of pairs with a case called regressed and ${percent(targetCaseFalseAlarms, 0)} of case comparisons regressed or improved`;
   const loads = calibration.load.flat();
   const lines = [
     `Between-run calibration: ${calibration.processes} fresh processes of \`run ${calibration.suites.join(' ')}` +
@@ -165,7 +170,7 @@ export function formatBetweenRunText(calibration: BetweenRunCalibration, stored?
           `  ${basis.padEnd(16)} ${percent(calibration.pooled[basis]!.p50, 2).padStart(7)} / ${percent(calibration.pooled[basis]!.p90, 2)}`,
       ),
     `  compare and check use the ${calibration.basis} figure, and take no case as steadier than ${percent(calibration.floor.sigma, 2)}` +
-      ` (the ${calibration.floor.quantile * 100}th percentile of the cases: the smallest floor that kept cross-validated A/A pairs quiet)`,
+      ` (the ${calibration.floor.quantile * 100}th percentile of the cases: ${withinTargets ? `the smallest floor at which cross-validated A/A comparisons met the targets, ${targets}` : `no floor met the targets, ${targets}: the largest`})`,
     ...(calibration.pooled['calm-relative'] === undefined
       ? []
       : [
@@ -175,6 +180,11 @@ export function formatBetweenRunText(calibration: BetweenRunCalibration, stored?
     `False alarms of separate-run A/A comparisons (each pair against the spread of the other processes):`,
     `  ${fa.flagged} of ${fa.compared} case comparisons called regressed or improved (${percent(fa.compared ? fa.flagged / fa.compared : 0, 2)});` +
       ` ${fa.pairsFlagged} of ${fa.pairs} pairs would exit 1 (${percent(fa.pairs ? fa.pairsFlagged / fa.pairs : 0)})`,
+    ...(withinTargets
+      ? []
+      : [
+          `  above the targets: two one-process runs of unchanged code can be called regressed or improved here by timing alone (compare still calls byte-identical code unchanged); a case in a mode of its own in one process is beyond any floor, and runs of several processes (\`run --processes\`) show such a mode in their own spread`,
+        ]),
     '',
     'Injected slowdown -> share of case comparisons called regressed:',
   ];

@@ -217,6 +217,20 @@ export const floorQuantiles: readonly number[] = [0, 0.1, 0.25, 0.5, 0.75, 0.9, 
 /** At most this share of A/A pairs may have a case called regressed (the issue's 19 of 20). */
 export const targetPairFalseAlarms = 0.05;
 
+/**
+ * At most this share of A/A case comparisons may be called regressed or
+ * improved (the issue's "at most 1% of cases"). The pair target alone let
+ * floors through that called cases improved: a 12-process calibration
+ * (2026-12-03 04:07 UTC) had 11 of 396 A/A case comparisons improved and no pair
+ * regressed at floor 0, none from the 75th percentile on.
+ */
+export const targetCaseFalseAlarms = 0.01;
+
+/** Whether cross-validated A/A comparisons met both targets. */
+export function withinFalseAlarmTargets(f: BetweenRunCalibration['falseAlarms']): boolean {
+  return f.pairsFlagged <= targetPairFalseAlarms * f.pairs && f.flagged <= targetCaseFalseAlarms * f.compared;
+}
+
 function floorOf(spreads: Spreads, quantile: number): number {
   const sigmas = Object.values(spreads.cases)
     .map((c) => c.sigma[spreads.basis])
@@ -390,16 +404,17 @@ export function calibrateBetweenRuns(
     return { falseAlarms, smallestDetected };
   };
 
-  // The smallest floor that keeps the share of A/A pairs with a case called regressed at or below
-  // the target; searched with fewer draws, then measured with the full number.
+  // The smallest floor at which cross-validated A/A comparisons meet both targets (the largest when none does:
+  // a case in a mode of its own in one process is beyond any floor that leaves power, and the text says the
+  // targets were missed); searched with fewer draws, then measured with the full number.
   const searchIterations = Math.min(options.iterations ?? Infinity, 1999);
   let floorQuantile = floorQuantiles[floorQuantiles.length - 1]!;
   for (const q of floorQuantiles) {
     const { falseAlarms } = crossValidate(q, searchIterations);
     say(
-      `floor at the ${q * 100}th percentile of the cases' spreads: ${falseAlarms.pairsFlagged} of ${falseAlarms.pairs} A/A pairs with a case called regressed`,
+      `floor at the ${q * 100}th percentile of the cases' spreads: ${falseAlarms.pairsFlagged} of ${falseAlarms.pairs} A/A pairs with a case called regressed, ${falseAlarms.flagged} of ${falseAlarms.compared} case comparisons regressed or improved`,
     );
-    if (falseAlarms.pairsFlagged <= targetPairFalseAlarms * falseAlarms.pairs) {
+    if (withinFalseAlarmTargets(falseAlarms)) {
       floorQuantile = q;
       break;
     }

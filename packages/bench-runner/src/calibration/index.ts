@@ -24,6 +24,9 @@ export {
   sittingGapFactor,
   sittingsOf,
   severalProcessesOutlook,
+  targetCaseFalseAlarms,
+  targetPairFalseAlarms,
+  withinFalseAlarmTargets,
   type SeveralProcessesOutlook,
 } from './between-runs.js';
 export type { BetweenRunOptions } from './between-runs.js';
