@@ -12,7 +12,7 @@ import { compareResults } from '../compare/compare.js';
 import { calmLevel, caseFigure, figureBases, withinCalmLevel } from '../compare/figures.js';
 import type { RunNoise } from '../compare/noise.js';
 import { runNoiseFromCalibration } from '../compare/noise.js';
-import { compareProcessFigures, minCalmProcessesPerSide, runPartOf } from '../compare/processes.js';
+import { calmProcessesNeeded, compareProcessFigures, runPartOf } from '../compare/processes.js';
 import type { BetweenRunCalibration, CaseResult, CaseSpread, FigureBasis, RunResult } from '../results/schemas.js';
 import { median, percentile, seededRandom, type RandomSource } from '../stats/stats.js';
 import { bootstrapIterations, checkCompareOptions } from '../stats/verdict.js';
@@ -496,7 +496,7 @@ export function severalProcessesOutlook(
   const ones = Array<number>(k).fill(1);
   const out: Record<string, SeveralProcessesOutlook> = {};
   for (const [id, c] of Object.entries(calibration.cases)) {
-    const calmNeeds = noise.calmProcessesFor?.(id) ?? minCalmProcessesPerSide;
+    const calmNeeds = calmProcessesNeeded(noise, id);
     const basis: FigureBasis =
       c.sigma['calm-relative'] !== undefined && k >= calmNeeds ? 'calm-relative' : calibration.basis;
     const spread = noise.spreadFor(id, basis);

@@ -34,6 +34,7 @@ import {
   type RunNoise,
 } from './noise.js';
 import {
+  calmProcessesNeeded,
   calmProcessFigures,
   compareProcessFigures,
   hasProcessFigures,
@@ -245,7 +246,7 @@ export function compareResults(base: RunResult, head: RunResult, options: Compar
       sameReference &&
       noise.spreadFor(b.id, 'calm-relative').assumed !== true;
     const calm = calmPossible
-      ? calmWithinCalibration(calmProcessFigures(b, h, noise.calmProcessesFor?.(b.id)), noise, b.id)
+      ? calmWithinCalibration(calmProcessFigures(b, h, calmProcessesNeeded(noise, b.id)), noise, b.id)
       : undefined;
     if (calmPossible && calm === undefined) calmShort.push(b.id);
     const byProcess =

@@ -82,7 +82,8 @@ export interface RunNoise {
   /**
    * Fewest calm processes a side for a case: three when the calibration
    * left a process in a mode of its own out of the case's calm spread
-   * (CaseSpread.calmModes), else undefined (minCalmProcessesPerSide).
+   * (CaseSpread.calmModes), else undefined (minCalmProcessesPerSide); read
+   * it through processes.ts's calmProcessesNeeded.
    */
   calmProcessesFor?: (id: string) => number | undefined;
 }

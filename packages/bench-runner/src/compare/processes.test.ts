@@ -8,6 +8,7 @@ import { compareResults } from './compare.js';
 import { caseFigure } from './figures.js';
 import { fixedRunNoise, runNoiseFromCalibration } from './noise.js';
 import {
+  calmProcessesNeeded,
   calmProcessFigures,
   compareProcessFigures,
   figuresOfProcess,
@@ -387,6 +388,8 @@ describe('compare on the calm figures of several processes', () => {
     const two = calmRun(3, 1000, random, new Set([0]));
     expect(calmProcessFigures(base.cases[0]!, two.cases[0]!, 3)).toBeUndefined();
     const modes = { ...calm(0.005), calmProcessesFor: () => 3 };
+    expect(calmProcessesNeeded(modes, 'case')).toBe(3);
+    expect(calmProcessesNeeded(calm(0.005), 'case')).toBe(2);
     expect(compareResults(base, two, { ...options, noise: modes, geomean: false }).cases[0]!.method).not.toBe(
       'calm-relative',
     );

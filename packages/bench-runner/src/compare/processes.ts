@@ -28,7 +28,7 @@ import { computeStats, geometricMean, mean, studentTVariate, type RandomSource }
 import { checkCompareOptions, decideRatio, type CompareOptions } from '../stats/verdict.js';
 import type { CaseResult, FigureBasis, RunResult, SampleComparison } from '../results/schemas.js';
 import { calmLevel, caseFigure, figureBases, withinCalmLevel } from './figures.js';
-import { addStateShift, type CaseSpreadEstimate } from './noise.js';
+import { addStateShift, type CaseSpreadEstimate, type RunNoise } from './noise.js';
 
 /** A case's figure on every basis it has, in one process. */
 export function figuresOfProcess(c: CaseResult): Partial<Record<FigureBasis, number>> {
@@ -62,6 +62,15 @@ export function processFiguresOn(c: CaseResult, basis: FigureBasis): number[] | 
  * all in the fast state.
  */
 export const minCalmProcessesPerSide = 2;
+
+/**
+ * Fewest calm processes a side `noise` takes for case `id`: three where its
+ * calibration left a process in a mode of its own out (RunNoise.calmProcessesFor),
+ * else minCalmProcessesPerSide. compare and calibrate's outlook both ask here.
+ */
+export function calmProcessesNeeded(noise: RunNoise, id: string): number {
+  return noise.calmProcessesFor?.(id) ?? minCalmProcessesPerSide;
+}
 
 /**
  * The calm figures of the processes of two cases that compare may compare
