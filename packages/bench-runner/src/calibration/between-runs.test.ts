@@ -149,6 +149,12 @@ describe('calibrateBetweenRuns', () => {
     const stuck = calibrateBetweenRuns(runs, { iterations: 999 });
     expect(withinFalseAlarmTargets(stuck.falseAlarms)).toBe(false);
     expect(stuck.floor.quantile).toBe(1);
+    // compare's noise line says so wherever this calibration is used, and not for one that met them.
+    const f = stuck.falseAlarms;
+    expect(runNoiseFromCalibration(stuck).summary.description).toContain(
+      `; that calibration's own A/A comparisons of one process a side called ${f.flagged} of ${f.compared} cases regressed or improved (${f.pairsFlagged} of ${f.pairs} pairs regressed), above the targets (1% of cases, 5% of pairs): a verdict between one-process runs can be one process's mode rather than the code`,
+    );
+    expect(runNoiseFromCalibration(cal).summary.description).not.toContain('above the targets');
   });
 
   it('scaledRun multiplies every figure of every case', () => {

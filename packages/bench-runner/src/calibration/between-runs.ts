@@ -11,7 +11,7 @@
 import { compareResults } from '../compare/compare.js';
 import { calmLevel, caseFigure, figureBases, withinCalmLevel } from '../compare/figures.js';
 import type { RunNoise } from '../compare/noise.js';
-import { runNoiseFromCalibration } from '../compare/noise.js';
+import { runNoiseFromCalibration, withinFalseAlarmTargets } from '../compare/noise.js';
 import { calmProcessesNeeded, compareProcessFigures, runPartOf } from '../compare/processes.js';
 import type { BetweenRunCalibration, CaseResult, CaseSpread, FigureBasis, RunResult } from '../results/schemas.js';
 import { median, percentile, seededRandom, type RandomSource } from '../stats/stats.js';
@@ -214,22 +214,7 @@ interface Spreads {
  */
 export const floorQuantiles: readonly number[] = [0, 0.1, 0.25, 0.5, 0.75, 0.9, 1];
 
-/** At most this share of A/A pairs may have a case called regressed (the 19 of 20). */
-export const targetPairFalseAlarms = 0.05;
-
-/**
- * At most this share of A/A case comparisons may be called regressed or
- * improved (the issue's "at most 1% of cases"). The pair target alone let
- * floors through that called cases improved: a 12-process calibration
- * (2026-12-03 04:07 UTC) had 11 of 396 A/A case comparisons improved and no pair
- * regressed at floor 0, none from the 75th percentile on.
- */
-export const targetCaseFalseAlarms = 0.01;
-
-/** Whether cross-validated A/A comparisons met both targets. */
-export function withinFalseAlarmTargets(f: BetweenRunCalibration['falseAlarms']): boolean {
-  return f.pairsFlagged <= targetPairFalseAlarms * f.pairs && f.flagged <= targetCaseFalseAlarms * f.compared;
-}
+export { targetCaseFalseAlarms, targetPairFalseAlarms, withinFalseAlarmTargets } from '../compare/noise.js';
 
 function floorOf(spreads: Spreads, quantile: number): number {
   const sigmas = Object.values(spreads.cases)
