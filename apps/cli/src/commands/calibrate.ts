@@ -177,7 +177,7 @@ export function formatBetweenRunText(calibration: BetweenRunCalibration, stored?
           '  runs of several processes (`run --processes k`) are compared on the calm-relative figure of their processes in the fast state, with this spread pooled with their own; the figures below are for one-process runs',
         ]),
     '',
-    `False alarms of separate-run A/A comparisons (each pair against the spread of the other processes):`,
+    `False alarms of separate-run A/A comparisons (each pair against the spread of the other processes; a lower bound: a case's mode rarer than one process in ${calibration.processes} may not be among them):`,
     `  ${fa.flagged} of ${fa.compared} case comparisons called regressed or improved (${percent(fa.compared ? fa.flagged / fa.compared : 0, 2)});` +
       ` ${fa.pairsFlagged} of ${fa.pairs} pairs would exit 1 (${percent(fa.pairs ? fa.pairsFlagged / fa.pairs : 0)})`,
     ...(withinTargets

@@ -79,9 +79,11 @@ export function withinFalseAlarmTargets(f: BetweenRunCalibration['falseAlarms'])
 
 /**
  * What compare's noise line adds for a calibration whose own cross-validated
- * A/A comparisons missed the targets: that is the rate of its one-process
- * verdicts here (measured, 2026-12-03: one process in 16 ran
- * `sha1/64/unrolled` x1.5, beyond every floor).
+ * A/A comparisons missed the targets (measured, 2026-12-03: one process in 16
+ * ran `sha1/64/unrolled` x1.5, beyond every floor). Its rate is a lower bound
+ * for one-process verdicts: a mode rarer than one process in the
+ * calibration's number may not be among them (bench-runner README, end of
+ * "a floor").
  */
 function aboveTargetsNote(f: BetweenRunCalibration['falseAlarms'] | undefined): string {
   if (f === undefined || withinFalseAlarmTargets(f)) return '';
