@@ -196,6 +196,11 @@ describe('compare', { timeout: heavyTestTimeout }, () => {
     expect(result.stdout).toMatch(/ 1 regressed, 0 improved, 1 unchanged/);
     expect(result.stdout).toMatch(/^regressed: sha1\/64\/unrolled \(exit 1\)$/m);
     expect(result.stdout).not.toContain('\u001b[');
+    // One process a side and under x3: it could be one process's mode, and stderr says how to confirm.
+    expect(result.stderr).toMatch(
+      /^1 regressed case\(s\) compared one process a side moved less than x3 \(sha1\/64\/unrolled x1\.\d\d\): a process now and then runs a case in a mode of its own/m,
+    );
+    expect(result.stderr).toContain('`layerbench run --processes 4`');
   });
 
   it('exit 0 the other way round (an improvement is not a regression)', async () => {

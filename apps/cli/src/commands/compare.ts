@@ -122,6 +122,35 @@ export function comparisonVerdictLine(comparison: Comparison): string {
   return `${parts.join('; ')} (exit 1)`;
 }
 
+/**
+ * Up to this ratio a regressed verdict between one-process runs can be one
+ * process's mode rather than the code: measured (2026-12-03, 13 hours of the
+ * shared 2-vCPU development machine), a process now and then ran a case
+ * x1.35-x2.9 slower with its state probe in the fast state, and 1.8% of
+ * one-process pairs had a case called regressed or improved by timing alone
+ * (bench-runner README, end of "a floor").
+ */
+export const oneProcessModeRange = 3;
+
+/**
+ * The caveat for regressed cases compared one process a side that moved
+ * less than oneProcessModeRange; undefined when there is none.
+ */
+export function oneProcessCaveat(comparison: Comparison): string | undefined {
+  const within = comparison.cases.filter(
+    (c) => c.verdict === 'regressed' && c.processes === undefined && c.ratio < oneProcessModeRange,
+  );
+  if (within.length === 0) return undefined;
+  const names = within
+    .slice(0, 3)
+    .map((c) => `${c.id} x${c.ratio.toFixed(2)}`)
+    .join(', ');
+  return [
+    `${within.length} regressed case(s) compared one process a side moved less than x${oneProcessModeRange} (${names}${within.length > 3 ? ', ...' : ''}): a process now and then runs a case in a mode of its own (x1.35-x2.9 measured on a shared machine; bench-runner README, "a floor"), which one process a side cannot tell from a regression.`,
+    'To confirm, run both sides with `layerbench run --processes 4` and compare again, or measure them side by side (`layerbench bisect --paired`).',
+  ].join('\n');
+}
+
 /** The side-by-side hint for the terminal: what moved, and the command that can tell. */
 export function sideBySideHint(base: RunResult, head: RunResult, comparison: Comparison): string | undefined {
   const hint = sideBySide(comparison, [...new Set([...base.suites, ...head.suites])]);
@@ -161,5 +190,7 @@ async function compareFiles(args: string[], ctx: CommandContext): Promise<number
   else if (code === compareExit.cannotTell) ctx.stderr.write(`layerbench compare: ${line}\n`);
   const hint = sideBySideHint(base, head, comparison);
   if (hint !== undefined) ctx.stderr.write(`\n${hint}\n`);
+  const caveat = oneProcessCaveat(comparison);
+  if (caveat !== undefined) ctx.stderr.write(`\n${caveat}\n`);
   return code;
 }
