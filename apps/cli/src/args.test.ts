@@ -4,6 +4,7 @@ import {
   booleanOption,
   fraction,
   formatOptionHelp,
+  nonNegativeInteger,
   oneOf,
   parseArgs,
   positiveInteger,
@@ -88,6 +89,19 @@ describe('parseArgs', () => {
     expect(usageMessage(['--repeats', '1.5'])).toBe("--repeats must be a positive whole number of repeats, got '1.5'");
     expect(usageMessage(['--alpha', '1'])).toBe("--alpha must be a probability between 0 and 1 (exclusive), got '1'");
     expect(usageMessage(['--filter', '('])).toMatch(/^--filter is not a valid regular expression: /);
+  });
+
+  it('whole numbers: positive, or zero or more', () => {
+    expect(positiveInteger('processes')('3', '--processes')).toBe(3);
+    expect(() => positiveInteger('processes')('0', '--processes')).toThrow(
+      "--processes must be a positive whole number of processes, got '0'",
+    );
+    expect(nonNegativeInteger('processes')('0', '--extra-processes')).toBe(0);
+    for (const raw of ['-1', '1.5', 'two', '']) {
+      expect(() => nonNegativeInteger('processes')(raw, '--extra-processes')).toThrow(
+        `--extra-processes must be a whole number of processes (0 or more), got '${raw}'`,
+      );
+    }
   });
 
   it('enforces positional counts', () => {

@@ -183,25 +183,24 @@ export function positiveNumber(what: string): ValueParser<number> {
   };
 }
 
-export function positiveInteger(what: string): ValueParser<number> {
+/** A whole number of at least `least` (1: positive, 0: zero or more). */
+function wholeNumber(what: string, least: 0 | 1): ValueParser<number> {
   return (raw, flag) => {
     const value = Number(raw);
-    if (!/^\d+$/.test(raw.trim()) || !Number.isSafeInteger(value) || value < 1) {
-      throw new UsageError(`${flag} must be a positive whole number of ${what}, got '${raw}'`);
+    if (!/^\d+$/.test(raw.trim()) || !Number.isSafeInteger(value) || value < least) {
+      throw new UsageError(
+        least === 1
+          ? `${flag} must be a positive whole number of ${what}, got '${raw}'`
+          : `${flag} must be a whole number of ${what} (0 or more), got '${raw}'`,
+      );
     }
     return value;
   };
 }
 
-export function nonNegativeInteger(what: string): ValueParser<number> {
-  return (raw, flag) => {
-    const value = Number(raw);
-    if (!/^\d+$/.test(raw.trim()) || !Number.isSafeInteger(value)) {
-      throw new UsageError(`${flag} must be a whole number of ${what} (0 or more), got '${raw}'`);
-    }
-    return value;
-  };
-}
+export const positiveInteger = (what: string): ValueParser<number> => wholeNumber(what, 1);
+
+export const nonNegativeInteger = (what: string): ValueParser<number> => wholeNumber(what, 0);
 
 /** A fraction strictly between 0 and 1 (thresholds, significance levels). */
 export function fraction(what: string): ValueParser<number> {
