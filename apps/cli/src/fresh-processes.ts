@@ -133,6 +133,8 @@ export function shortOfFastState(
 export interface ProcessesOutcome {
   /** The processes that finished, merged (undefined when none did; its `processes` counts them). */
   run?: RunResult;
+  /** The processes that finished, each its own run, in the order they ran. */
+  runs: RunResult[];
   /** Processes started beyond the planned ones, and the cases still short of the fast state after them. */
   topUp?: { extra: number; short: FastStateShortfall[] };
   /** Interrupted (Ctrl-C) before the last process finished. */
@@ -171,6 +173,7 @@ export async function runInProcesses(
   let failure: ProcessesOutcome['failure'];
   const outcome = (interrupted: boolean): ProcessesOutcome => ({
     ...merged(runs),
+    runs,
     interrupted,
     ...(failure === undefined ? {} : { failure }),
     ...(extra > 0 && runs.length >= processes

@@ -196,9 +196,9 @@ describe('compare', { timeout: heavyTestTimeout }, () => {
     expect(result.stdout).toMatch(/ 1 regressed, 0 improved, 1 unchanged/);
     expect(result.stdout).toMatch(/^regressed: sha1\/64\/unrolled \(exit 1\)$/m);
     expect(result.stdout).not.toContain('\u001b[');
-    // One process a side and under x3: it could be one process's mode, and stderr says how to confirm.
+    // One process a side and under x4: it could be one process's mode, and stderr says how to confirm.
     expect(result.stderr).toMatch(
-      /^1 regressed case\(s\) compared one process a side moved less than x3 \(sha1\/64\/unrolled x1\.\d\d\): a process now and then runs a case in a mode of its own/m,
+      /^1 regressed case\(s\) compared one process a side moved less than x4 \(sha1\/64\/unrolled x1\.\d\d\): a process now and then runs a case in a mode of its own/m,
     );
     expect(result.stderr).toContain('`layerbench run --processes 4`');
   });
@@ -399,6 +399,47 @@ describe('check (git bisect run)', { timeout: heavyTestTimeout }, () => {
     expect(near.stderr).toContain(
       `check --against git:${commit === undefined ? '<good commit>' : commit.slice(0, 12)} (same suites and --filter)`,
     );
+    // One process a side, x2 (under x4, where a process's mode of its own can reach) with a calibration that
+    // can call it: check looks again in 2 fresh processes and keeps the verdict when each says regressed too;
+    // --confirm 0 takes the first process's word.
+    const tight = join(work, 'tight-calibration.json');
+    const calibrationOf = (id: string, medianNs: number): BetweenRunCalibration => ({
+      kind: 'layerbench/between-runs',
+      schemaVersion: 1,
+      createdAt: real.createdAt,
+      env: real.env,
+      suites: real.suites,
+      timePerCase: 0.2,
+      processes: 8,
+      // Busier than any test run, so the calibration judges them.
+      load: Array.from({ length: 8 }, (): [number, number] => [100, 100]),
+      threshold: 0.02,
+      alpha: 0.01,
+      basis: 'median',
+      pooled: { median: { p50: 0.05, p90: 0.05 } },
+      floor: { quantile: 0, sigma: 0 },
+      cases: { [id]: { n: 8, medianNs, sigma: { median: 0.05 } } },
+      falseAlarms: { flagged: 0, compared: 28, pairsFlagged: 0, pairs: 28 },
+      detection: [{ effect: 0.5, detected: 28, compared: 28 }],
+    });
+    writeResultFile(tight, calibrationOf(ids[0]!, real.cases[0]!.stats!.median));
+    const twice = writeRun('twice-as-fast-baseline.json', scaled(0.5));
+    const looked = await runCli(['check', '--baseline', twice, '--time', '0.2', '--calibration', tight, '--quiet'], {
+      env: noCalibration,
+    });
+    expect(looked.code, looked.stdout + looked.stderr).toBe(1);
+    expect(looked.stdout).toMatch(
+      /^second look: 1 case\(s\) called regressed one process a side by less than x4, measured again in 2 fresh process\(es\) of this checkout/m,
+    );
+    expect(looked.stdout).toMatch(
+      /first x[123]\.\d{3}; fresh x[123]\.\d{3} regressed, x[123]\.\d{3} regressed: regressed$/m,
+    );
+    const once = await runCli(
+      ['check', '--baseline', twice, '--time', '0.2', '--calibration', tight, '--confirm', '0', '--quiet'],
+      { env: noCalibration },
+    );
+    expect(once.code, once.stdout + once.stderr).toBe(1);
+    expect(once.stdout).not.toContain('second look');
     // Another runtime: cannot tell (125), whatever the timings.
     const node18 = writeRun('node18-baseline.json', { ...scaled(0.001), env: { ...otherCode, node: '18.20.8' } });
     const other = await runCli(['check', '--baseline', node18, '--time', '0.2', '--quiet'], { env: noCalibration });

@@ -21,7 +21,7 @@ import {
   regexText,
   valueOption,
 } from '../args.js';
-import { exactIdsFilter, extraProcessesFor, measureInProcesses } from '../fresh-processes.js';
+import { exactIdsFilter, extraProcessesFor, measureInProcesses, runInProcesses } from '../fresh-processes.js';
 import { failureLines, measure, suiteErrorLines } from '../measure.js';
 import type { MeasureRequest } from '../measure.js';
 import { caseLayers, chooseNoise } from '../between-runs.js';
@@ -32,6 +32,8 @@ import { cpuChoice } from '../cpu.js';
 import type { Command, CommandContext } from './types.js';
 import { side } from './bisect.js';
 import { checkAgainstStack } from './check-against.js';
+import { defaultConfirmProcesses, secondLook, secondLookAlpha, secondLookLines } from './check-confirm.js';
+import { oneProcessSuspects } from './compare.js';
 
 import { checkExit, type CheckVerdict } from './check-exit.js';
 
@@ -59,6 +61,11 @@ const options = {
   'extra-processes': valueOption(
     'n',
     "in k processes (k >= 2): up to n more while a case has fewer than k processes in the shared CPU's fast state, as `run --extra-processes` (default k/2 rounded up; 0: exactly k)",
+    nonNegativeInteger('processes'),
+  ),
+  confirm: valueOption(
+    'n',
+    `one process a side: measure a case called regressed by less than x4 again in n fresh processes and call it regressed only when each of them says so too, else inconclusive (default ${defaultConfirmProcesses}; 0: no second look)`,
     nonNegativeInteger('processes'),
   ),
   threshold: valueOption(
@@ -96,6 +103,11 @@ export const checkCommand: Command = {
     "the CLI's suites, bench-runner, the runtime, CPU and dispatch decisions, by content",
     'hash) cannot have regressed and counts as unchanged, so a commit that did not touch',
     'a case is never blamed for it.',
+    '',
+    'One process a side, a case called regressed by less than x4 (what a process running',
+    'a case in a mode of its own can look like) gets a second look: --confirm fresh',
+    'processes of this checkout (default 2), each compared with the baseline at alpha',
+    '0.1; it stays regressed only when each calls it regressed too, else inconclusive.',
     '',
     'With --against <spec>, the stack of <spec> (built once in a cached worktree) and',
     'this checkout are measured side by side in the same worker processes, compared',
@@ -229,7 +241,7 @@ async function checkAgainstBaseline(args: string[], ctx: CommandContext): Promis
   }
   if (chosen.build) return buildThenCheck(args, ctx);
   if (chosen.against !== undefined) {
-    for (const flag of ['cpu', 'calibration', 'across-environments', 'extra-processes'] as const) {
+    for (const flag of ['cpu', 'calibration', 'across-environments', 'extra-processes', 'confirm'] as const) {
       if (chosen[flag] !== undefined && chosen[flag] !== false) {
         throw new UsageError(`--${flag} belongs to --baseline; --against measures both sides in the same processes`);
       }
@@ -306,17 +318,44 @@ async function checkAgainstBaseline(args: string[], ctx: CommandContext): Promis
     return 130;
   }
   for (const line of suiteErrorLines(measurement.suiteErrors)) ctx.stderr.write(`${style.red('error:')} ${line}\n`);
-  const { noise } = chooseNoise(ctx, baseline, measurement.run, chosen.calibration);
-  const comparison = compareResults(baseline, measurement.run, {
-    ...(chosen.threshold === undefined ? {} : { threshold: chosen.threshold }),
-    ...(chosen.alpha === undefined ? {} : { alpha: chosen.alpha }),
-    noise,
-    acrossEnvironments: chosen['across-environments'],
-    caseLayers,
-    guardUnchangedCode: true,
-  });
+  const compareWithBaseline = (head: RunResult, alpha = chosen.alpha): Comparison =>
+    compareResults(baseline, head, {
+      ...(chosen.threshold === undefined ? {} : { threshold: chosen.threshold }),
+      ...(alpha === undefined ? {} : { alpha }),
+      noise: chooseNoise(ctx, baseline, head, chosen.calibration).noise,
+      acrossEnvironments: chosen['across-environments'],
+      caseLayers,
+      guardUnchangedCode: true,
+    });
+  let comparison = compareWithBaseline(measurement.run);
   ctx.stdout.write(formatComparison(comparison).replace(/\n?$/, '\n'));
   for (const line of failureLines(measurement.run)) ctx.stderr.write(`${style.red(line)}\n`);
+  const planned = chosen.confirm ?? defaultConfirmProcesses;
+  if (planned > 0 && oneProcessSuspects(comparison).length > 0) {
+    // A second look in fresh processes, each running every case the first did (a case measured alone
+    // would meet another JIT history), each compared with the baseline as the first was.
+    const say = (message: string) => {
+      if (!chosen.quiet && ctx.stderr.isTTY === true) ctx.stderr.write(`check: second look, ${message}\n`);
+    };
+    const fresh = await runInProcesses(ctx, childArgs(measurement.selected), planned, say);
+    if (fresh.interrupted) {
+      ctx.stderr.write('layerbench check: interrupted\n');
+      return 130;
+    }
+    if (fresh.failure !== undefined) {
+      ctx.stderr.write(
+        `layerbench check: second look, process ${fresh.failure.process} exited ${fresh.failure.code}:\n${fresh.failure.stderr.replace(/\n?$/, '\n')}`,
+      );
+    }
+    const alpha = secondLookAlpha(comparison.alpha);
+    const looked = secondLook(
+      comparison,
+      fresh.runs.map((run) => compareWithBaseline(run, alpha)),
+      planned,
+    );
+    comparison = looked.comparison;
+    ctx.stdout.write(`${secondLookLines(looked.looks, planned, fresh.runs.length, alpha).join('\n')}\n`);
+  }
   const verdict = checkVerdict(comparison, measurement.run);
   const word = verdict.code === checkExit.good ? 'good' : verdict.code === checkExit.regressed ? 'bad' : 'cannot tell';
   ctx.stdout.write(`check: ${word} (exit ${verdict.code}): ${verdict.reason}\n`);

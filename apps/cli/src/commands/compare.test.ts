@@ -6,7 +6,7 @@ import { oneProcessCaveat } from './compare.js';
 const verdictOf = (cases: Partial<CaseComparison>[]) => ({ cases }) as unknown as Comparison;
 
 describe('oneProcessCaveat', () => {
-  it('names regressed cases compared one process a side under x3, and only those', () => {
+  it('names regressed cases compared one process a side under x4, and only those', () => {
     const caveat = oneProcessCaveat(
       verdictOf([
         { id: 'sha1/64/unrolled', verdict: 'regressed', ratio: 1.52 },
@@ -19,7 +19,7 @@ describe('oneProcessCaveat', () => {
       ]),
     );
     expect(caveat).toMatch(
-      /^1 regressed case\(s\) compared one process a side moved less than x3 \(sha1\/64\/unrolled x1\.52\): /,
+      /^1 regressed case\(s\) compared one process a side moved less than x4 \(sha1\/64\/unrolled x1\.52\): /,
     );
     expect(oneProcessCaveat(verdictOf([{ id: 'a', verdict: 'regressed', ratio: 4.5 }]))).toBeUndefined();
     expect(

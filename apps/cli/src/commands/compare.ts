@@ -4,7 +4,7 @@
 import { compareResults, sideBySide } from '@layerbench/bench-runner/compare';
 import { formatComparison, formatJson, formatMarkdown } from '@layerbench/bench-runner/reporters';
 import { writeResultFile } from '@layerbench/bench-runner/results';
-import type { Comparison, RunResult } from '@layerbench/bench-runner';
+import type { CaseComparison, Comparison, RunResult } from '@layerbench/bench-runner';
 import { anyText, booleanOption, formatOptionHelp, fraction, oneOf, parseArgs, valueOption } from '../args.js';
 import { caseLayers, chooseNoise } from '../between-runs.js';
 import { outputPath, readRunInput } from '../result-files.js';
@@ -126,20 +126,29 @@ export function comparisonVerdictLine(comparison: Comparison): string {
  * Up to this ratio a regressed verdict between one-process runs can be one
  * process's mode rather than the code: measured (2026-12-03, 13 hours of the
  * shared 2-vCPU development machine), a process now and then ran a case
- * x1.35-x2.9 slower with its state probe in the fast state, and 1.8% of
+ * x1.35-x2.9 slower than its median process with its state probe in the
+ * fast state (x3.1 against a fast process of another run), and 1.8% of
  * one-process pairs had a case called regressed or improved by timing alone
  * (bench-runner README, end of "a floor").
  */
-export const oneProcessModeRange = 3;
+export const oneProcessModeRange = 4;
+
+/**
+ * The cases called regressed, compared one process a side, that moved less
+ * than oneProcessModeRange: what a process's mode of its own can look like.
+ */
+export function oneProcessSuspects(comparison: Comparison): CaseComparison[] {
+  return comparison.cases.filter(
+    (c) => c.verdict === 'regressed' && c.processes === undefined && c.ratio < oneProcessModeRange,
+  );
+}
 
 /**
  * The caveat for regressed cases compared one process a side that moved
  * less than oneProcessModeRange; undefined when there is none.
  */
 export function oneProcessCaveat(comparison: Comparison): string | undefined {
-  const within = comparison.cases.filter(
-    (c) => c.verdict === 'regressed' && c.processes === undefined && c.ratio < oneProcessModeRange,
-  );
+  const within = oneProcessSuspects(comparison);
   if (within.length === 0) return undefined;
   const names = within
     .slice(0, 3)

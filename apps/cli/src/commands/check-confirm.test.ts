@@ -1,0 +1,80 @@
+// check's second look at cases called regressed one process a side by less than x4.
+import type { CaseComparison, Comparison } from '@layerbench/bench-runner';
+import { describe, expect, it } from 'vitest';
+import { secondLook, secondLookAlpha, secondLookLines } from './check-confirm.js';
+
+const comparisonOf = (cases: Partial<CaseComparison>[]) => ({ cases }) as unknown as Comparison;
+
+const first = comparisonOf([
+  // A process's mode of its own looks like this.
+  { id: 'sha1/64/unrolled', verdict: 'regressed', ratio: 1.52 },
+  // The same size, and real.
+  { id: 'sha1/1500/unrolled', verdict: 'regressed', ratio: 1.48 },
+  // Beyond any per-process mode measured: no second look.
+  { id: 'sha1/1500/dispatch', verdict: 'regressed', ratio: 9.6 },
+  // Several processes a side: their own spread shows a mode.
+  { id: 'sha1/1500/wasm', verdict: 'regressed', ratio: 1.05, processes: { base: 4, head: 4 } },
+  { id: 'sha1/64/wasm', verdict: 'unchanged', ratio: 1.01 },
+]);
+
+describe('secondLook', () => {
+  it('keeps a suspect regressed only when every fresh process says so, and leaves the other cases alone', () => {
+    const fresh = [
+      comparisonOf([
+        { id: 'sha1/64/unrolled', verdict: 'unchanged', ratio: 1.01 },
+        { id: 'sha1/1500/unrolled', verdict: 'regressed', ratio: 1.47 },
+      ]),
+      comparisonOf([
+        { id: 'sha1/64/unrolled', verdict: 'regressed', ratio: 1.5 },
+        { id: 'sha1/1500/unrolled', verdict: 'regressed', ratio: 1.49 },
+      ]),
+    ];
+    const { comparison, looks } = secondLook(first, fresh, 2);
+    expect(comparison.cases.map((c) => [c.id, c.verdict])).toEqual([
+      ['sha1/64/unrolled', 'inconclusive'],
+      ['sha1/1500/unrolled', 'regressed'],
+      ['sha1/1500/dispatch', 'regressed'],
+      ['sha1/1500/wasm', 'regressed'],
+      ['sha1/64/wasm', 'unchanged'],
+    ]);
+    // The first comparison is not changed in place.
+    expect(first.cases[0]!.verdict).toBe('regressed');
+    expect(looks.map((look) => [look.id, look.confirmed])).toEqual([
+      ['sha1/64/unrolled', false],
+      ['sha1/1500/unrolled', true],
+    ]);
+    const lines = secondLookLines(looks, 2, 2, 0.1);
+    expect(lines[0]).toMatch(
+      /^second look: 2 case\(s\) called regressed one process a side by less than x4, measured again in 2 fresh process\(es\) .* at alpha 0\.1:$/,
+    );
+    expect(lines[1]).toBe('  sha1/64/unrolled    first x1.520; fresh x1.010 unchanged, x1.500 regressed: inconclusive');
+    expect(lines[2]).toBe('  sha1/1500/unrolled  first x1.480; fresh x1.470 regressed, x1.490 regressed: regressed');
+  });
+
+  it('does not confirm on fewer fresh processes than planned, or a fresh process without the case', () => {
+    const one = [comparisonOf([{ id: 'sha1/64/unrolled', verdict: 'regressed', ratio: 1.5 }])];
+    expect(secondLook(first, one, 2).looks.every((look) => !look.confirmed)).toBe(true);
+    expect(secondLookLines(secondLook(first, one, 2).looks, 2, 1, 0.1)[0]).toContain(
+      '2 fresh process(es) of this checkout (1 finished)',
+    );
+    const withoutCase = [comparisonOf([]), comparisonOf([])];
+    const looked = secondLook(first, withoutCase, 2);
+    expect(looked.looks.map((look) => look.confirmed)).toEqual([false, false]);
+    expect(secondLookLines(looked.looks, 2, 2, 0.1)[1]).toContain('fresh no figure, no figure: inconclusive');
+    expect(secondLook(first, [], 0).looks.every((look) => !look.confirmed)).toBe(true);
+  });
+
+  it('has nothing to look at when no case is a suspect', () => {
+    const none = comparisonOf([{ id: 'a', verdict: 'regressed', ratio: 4.5 }]);
+    const looked = secondLook(none, [], 2);
+    expect(looked.looks).toEqual([]);
+    expect(looked.comparison.cases[0]!.verdict).toBe('regressed');
+    expect(secondLookLines(looked.looks, 2, 2, 0.1)).toEqual([]);
+  });
+
+  it("looks again at alpha 0.1, or at check's own alpha when that is looser", () => {
+    expect(secondLookAlpha(0.01)).toBe(0.1);
+    expect(secondLookAlpha(0.001)).toBe(0.1);
+    expect(secondLookAlpha(0.2)).toBe(0.2);
+  });
+});

@@ -1,0 +1,89 @@
+// `check --baseline` one process a side: a second look at the cases it would
+// call regressed by less than x4. A process now and then runs a case in a mode
+// of its own (x1.35-x2.9 measured on a shared machine), and one process a side
+// cannot tell that from a regression: `git bisect run` would then be told a
+// harmless commit is bad and name the wrong one. So check measures this
+// checkout again in fresh processes and keeps the verdict only when every one
+// of them, compared with the baseline as the first was, says regressed too;
+// otherwise the case is inconclusive (125: git bisect skips the commit).
+// Measured over 13 hours of one-process pairs (CLI README, "check options").
+import type { CaseComparison, Comparison, Verdict } from '@layerbench/bench-runner';
+import { oneProcessModeRange, oneProcessSuspects } from './compare.js';
+
+/** Fresh processes `check` measures a suspect case in by default (`--confirm`). */
+export const defaultConfirmProcesses = 2;
+
+/**
+ * The significance level of each fresh process's comparison: the first
+ * process already found the case slower at check's alpha (default 0.01); a
+ * mode of its own is that process's alone, so each fresh process only has to
+ * find it slower at this looser level (a real regression near the edge of
+ * what one process a side can call is not lost to it), and a mode passes
+ * two such looks about once in a hundred.
+ */
+export function secondLookAlpha(alpha: number): number {
+  return Math.max(alpha, 0.1);
+}
+
+/** One suspect case: its verdict in the first process and in each fresh one. */
+export interface SecondLook {
+  id: string;
+  first: number;
+  /** One entry per fresh process: its ratio to the baseline and verdict, or undefined when it has no figure. */
+  fresh: ({ ratio: number; verdict: Verdict } | undefined)[];
+  confirmed: boolean;
+}
+
+/**
+ * The second look, from the comparisons of the baseline with each fresh
+ * process that finished (of `planned`): a suspect is confirmed when all
+ * `planned` fresh processes call it regressed. Returns the comparison with
+ * the unconfirmed suspects made inconclusive, and what each suspect read.
+ */
+export function secondLook(
+  comparison: Comparison,
+  fresh: readonly Comparison[],
+  planned: number,
+): { comparison: Comparison; looks: SecondLook[] } {
+  const suspects = oneProcessSuspects(comparison);
+  const looks = suspects.map((suspect): SecondLook => {
+    const readings = fresh.map((other) => {
+      const c = other.cases.find((k) => k.id === suspect.id);
+      return c === undefined ? undefined : { ratio: c.ratio, verdict: c.verdict };
+    });
+    return {
+      id: suspect.id,
+      first: suspect.ratio,
+      fresh: readings,
+      confirmed: planned > 0 && readings.length === planned && readings.every((r) => r?.verdict === 'regressed'),
+    };
+  });
+  const unconfirmed = new Set(looks.filter((look) => !look.confirmed).map((look) => look.id));
+  const cases = comparison.cases.map(
+    (c): CaseComparison => (unconfirmed.has(c.id) ? { ...c, verdict: 'inconclusive' } : c),
+  );
+  return { comparison: { ...comparison, cases }, looks };
+}
+
+/** What the second look found, for stdout after the table. */
+export function secondLookLines(
+  looks: readonly SecondLook[],
+  planned: number,
+  finished: number,
+  alpha: number,
+): string[] {
+  if (looks.length === 0) return [];
+  const lines = [
+    `second look: ${looks.length} case(s) called regressed one process a side by less than x${oneProcessModeRange}, measured again in ${planned} fresh process(es) of this checkout${finished < planned ? ` (${finished} finished)` : ''} (a process now and then runs a case in a mode of its own); regressed only when each calls it regressed too, at alpha ${alpha}:`,
+  ];
+  const width = Math.max(...looks.map((look) => look.id.length));
+  for (const look of looks) {
+    const readings = look.fresh
+      .map((r) => (r === undefined ? 'no figure' : `x${r.ratio.toFixed(3)} ${r.verdict}`))
+      .join(', ');
+    lines.push(
+      `  ${look.id.padEnd(width)}  first x${look.first.toFixed(3)}; fresh ${readings}: ${look.confirmed ? 'regressed' : 'inconclusive'}`,
+    );
+  }
+  return lines;
+}
