@@ -20,8 +20,7 @@ import { parseArgs } from 'node:util';
 import { compareResults, runNoiseFromCalibration } from '@layerbench/bench-runner/compare';
 
 const dist = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist');
-const { secondLook, secondLookAlpha } = await import(join(dist, 'commands', 'check-confirm.js'));
-const { oneProcessSuspects } = await import(join(dist, 'commands', 'compare.js'));
+const { secondLook, secondLookPlan, secondLookSuspects } = await import(join(dist, 'commands', 'second-look.js'));
 
 const { values } = parseArgs({
   options: {
@@ -74,15 +73,15 @@ for (const x of processes) {
     const fresh = [...ofRun.slice(at + 1), ...ofRun.slice(0, at)].slice(0, planned);
     if (fresh.length < planned) continue;
     const first = compare(x, y);
-    const alpha = secondLookAlpha(first.alpha);
+    const plan = secondLookPlan({ processes: planned, alpha: first.alpha });
     // Fresh processes are measured only when the first comparison has a case to look at again.
     const looked =
-      oneProcessSuspects(first).length === 0
+      secondLookSuspects(first, plan).length === 0
         ? first
         : secondLook(
             first,
-            fresh.map((f) => compare(x, f, alpha)),
-            planned,
+            fresh.map((f) => compare(x, f, plan.alpha)),
+            plan,
           ).comparison;
     const slowed = x.side === 'base' && y.side === 'slow';
     pairs++;

@@ -399,43 +399,22 @@ describe('check (git bisect run)', { timeout: heavyTestTimeout }, () => {
     expect(near.stderr).toContain(
       `check --against git:${commit === undefined ? '<good commit>' : commit.slice(0, 12)} (same suites and --filter)`,
     );
-    // One process a side, x2 (under x4, where a process's mode of its own can reach) with a calibration that
-    // can call it: check looks again in 2 fresh processes and keeps the verdict when each says regressed too;
-    // --confirm 0 takes the first process's word.
-    const tight = join(work, 'tight-calibration.json');
-    const calibrationOf = (id: string, medianNs: number): BetweenRunCalibration => ({
-      kind: 'layerbench/between-runs',
-      schemaVersion: 1,
-      createdAt: real.createdAt,
-      env: real.env,
-      suites: real.suites,
-      timePerCase: 0.2,
-      processes: 8,
-      // Busier than any test run, so the calibration judges them.
-      load: Array.from({ length: 8 }, (): [number, number] => [100, 100]),
-      threshold: 0.02,
-      alpha: 0.01,
-      basis: 'median',
-      pooled: { median: { p50: 0.05, p90: 0.05 } },
-      floor: { quantile: 0, sigma: 0 },
-      cases: { [id]: { n: 8, medianNs, sigma: { median: 0.05 } } },
-      falseAlarms: { flagged: 0, compared: 28, pairsFlagged: 0, pairs: 28 },
-      detection: [{ effect: 0.5, detected: 28, compared: 28 }],
-    });
-    writeResultFile(tight, calibrationOf(ids[0]!, real.cases[0]!.stats!.median));
-    const twice = writeRun('twice-as-fast-baseline.json', scaled(0.5));
-    const looked = await runCli(['check', '--baseline', twice, '--time', '0.2', '--calibration', tight, '--quiet'], {
-      env: noCalibration,
-    });
+    // The second look: with the 1000-fold baseline looked at (--second-look-below above it, so that no machine
+    // load can move the case out of the range), check measures this checkout again in 2 fresh processes and
+    // keeps the verdict when each calls it regressed too; by default (x4) a 1000-fold change is not looked at.
+    expect(bad.stdout).not.toContain('second look');
+    const looked = await runCli(
+      ['check', '--baseline', fasterBaseline, '--time', '0.2', '--second-look-below', '1e9', '--quiet'],
+      { env: noCalibration },
+    );
     expect(looked.code, looked.stdout + looked.stderr).toBe(1);
     expect(looked.stdout).toMatch(
-      /^second look: 1 case\(s\) called regressed one process a side by less than x4, measured again in 2 fresh process\(es\) of this checkout/m,
+      /^second look: 1 case\(s\) called regressed one process a side by less than x1000000000, measured again in 2 fresh process\(es\) of this checkout .* at alpha 0\.1:$/m,
     );
-    expect(looked.stdout).toMatch(
-      /first x[123]\.\d{3}; fresh x[123]\.\d{3} regressed, x[123]\.\d{3} regressed: regressed$/m,
-    );
+    expect(looked.stdout).toMatch(/first x\d+\.\d{3}; fresh x\d+\.\d{3} regressed, x\d+\.\d{3} regressed: regressed$/m);
+    expect(looked.stdout).toMatch(/^check: bad \(exit 1\): regressed: /m);
     const once = await runCli(
-      ['check', '--baseline', twice, '--time', '0.2', '--calibration', tight, '--confirm', '0', '--quiet'],
+      ['check', '--baseline', fasterBaseline, '--time', '0.2', '--second-look-below', '1e9', '--second-look', '0'],
       { env: noCalibration },
     );
     expect(once.code, once.stdout + once.stderr).toBe(1);

@@ -32,8 +32,14 @@ import { cpuChoice } from '../cpu.js';
 import type { Command, CommandContext } from './types.js';
 import { side } from './bisect.js';
 import { checkAgainstStack } from './check-against.js';
-import { defaultConfirmProcesses, secondLook, secondLookAlpha, secondLookLines } from './check-confirm.js';
-import { oneProcessSuspects } from './compare.js';
+import {
+  defaultSecondLookProcesses,
+  secondLook,
+  secondLookLines,
+  secondLookPlan,
+  secondLookSuspects,
+} from './second-look.js';
+import { oneProcessModeRange } from './compare.js';
 
 import { checkExit, type CheckVerdict } from './check-exit.js';
 
@@ -63,10 +69,15 @@ const options = {
     "in k processes (k >= 2): up to n more while a case has fewer than k processes in the shared CPU's fast state, as `run --extra-processes` (default k/2 rounded up; 0: exactly k)",
     nonNegativeInteger('processes'),
   ),
-  confirm: valueOption(
+  'second-look': valueOption(
     'n',
-    `one process a side: measure a case called regressed by less than x4 again in n fresh processes and call it regressed only when each of them says so too, else inconclusive (default ${defaultConfirmProcesses}; 0: no second look)`,
+    `one process a side: measure a case called regressed by less than --second-look-below again in n fresh processes and keep it regressed only when each of them calls it regressed too (at alpha 0.1), else inconclusive (default ${defaultSecondLookProcesses}; 0: no second look)`,
     nonNegativeInteger('processes'),
+  ),
+  'second-look-below': valueOption(
+    'ratio',
+    `the ratio below which a case called regressed one process a side gets the second look (default ${oneProcessModeRange}: per-process modes of x1.35-x3.1 were measured on a shared machine)`,
+    positiveNumber('ratio'),
   ),
   threshold: valueOption(
     'ratio',
@@ -105,7 +116,7 @@ export const checkCommand: Command = {
     'a case is never blamed for it.',
     '',
     'One process a side, a case called regressed by less than x4 (what a process running',
-    'a case in a mode of its own can look like) gets a second look: --confirm fresh',
+    'a case in a mode of its own can look like) gets a second look: --second-look fresh',
     'processes of this checkout (default 2), each compared with the baseline at alpha',
     '0.1; it stays regressed only when each calls it regressed too, else inconclusive.',
     '',
@@ -241,7 +252,14 @@ async function checkAgainstBaseline(args: string[], ctx: CommandContext): Promis
   }
   if (chosen.build) return buildThenCheck(args, ctx);
   if (chosen.against !== undefined) {
-    for (const flag of ['cpu', 'calibration', 'across-environments', 'extra-processes', 'confirm'] as const) {
+    for (const flag of [
+      'cpu',
+      'calibration',
+      'across-environments',
+      'extra-processes',
+      'second-look',
+      'second-look-below',
+    ] as const) {
       if (chosen[flag] !== undefined && chosen[flag] !== false) {
         throw new UsageError(`--${flag} belongs to --baseline; --against measures both sides in the same processes`);
       }
@@ -330,14 +348,18 @@ async function checkAgainstBaseline(args: string[], ctx: CommandContext): Promis
   let comparison = compareWithBaseline(measurement.run);
   ctx.stdout.write(formatComparison(comparison).replace(/\n?$/, '\n'));
   for (const line of failureLines(measurement.run)) ctx.stderr.write(`${style.red(line)}\n`);
-  const planned = chosen.confirm ?? defaultConfirmProcesses;
-  if (planned > 0 && oneProcessSuspects(comparison).length > 0) {
+  const plan = secondLookPlan({
+    processes: chosen['second-look'],
+    below: chosen['second-look-below'],
+    alpha: comparison.alpha,
+  });
+  if (secondLookSuspects(comparison, plan).length > 0) {
     // A second look in fresh processes, each running every case the first did (a case measured alone
-    // would meet another JIT history), each compared with the baseline as the first was.
+    // would meet another JIT history), each compared with the baseline as the first was, at the plan's alpha.
     const say = (message: string) => {
       if (!chosen.quiet && ctx.stderr.isTTY === true) ctx.stderr.write(`check: second look, ${message}\n`);
     };
-    const fresh = await runInProcesses(ctx, childArgs(measurement.selected), planned, say);
+    const fresh = await runInProcesses(ctx, childArgs(measurement.selected), plan.processes, say);
     if (fresh.interrupted) {
       ctx.stderr.write('layerbench check: interrupted\n');
       return 130;
@@ -347,14 +369,13 @@ async function checkAgainstBaseline(args: string[], ctx: CommandContext): Promis
         `layerbench check: second look, process ${fresh.failure.process} exited ${fresh.failure.code}:\n${fresh.failure.stderr.replace(/\n?$/, '\n')}`,
       );
     }
-    const alpha = secondLookAlpha(comparison.alpha);
     const looked = secondLook(
       comparison,
-      fresh.runs.map((run) => compareWithBaseline(run, alpha)),
-      planned,
+      fresh.runs.map((run) => compareWithBaseline(run, plan.alpha)),
+      plan,
     );
     comparison = looked.comparison;
-    ctx.stdout.write(`${secondLookLines(looked.looks, planned, fresh.runs.length, alpha).join('\n')}\n`);
+    ctx.stdout.write(`${secondLookLines(looked.looks, plan, fresh.runs.length).join('\n')}\n`);
   }
   const verdict = checkVerdict(comparison, measurement.run);
   const word = verdict.code === checkExit.good ? 'good' : verdict.code === checkExit.regressed ? 'bad' : 'cannot tell';

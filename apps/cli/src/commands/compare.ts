@@ -135,12 +135,11 @@ export const oneProcessModeRange = 4;
 
 /**
  * The cases called regressed, compared one process a side, that moved less
- * than oneProcessModeRange: what a process's mode of its own can look like.
+ * than `below` (default oneProcessModeRange): what a process's mode of its
+ * own can look like.
  */
-export function oneProcessSuspects(comparison: Comparison): CaseComparison[] {
-  return comparison.cases.filter(
-    (c) => c.verdict === 'regressed' && c.processes === undefined && c.ratio < oneProcessModeRange,
-  );
+export function oneProcessSuspects(comparison: Comparison, below = oneProcessModeRange): CaseComparison[] {
+  return comparison.cases.filter((c) => c.verdict === 'regressed' && c.processes === undefined && c.ratio < below);
 }
 
 /**

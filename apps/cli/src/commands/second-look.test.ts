@@ -1,7 +1,9 @@
 // check's second look at cases called regressed one process a side by less than x4.
 import type { CaseComparison, Comparison } from '@layerbench/bench-runner';
 import { describe, expect, it } from 'vitest';
-import { secondLook, secondLookAlpha, secondLookLines } from './check-confirm.js';
+import { secondLook, secondLookAlpha, secondLookLines, secondLookPlan } from './second-look.js';
+
+const plan = secondLookPlan({ alpha: 0.01 });
 
 const comparisonOf = (cases: Partial<CaseComparison>[]) => ({ cases }) as unknown as Comparison;
 
@@ -29,7 +31,7 @@ describe('secondLook', () => {
         { id: 'sha1/1500/unrolled', verdict: 'regressed', ratio: 1.49 },
       ]),
     ];
-    const { comparison, looks } = secondLook(first, fresh, 2);
+    const { comparison, looks } = secondLook(first, fresh, plan);
     expect(comparison.cases.map((c) => [c.id, c.verdict])).toEqual([
       ['sha1/64/unrolled', 'inconclusive'],
       ['sha1/1500/unrolled', 'regressed'],
@@ -43,7 +45,7 @@ describe('secondLook', () => {
       ['sha1/64/unrolled', false],
       ['sha1/1500/unrolled', true],
     ]);
-    const lines = secondLookLines(looks, 2, 2, 0.1);
+    const lines = secondLookLines(looks, plan, 2);
     expect(lines[0]).toMatch(
       /^second look: 2 case\(s\) called regressed one process a side by less than x4, measured again in 2 fresh process\(es\) .* at alpha 0\.1:$/,
     );
@@ -53,23 +55,37 @@ describe('secondLook', () => {
 
   it('does not confirm on fewer fresh processes than planned, or a fresh process without the case', () => {
     const one = [comparisonOf([{ id: 'sha1/64/unrolled', verdict: 'regressed', ratio: 1.5 }])];
-    expect(secondLook(first, one, 2).looks.every((look) => !look.confirmed)).toBe(true);
-    expect(secondLookLines(secondLook(first, one, 2).looks, 2, 1, 0.1)[0]).toContain(
+    expect(secondLook(first, one, plan).looks.every((look) => !look.confirmed)).toBe(true);
+    expect(secondLookLines(secondLook(first, one, plan).looks, plan, 1)[0]).toContain(
       '2 fresh process(es) of this checkout (1 finished)',
     );
     const withoutCase = [comparisonOf([]), comparisonOf([])];
-    const looked = secondLook(first, withoutCase, 2);
+    const looked = secondLook(first, withoutCase, plan);
     expect(looked.looks.map((look) => look.confirmed)).toEqual([false, false]);
-    expect(secondLookLines(looked.looks, 2, 2, 0.1)[1]).toContain('fresh no figure, no figure: inconclusive');
-    expect(secondLook(first, [], 0).looks.every((look) => !look.confirmed)).toBe(true);
+    expect(secondLookLines(looked.looks, plan, 2)[1]).toContain('fresh no figure, no figure: inconclusive');
   });
 
   it('has nothing to look at when no case is a suspect', () => {
     const none = comparisonOf([{ id: 'a', verdict: 'regressed', ratio: 4.5 }]);
-    const looked = secondLook(none, [], 2);
+    const looked = secondLook(none, [], plan);
     expect(looked.looks).toEqual([]);
     expect(looked.comparison.cases[0]!.verdict).toBe('regressed');
-    expect(secondLookLines(looked.looks, 2, 2, 0.1)).toEqual([]);
+    expect(secondLookLines(looked.looks, plan, 2)).toEqual([]);
+    // --second-look 0: none at all.
+    expect(secondLook(first, [], secondLookPlan({ processes: 0, alpha: 0.01 })).looks).toEqual([]);
+  });
+
+  it('looks below --second-look-below when given', () => {
+    const wide = secondLookPlan({ below: 10, alpha: 0.01 });
+    expect(wide).toEqual({ processes: 2, below: 10, alpha: 0.1 });
+    const looked = secondLook(first, [comparisonOf([]), comparisonOf([])], wide);
+    // sha1/1500/dispatch (x9.6) now too; the several-process case still not.
+    expect(looked.looks.map((look) => look.id)).toEqual([
+      'sha1/64/unrolled',
+      'sha1/1500/unrolled',
+      'sha1/1500/dispatch',
+    ]);
+    expect(secondLookLines(looked.looks, wide, 2)[0]).toContain('by less than x10,');
   });
 
   it("looks again at alpha 0.1, or at check's own alpha when that is looser", () => {

@@ -6,20 +6,22 @@
 // checkout again in fresh processes and keeps the verdict only when every one
 // of them, compared with the baseline as the first was, says regressed too;
 // otherwise the case is inconclusive (125: git bisect skips the commit).
-// Measured over 13 hours of one-process pairs (CLI README, "check options").
+// Measured over 13 hours of one-process pairs (CLI README, "check options";
+// scripts/second-look.mjs replays it).
 import type { CaseComparison, Comparison, Verdict } from '@layerbench/bench-runner';
 import { oneProcessModeRange, oneProcessSuspects } from './compare.js';
 
-/** Fresh processes `check` measures a suspect case in by default (`--confirm`). */
-export const defaultConfirmProcesses = 2;
+/** Fresh processes `check` measures a suspect case in by default (`--second-look`). */
+export const defaultSecondLookProcesses = 2;
 
 /**
  * The significance level of each fresh process's comparison: the first
  * process already found the case slower at check's alpha (default 0.01); a
  * mode of its own is that process's alone, so each fresh process only has to
- * find it slower at this looser level (a real regression near the edge of
- * what one process a side can call is not lost to it), and a mode passes
- * two such looks about once in a hundred.
+ * find it slower at this looser level. Replayed over 13 hours (CLI README):
+ * no false verdict passed two such looks (0 of 148), and a real +5% near the
+ * edge of what one process a side can call kept 68 of its 109 first-look
+ * verdicts, 24 at alpha 0.01.
  */
 export function secondLookAlpha(alpha: number): number {
   return Math.max(alpha, 0.1);
@@ -34,19 +36,39 @@ export interface SecondLook {
   confirmed: boolean;
 }
 
+/** How check looks again: fresh processes, the ratio below which a regressed case is looked at, alpha. */
+export interface SecondLookPlan {
+  processes: number;
+  below: number;
+  alpha: number;
+}
+
+/** The plan from check's options: --second-look, --second-look-below and its alpha. */
+export function secondLookPlan(options: { processes?: number; below?: number; alpha: number }): SecondLookPlan {
+  return {
+    processes: options.processes ?? defaultSecondLookProcesses,
+    below: options.below ?? oneProcessModeRange,
+    alpha: secondLookAlpha(options.alpha),
+  };
+}
+
+/** The cases the second look is for: regressed, one process a side, by less than `below`. */
+export function secondLookSuspects(comparison: Comparison, plan: SecondLookPlan): CaseComparison[] {
+  return plan.processes > 0 ? oneProcessSuspects(comparison, plan.below) : [];
+}
+
 /**
  * The second look, from the comparisons of the baseline with each fresh
- * process that finished (of `planned`): a suspect is confirmed when all
- * `planned` fresh processes call it regressed. Returns the comparison with
- * the unconfirmed suspects made inconclusive, and what each suspect read.
+ * process that finished (of the plan's): a suspect is confirmed when every
+ * planned fresh process calls it regressed. Returns the comparison with the
+ * unconfirmed suspects made inconclusive, and what each suspect read.
  */
 export function secondLook(
   comparison: Comparison,
   fresh: readonly Comparison[],
-  planned: number,
+  plan: SecondLookPlan,
 ): { comparison: Comparison; looks: SecondLook[] } {
-  const suspects = oneProcessSuspects(comparison);
-  const looks = suspects.map((suspect): SecondLook => {
+  const looks = secondLookSuspects(comparison, plan).map((suspect): SecondLook => {
     const readings = fresh.map((other) => {
       const c = other.cases.find((k) => k.id === suspect.id);
       return c === undefined ? undefined : { ratio: c.ratio, verdict: c.verdict };
@@ -55,7 +77,7 @@ export function secondLook(
       id: suspect.id,
       first: suspect.ratio,
       fresh: readings,
-      confirmed: planned > 0 && readings.length === planned && readings.every((r) => r?.verdict === 'regressed'),
+      confirmed: readings.length === plan.processes && readings.every((r) => r?.verdict === 'regressed'),
     };
   });
   const unconfirmed = new Set(looks.filter((look) => !look.confirmed).map((look) => look.id));
@@ -66,15 +88,10 @@ export function secondLook(
 }
 
 /** What the second look found, for stdout after the table. */
-export function secondLookLines(
-  looks: readonly SecondLook[],
-  planned: number,
-  finished: number,
-  alpha: number,
-): string[] {
+export function secondLookLines(looks: readonly SecondLook[], plan: SecondLookPlan, finished: number): string[] {
   if (looks.length === 0) return [];
   const lines = [
-    `second look: ${looks.length} case(s) called regressed one process a side by less than x${oneProcessModeRange}, measured again in ${planned} fresh process(es) of this checkout${finished < planned ? ` (${finished} finished)` : ''} (a process now and then runs a case in a mode of its own); regressed only when each calls it regressed too, at alpha ${alpha}:`,
+    `second look: ${looks.length} case(s) called regressed one process a side by less than x${plan.below}, measured again in ${plan.processes} fresh process(es) of this checkout${finished < plan.processes ? ` (${finished} finished)` : ''} (a process now and then runs a case in a mode of its own); regressed only when each calls it regressed too, at alpha ${plan.alpha}:`,
   ];
   const width = Math.max(...looks.map((look) => look.id.length));
   for (const look of looks) {
