@@ -9,10 +9,10 @@
 //
 //   node apps/cli/scripts/power.mjs --dir /tmp/power --pairs 4 --processes 4 --calibration cal.json
 //   node apps/cli/scripts/one-process-aa.mjs --dir /tmp/power --calibration cal.json
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { compareResults, runNoiseFromCalibration } from '@layerbench/bench-runner/compare';
+import { powerFolderProcesses } from './power-folder.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -27,10 +27,7 @@ if (values.dir === undefined || values.calibration === undefined) {
 }
 const read = (file) => JSON.parse(readFileSync(file, 'utf8'));
 const noise = runNoiseFromCalibration(read(values.calibration), values.calibration);
-const processes = readdirSync(values.dir)
-  .map((name) => /^(base|slow)-(\d+)\.p\d+\.json$/.exec(name))
-  .filter((m) => m !== null)
-  .map((m) => ({ name: m[0], side: m[1], run: `${m[1]}-${m[2]}`, result: read(join(values.dir, m[0])) }));
+const processes = powerFolderProcesses(values.dir);
 const flagged = (v) => v === 'regressed' || v === 'improved';
 let compared = 0;
 let falseAlarms = 0;

@@ -13,11 +13,12 @@
 //
 //   node apps/cli/scripts/power.mjs --dir /tmp/power --pairs 4 --processes 4 --calibration cal.json
 //   node apps/cli/scripts/second-look.mjs --dir /tmp/power --calibration cal.json [--fresh 2]
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { compareResults, runNoiseFromCalibration } from '@layerbench/bench-runner/compare';
+import { powerFolderProcesses } from './power-folder.mjs';
 
 const dist = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist');
 const { secondLook, secondLookPlan, secondLookSuspects } = await import(join(dist, 'commands', 'second-look.js'));
@@ -39,16 +40,7 @@ if (values.dir === undefined || values.calibration === undefined) {
 const planned = Number(values.fresh);
 const read = (file) => JSON.parse(readFileSync(file, 'utf8'));
 const noise = runNoiseFromCalibration(read(values.calibration), values.calibration);
-const processes = readdirSync(values.dir)
-  .map((name) => /^(base|slow)-(\d+)\.p(\d+)\.json$/.exec(name))
-  .filter((m) => m !== null)
-  .map((m) => ({
-    name: m[0],
-    side: m[1],
-    run: `${m[1]}-${m[2]}`,
-    index: Number(m[3]),
-    result: read(join(values.dir, m[0])),
-  }));
+const processes = powerFolderProcesses(values.dir);
 const compared = new Map();
 const compare = (x, y, alpha) => {
   const key = `${x.name} ${y.name} ${alpha}`;
