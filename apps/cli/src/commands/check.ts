@@ -36,6 +36,7 @@ import {
   defaultSecondLookProcesses,
   secondLook,
   secondLookLines,
+  secondLookLeastAlpha,
   secondLookPlan,
   secondLookSuspects,
 } from './second-look.js';
@@ -71,7 +72,7 @@ const options = {
   ),
   'second-look': valueOption(
     'n',
-    `one process a side: measure a case called regressed by less than --second-look-below again in n fresh processes and keep it regressed only when each of them calls it regressed too (at alpha 0.1), else inconclusive (default ${defaultSecondLookProcesses}; 0: no second look)`,
+    `one process a side: measure a case called regressed by less than --second-look-below again in n fresh processes and keep it regressed only when each of them calls it regressed too (at alpha ${secondLookLeastAlpha}), else inconclusive (default ${defaultSecondLookProcesses}; 0: no second look)`,
     nonNegativeInteger('processes'),
   ),
   'second-look-below': valueOption(
@@ -115,10 +116,10 @@ export const checkCommand: Command = {
     'hash) cannot have regressed and counts as unchanged, so a commit that did not touch',
     'a case is never blamed for it.',
     '',
-    'One process a side, a case called regressed by less than x4 (what a process running',
+    `One process a side, a case called regressed by less than x${oneProcessModeRange} (what a process running`,
     'a case in a mode of its own can look like) gets a second look: --second-look fresh',
-    'processes of this checkout (default 2), each compared with the baseline at alpha',
-    '0.1; it stays regressed only when each calls it regressed too, else inconclusive.',
+    `processes of this checkout (default ${defaultSecondLookProcesses}), each compared with the baseline at alpha`,
+    `${secondLookLeastAlpha}; it stays regressed only when each calls it regressed too, else inconclusive.`,
     '',
     'With --against <spec>, the stack of <spec> (built once in a cached worktree) and',
     'this checkout are measured side by side in the same worker processes, compared',

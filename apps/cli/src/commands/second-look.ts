@@ -14,6 +14,9 @@ import { oneProcessModeRange, oneProcessSuspects } from './compare.js';
 /** Fresh processes `check` measures a suspect case in by default (`--second-look`). */
 export const defaultSecondLookProcesses = 2;
 
+/** The second look's significance level unless check's own is looser (secondLookAlpha). */
+export const secondLookLeastAlpha = 0.1;
+
 /**
  * The significance level of each fresh process's comparison: the first
  * process already found the case slower at check's alpha (default 0.01); a
@@ -24,7 +27,7 @@ export const defaultSecondLookProcesses = 2;
  * verdicts, 24 at alpha 0.01.
  */
 export function secondLookAlpha(alpha: number): number {
-  return Math.max(alpha, 0.1);
+  return Math.max(alpha, secondLookLeastAlpha);
 }
 
 /** One suspect case: its verdict in the first process and in each fresh one. */
