@@ -3,7 +3,8 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { calibrationFileName } from '@layerbench/bench-runner/calibration';
-import { readBetweenRunCalibration, readCalibration } from '@layerbench/bench-runner/results';
+import { readBetweenRunCalibration, readCalibration, readRunResult } from '@layerbench/bench-runner/results';
+import { calmStatesOf } from '../src/fresh-processes.js';
 import type { EnvFingerprint, MemResult } from '@layerbench/bench-runner';
 import { describe, expect, it } from 'vitest';
 import { heavyTestTimeout, lines, runCli, spawnCli } from './spawn-cli.js';
@@ -88,7 +89,10 @@ describe('calibrate', { timeout: heavyTestTimeout }, () => {
     try {
       const env = { LAYERBENCH_CALIBRATION_DIR: join(work, 'store') };
       const kept = join(work, 'kept');
-      const args = ['calibrate', 'sha1', '--filter', filter, '--time', '0.02', '--processes', '4', '--quiet'];
+      const args = [
+        ...['calibrate', 'sha1', '--filter', filter, '--time', '0.02', '--processes', '4'],
+        ...['--extra-processes', '0', '--quiet'],
+      ];
       const first = await runCli([...args, '--keep-runs', kept], { env });
       expect(first.code, first.stderr).toBe(0);
       const before = readFileSync(join(kept, 'run-1.json'), 'utf8');
@@ -112,7 +116,20 @@ describe('calibrate', { timeout: heavyTestTimeout }, () => {
       const env = { LAYERBENCH_CALIBRATION_DIR: join(work, 'store') };
       const out = join(work, 'calibration.json');
       const result = await runCli(
-        ['calibrate', 'sha1', '--filter', filter, '--time', '0.02', '--processes', '4', '--out', out],
+        [
+          'calibrate',
+          'sha1',
+          '--filter',
+          filter,
+          '--time',
+          '0.02',
+          '--processes',
+          '4',
+          '--extra-processes',
+          '0',
+          '--out',
+          out,
+        ],
         { env },
       );
       expect(result.code, result.stderr).toBe(0);
@@ -146,6 +163,41 @@ describe('calibrate', { timeout: heavyTestTimeout }, () => {
       expect(cmp.stdout).toMatch(
         /^noise: between-run spread measured by `layerbench calibrate` on this machine \(4 processes at --time 0\.02/m,
       );
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
+  });
+
+  it('tops up with more processes while a case has fewer than 6 in the fast state, by the state probe alone', async () => {
+    const work = mkdtempSync(join(tmpdir(), 'layerbench-cli-calibrate-topup-'));
+    try {
+      const env = { LAYERBENCH_CALIBRATION_DIR: join(work, 'store') };
+      const kept = join(work, 'kept');
+      const result = await runCli(
+        [
+          ...['calibrate', 'sha1', '--filter', filter, '--time', '0.02', '--processes', '4'],
+          ...['--extra-processes', '2', '--keep-runs', kept, '--format', 'json'],
+        ],
+        { env },
+      );
+      expect(result.code, result.stderr).toBe(0);
+      const runs = readdirSync(kept)
+        .sort((a, b) => a.localeCompare(b, 'en', { numeric: true }))
+        .map((name) => readRunResult(join(kept, name)));
+      // Four processes can never hold six in the fast state: whenever any of them gave a case a calm figure
+      // (a state probe level), the two more follow; when none did, more processes would not give one either.
+      const levels = runs.slice(0, 4).some((run) => [...calmStatesOf(run).values()].some((level) => level !== null));
+      const total = levels ? 6 : 4;
+      expect(runs).toHaveLength(total);
+      expect(JSON.parse(result.stdout).processes).toBe(total);
+      if (levels) {
+        expect(result.stderr).toMatch(
+          /process 5 \(at most 6\): \d case\(s\) with fewer than 6 processes in the CPU's fast state/,
+        );
+        expect(result.stderr).toContain(
+          "2 more process(es), 6 in all: cases had fewer than 6 processes in the CPU's fast state",
+        );
+      } else expect(result.stderr).not.toContain('more process(es)');
     } finally {
       rmSync(work, { recursive: true, force: true });
     }

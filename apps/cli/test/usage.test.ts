@@ -74,6 +74,11 @@ describe('bad input: one line on stderr, exit 2', () => {
     [['env', 'extra'], /unexpected argument 'extra'/],
     [['mem', '--count', '0'], /--count must be a positive whole number/],
     [['calibrate', '--repeats', 'many'], /--repeats must be a positive whole number/],
+    [['calibrate', '--extra-processes', '-1'], /--extra-processes must be a whole number of processes \(0 or more\)/],
+    [
+      ['calibrate', '--from-runs', '/tmp', '--extra-processes', '2'],
+      /--from-runs takes the suites, --time and processes/,
+    ],
     [['help', 'nothing'], /unknown command 'nothing'/],
   ];
   it.each(cases)('layerbench %j', async (args, message) => {

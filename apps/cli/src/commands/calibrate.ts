@@ -31,6 +31,7 @@ import {
   booleanOption,
   formatOptionHelp,
   fraction,
+  nonNegativeInteger,
   oneOf,
   parseArgs,
   positiveInteger,
@@ -41,8 +42,18 @@ import {
 import { InputFileError, outputPath, readRunInput } from '../result-files.js';
 import { defaultRun, suiteByName } from '../suites/index.js';
 import { cpuChoice } from '../cpu.js';
-import { runInFreshProcess } from '../fresh-processes.js';
+import { calmStatesOf, defaultExtraProcesses, runInFreshProcess, shortOfFastState } from '../fresh-processes.js';
 import type { Command, CommandContext } from './types.js';
+
+/**
+ * Processes of a case in the CPU's fast state that its spread between
+ * neighbouring processes needs (minNeighbourPairs pairs). Without that split
+ * all of a case's spread counts as shared by a run's processes, and more
+ * processes a side do not narrow compare's interval: measured (CLI README,
+ * "calibrate"), a +5% slowdown was detected between runs of 4 processes in
+ * 12 of 36 comparisons with such a calibration, 25 of 25 with a fitting one.
+ */
+export const neighbourSplitProcesses = minNeighbourPairs + 1;
 
 const options = {
   time: valueOption(
@@ -54,6 +65,11 @@ const options = {
     'n',
     'fresh processes, each one full run (default 8, at least 4)',
     positiveInteger('processes'),
+  ),
+  'extra-processes': valueOption(
+    'n',
+    `up to n more processes while a case has fewer than ${neighbourSplitProcesses} processes in the CPU's fast state (default --processes/2 rounded up; 0: exactly --processes)`,
+    nonNegativeInteger('processes'),
   ),
   filter: valueOption('regex', 'only cases whose id matches', regexText),
   threshold: valueOption(
@@ -91,7 +107,10 @@ export const calibrateCommand: Command = {
     'Runs the suites (default: those of `layerbench run`) --processes times, each in a',
     'fresh process as `layerbench run --out` does, and measures how far every case',
     'moves from one process to the next: two runs of identical code differ by that',
-    'much. The spread is stored for this machine and runtime (in',
+    `much. While a case has fewer than ${neighbourSplitProcesses} processes in the shared CPU's fast state,`,
+    'up to --extra-processes more follow: the spread between such neighbouring',
+    "processes is what lets runs of several processes narrow compare's interval.",
+    'The spread is stored for this machine and runtime (in',
     `${calibrationDir({ ...process.env })}, or $LAYERBENCH_CALIBRATION_DIR), and`,
     '`compare` and `check` then use it (the stored calibration with the same --time, or',
     "the nearest). It prints what that allows, with compare's own machinery:",
@@ -337,6 +356,7 @@ async function betweenRuns(
       suites.length > 0 ||
       chosen.time !== undefined ||
       chosen.processes !== undefined ||
+      chosen['extra-processes'] !== undefined ||
       chosen.filter !== undefined
     ) {
       throw new UsageError('--from-runs takes the suites, --time and processes from the run files: give none of them');
@@ -370,17 +390,26 @@ async function betweenRuns(
   const first = keep === undefined ? 1 : lastKeptRun(work) + 1;
   try {
     const runs: RunResult[] = [];
-    for (let k = 1; k <= processes; k++) {
+    const states: Map<string, number | null>[] = [];
+    const extra = chosen['extra-processes'] ?? defaultExtraProcesses(processes);
+    for (let k = 1; k <= processes + extra; k++) {
+      // The top-up: looks at the state probe beside each case only, never at its figures.
+      const short = k > processes ? shortOfFastState(states, neighbourSplitProcesses) : [];
+      if (k > processes && short.length === 0) break;
       const file = join(work, `run-${first + k - 1}.json`);
       const args = [...names, '--time', String(time), '--quiet', '--out', file];
       if (useDefaults) args.push('--esptest-seconds', String(defaultRun.esptestSeconds));
       if (chosen.filter !== undefined) args.push('--filter', chosen.filter);
       if (chosen.cpu !== undefined) args.push('--cpu', String(chosen.cpu));
-      say(`process ${k} of ${processes}: layerbench run ${names.join(' ')} --time ${time}`);
+      say(
+        k > processes
+          ? `process ${k} (at most ${processes + extra}): ${short.length} case(s) with fewer than ${neighbourSplitProcesses} processes in the CPU's fast state`
+          : `process ${k} of ${processes}: layerbench run ${names.join(' ')} --time ${time}`,
+      );
       const ended = await runInFreshProcess(ctx, args);
       if (ended === undefined) {
         ctx.stderr.write(
-          `layerbench calibrate: interrupted after ${k - 1} of ${processes} processes; nothing stored\n`,
+          `layerbench calibrate: interrupted after ${k - 1} of ${Math.max(k, processes)} processes; nothing stored\n`,
         );
         return 130;
       }
@@ -389,7 +418,12 @@ async function betweenRuns(
         return ended.code === 2 ? 2 : 1;
       }
       runs.push(readRunResult(file));
+      states.push(calmStatesOf(runs[runs.length - 1]!));
     }
+    if (runs.length > processes)
+      say(
+        `${runs.length - processes} more process(es), ${runs.length} in all: cases had fewer than ${neighbourSplitProcesses} processes in the CPU's fast state`,
+      );
     return finishCalibration(chosen, runs, out, ctx);
   } finally {
     if (keep === undefined) rmSync(work, { recursive: true, force: true });
