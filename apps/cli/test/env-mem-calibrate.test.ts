@@ -1,7 +1,7 @@
 // `layerbench env`, `mem` and `calibrate` end to end: output shapes and exit codes.
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { calibrationFileName } from '@layerbench/bench-runner/calibration';
 import { readBetweenRunCalibration, readCalibration, readRunResult } from '@layerbench/bench-runner/results';
 import { calmStatesOf } from '../src/fresh-processes.js';
@@ -84,7 +84,7 @@ describe('calibrate', { timeout: heavyTestTimeout }, () => {
   const ids = ['sha1/16384/unrolled', 'sha1/16384/wasm'];
   const filter = `^(${ids.join('|')})$`;
 
-  it('--keep-runs numbers on from the runs a folder already has, and --from-runs calibrates from them all', async () => {
+  it('--keep-runs numbers on from the runs a folder already has, --from-runs calibrates from them all, and --no-store leaves the stored one', async () => {
     const work = mkdtempSync(join(tmpdir(), 'layerbench-cli-calibrate-keep-'));
     try {
       const env = { LAYERBENCH_CALIBRATION_DIR: join(work, 'store') };
@@ -102,9 +102,23 @@ describe('calibrate', { timeout: heavyTestTimeout }, () => {
       expect(names).toEqual(Array.from({ length: 8 }, (_, i) => `run-${i + 1}.json`));
       // The first session's runs are untouched.
       expect(readFileSync(join(kept, 'run-1.json'), 'utf8')).toBe(before);
+      // --no-store: a look at the first sitting's runs alone leaves the stored calibration as it was.
+      const store = env.LAYERBENCH_CALIBRATION_DIR;
+      const storedFile = join(store, readdirSync(store)[0]!);
+      const storedBefore = readFileSync(storedFile, 'utf8');
+      const firstFour = join(work, 'first-four');
+      mkdirSync(firstFour);
+      for (const name of names.slice(0, 4)) copyFileSync(join(kept, name), join(firstFour, name));
+      const look = await runCli(['calibrate', '--from-runs', firstFour, '--no-store', '--quiet'], { env });
+      expect(look.code, look.stderr).toBe(0);
+      expect(look.stdout).toMatch(/^Between-run calibration: 4 fresh processes/m);
+      expect(look.stdout).not.toContain('Stored for compare and check');
+      expect(readdirSync(store)).toEqual([basename(storedFile)]);
+      expect(readFileSync(storedFile, 'utf8')).toBe(storedBefore);
       const all = await runCli(['calibrate', '--from-runs', kept, '--quiet', '--format', 'json'], { env });
       expect(all.code, all.stderr).toBe(0);
       expect(JSON.parse(all.stdout).processes).toBe(8);
+      expect(readFileSync(storedFile, 'utf8')).not.toBe(storedBefore);
     } finally {
       rmSync(work, { recursive: true, force: true });
     }

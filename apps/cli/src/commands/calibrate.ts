@@ -80,6 +80,9 @@ const options = {
   alpha: valueOption('p', "significance level (default: compare's)", fraction('a probability')),
   format: valueOption('name', 'text|json', oneOf(['text', 'json'] as const)),
   out: valueOption('file', 'also write the calibration result file here', anyText),
+  'no-store': booleanOption(
+    'print it (and write --out) only: the stored calibration compare and check use stays as it is',
+  ),
   'keep-runs': valueOption(
     'dir',
     "keep each process's run result file here (run-1.json, ...; the folder is created; runs already there are kept and numbered on from)",
@@ -310,7 +313,7 @@ function finishCalibration(
     ...(chosen.alpha === undefined ? {} : { alpha: chosen.alpha }),
     onProgress: say,
   });
-  const stored = saveBetweenRunCalibration(calibration, calibrationDir(ctx.env));
+  const stored = chosen['no-store'] ? undefined : saveBetweenRunCalibration(calibration, calibrationDir(ctx.env));
   if (out !== undefined) writeResultFile(out, calibration);
   ctx.stdout.write(
     (chosen.format === 'json'
@@ -439,6 +442,8 @@ async function runCalibration(args: string[], ctx: CommandContext): Promise<numb
   if (positionals.length > 0 || chosen.processes !== undefined || chosen.filter !== undefined) {
     throw new UsageError('--interleaved times a fixed workload: it takes no suites, --processes or --filter');
   }
+  if (chosen['no-store'])
+    throw new UsageError('--no-store goes with a between-run calibration: --interleaved stores nothing');
   const out = chosen.out === undefined ? undefined : outputPath(ctx, chosen.out);
   const showProgress = ctx.stderr.isTTY === true && !chosen.quiet;
   if (!chosen.quiet && !showProgress)
