@@ -420,8 +420,9 @@ async function betweenRuns(
         ctx.stderr.write(`layerbench calibrate: process ${k} failed (exit ${ended.code}):\n${ended.stderr}`);
         return ended.code === 2 ? 2 : 1;
       }
-      runs.push(readRunResult(file));
-      states.push(calmStatesOf(runs[runs.length - 1]!));
+      const run = readRunResult(file);
+      runs.push(run);
+      states.push(calmStatesOf(run));
     }
     if (runs.length > processes)
       say(
