@@ -161,6 +161,42 @@ describe('result files', () => {
     expect(e.message).toContain('cases[0].stats.median');
   });
 
+  it('rejects timings that are not positive', () => {
+    for (const bad of [0, -1]) {
+      const run = sampleRun();
+      run.cases[0]!.samples = [366.1, bad, 367.2];
+      const e = problemOf(() => readRunResult(writeRaw(`sample-${bad}.json`, stringifyResult(run))));
+      expect(e.problem).toBe('schema-violation');
+      expect(e.message).toContain('cases[0].samples[1]');
+      expect(e.message).toContain('must be a positive number');
+    }
+    const run = sampleRun();
+    run.cases[0]!.processFigures = { 'fastest-low': [366, 0] };
+    const e = problemOf(() => readRunResult(writeRaw('figure-0.json', stringifyResult(run))));
+    expect(e.message).toContain('processFigures.fastest-low[1]');
+  });
+
+  it('rejects calm levels that do not pair with the calm figures', () => {
+    const run = sampleRun();
+    run.cases[0]!.processFigures = { 'calm-relative': [0.35, 0.36] };
+    run.cases[0]!.processCalmLevels = [4100, 4120, 4130];
+    const e = problemOf(() => readRunResult(writeRaw('calm-levels.json', stringifyResult(run))));
+    expect(e.message).toContain('cases[0].processCalmLevels');
+    expect(e.message).toContain('3 level(s) for 2 calm figure(s)');
+    run.cases[0]!.processCalmLevels = [4100, 4120];
+    expect(readRunResult(writeRaw('calm-levels-ok.json', stringifyResult(run))).cases[0]!.processCalmLevels).toEqual([
+      4100, 4120,
+    ]);
+  });
+
+  it('rejects a case id that appears twice', () => {
+    const run = sampleRun();
+    run.cases[1] = { ...run.cases[0]!, samples: [...run.cases[0]!.samples] };
+    const e = problemOf(() => readRunResult(writeRaw('twice.json', stringifyResult(run))));
+    expect(e.problem).toBe('schema-violation');
+    expect(e.message).toContain("cases[1].id: 'cmac/aes-128/pl=48/preloaded' is also cases[0].id");
+  });
+
   it('names a missing env field', () => {
     const run = sampleRun() as unknown as { env: Record<string, unknown> };
     delete run.env.cpuModel;

@@ -11,6 +11,14 @@
 import { z } from 'zod';
 
 const finite = z.number().refine(Number.isFinite, 'must be a finite number');
+/**
+ * A timing (ns per call) or the ratio of two: above 0. A corrupt file's 0 or
+ * negative figure would be divided by, logged or printed as a speed.
+ */
+const positive = finite.refine((v) => v > 0, 'must be a positive number');
+const timings = z.array(positive);
+/** A spread (sd of log figure): 0 or more. */
+const spread = finite.refine((v) => v >= 0, 'must be 0 or more');
 const interval = z.tuple([finite, finite]);
 const count = z.number().int().nonnegative();
 const paramValue = z.union([z.string(), z.number(), z.boolean()]);
@@ -130,77 +138,89 @@ export const figureBasisSchema = z.enum([
 ]);
 export type FigureBasis = z.infer<typeof figureBasisSchema>;
 
-export const caseResultSchema = z.looseObject({
-  id: z.string(),
-  layer: z.string(),
-  params: caseParamsSchema,
-  bytesPerOp: finite.optional(),
-  status: z.enum(['ok', 'failed']),
-  error: caseErrorSchema.optional(),
-  implementation: z.string().optional(),
-  digest: z.string().optional(),
-  expectedDigest: z.string().optional(),
-  digestOk: z.boolean().optional(),
-  /** Raw samples, ns per operation (each the mean of one batch). */
-  samples: z.array(finite),
-  /**
-   * Median of each consecutive time slice of the measurement (each slice a
-   * separate run of the case's timing loop). compareResults tests these rather
-   * than the pooled samples, because samples within a slice are not independent.
-   */
-  sliceMedians: z.array(finite).optional(),
-  stats: caseStatsSchema.optional(),
-  /**
-   * The reference workload timed between this case's slices (`work` names
-   * it; see reference.ts): its median ns per call in the slice before the
-   * first, between each two, and after the last.
-   */
-  reference: z
-    .looseObject({ work: z.string(), sliceMedians: z.array(finite), sliceFastest: z.array(finite).optional() })
-    .optional(),
-  /**
-   * Each slice median divided by the geometric mean of the reference slices
-   * on either side of it: the case relative to the reference, with whatever
-   * slowed both (other jobs, frequency) cancelled.
-   */
-  relativeSliceMedians: z.array(finite).optional(),
-  /**
-   * The fastest batch of each slice, ns per call: what the code costs when
-   * nothing else took the CPU during the batch (other jobs only ever add time).
-   */
-  sliceFastest: z.array(finite).optional(),
-  /** For fixed-time loops (esptest): operations completed in `seconds`. */
-  fixedTime: z.looseObject({ seconds: finite, ops: count, elapsedSeconds: finite.optional() }).optional(),
-  /**
-   * The state probe (run options.stateProbe names its work; see reference.ts)
-   * timed just before and just after this case, fastest batch, ns per call:
-   * what state the shared CPU was in while the case ran.
-   */
-  stateProbe: z.array(finite).optional(),
-  /**
-   * The state probe in short slices beside the reference slices (before the
-   * first slice, between each two, after the last; fastest batch, ns per
-   * call): which of this case's slices ran while the shared CPU was in its
-   * slow state (compare's 'calm-relative' figures leave those out).
-   */
-  sliceStateProbes: z.array(finite).optional(),
-  /**
-   * A run of several fresh processes (`run --processes k`): per figure basis,
-   * the case's figure in each process, in process order (see
-   * compare/processes.ts). The slice arrays above then hold every process's
-   * slices one after the other; `compare` uses these instead, so the spread
-   * between the processes is measured in the file itself.
-   */
-  /**
-   * With processFigures['calm-relative'] (which holds the calm figures only
-   * of the processes that had enough calm slices): each of those processes'
-   * calm level (the fastest of its slice probes, ns per call), in the same
-   * order: which processes' calm figures compare may compare
-   * (compare/processes.ts).
-   */
-  processCalmLevels: z.array(finite).optional(),
-  processFigures: z.partialRecord(figureBasisSchema, z.array(finite)).optional(),
-});
+export const caseResultSchema = z
+  .looseObject({
+    id: z.string(),
+    layer: z.string(),
+    params: caseParamsSchema,
+    bytesPerOp: finite.optional(),
+    status: z.enum(['ok', 'failed']),
+    error: caseErrorSchema.optional(),
+    implementation: z.string().optional(),
+    digest: z.string().optional(),
+    expectedDigest: z.string().optional(),
+    digestOk: z.boolean().optional(),
+    /** Raw samples, ns per operation (each the mean of one batch). */
+    samples: timings,
+    /**
+     * Median of each consecutive time slice of the measurement (each slice a
+     * separate run of the case's timing loop). compareResults tests these rather
+     * than the pooled samples, because samples within a slice are not independent.
+     */
+    sliceMedians: timings.optional(),
+    stats: caseStatsSchema.optional(),
+    /**
+     * The reference workload timed between this case's slices (`work` names
+     * it; see reference.ts): its median ns per call in the slice before the
+     * first, between each two, and after the last.
+     */
+    reference: z.looseObject({ work: z.string(), sliceMedians: timings, sliceFastest: timings.optional() }).optional(),
+    /**
+     * Each slice median divided by the geometric mean of the reference slices
+     * on either side of it: the case relative to the reference, with whatever
+     * slowed both (other jobs, frequency) cancelled.
+     */
+    relativeSliceMedians: timings.optional(),
+    /**
+     * The fastest batch of each slice, ns per call: what the code costs when
+     * nothing else took the CPU during the batch (other jobs only ever add time).
+     */
+    sliceFastest: timings.optional(),
+    /** For fixed-time loops (esptest): operations completed in `seconds`. */
+    fixedTime: z.looseObject({ seconds: finite, ops: count, elapsedSeconds: finite.optional() }).optional(),
+    /**
+     * The state probe (run options.stateProbe names its work; see reference.ts)
+     * timed just before and just after this case, fastest batch, ns per call:
+     * what state the shared CPU was in while the case ran.
+     */
+    stateProbe: timings.optional(),
+    /**
+     * The state probe in short slices beside the reference slices (before the
+     * first slice, between each two, after the last; fastest batch, ns per
+     * call): which of this case's slices ran while the shared CPU was in its
+     * slow state (compare's 'calm-relative' figures leave those out).
+     */
+    sliceStateProbes: timings.optional(),
+    /**
+     * A run of several fresh processes (`run --processes k`): per figure basis,
+     * the case's figure in each process, in process order (see
+     * compare/processes.ts). The slice arrays above then hold every process's
+     * slices one after the other; `compare` uses these instead, so the spread
+     * between the processes is measured in the file itself.
+     */
+    /**
+     * With processFigures['calm-relative'] (which holds the calm figures only
+     * of the processes that had enough calm slices): each of those processes'
+     * calm level (the fastest of its slice probes, ns per call), in the same
+     * order: which processes' calm figures compare may compare
+     * (compare/processes.ts).
+     */
+    processCalmLevels: timings.optional(),
+    processFigures: z.partialRecord(figureBasisSchema, timings).optional(),
+  })
+  .superRefine((c, ctx) => {
+    // processCalmLevels say which process each calm figure came from: one level per figure, in the same order.
+    const levels = c.processCalmLevels;
+    if (levels === undefined) return;
+    const calm = c.processFigures?.['calm-relative'];
+    if (calm?.length !== levels.length) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['processCalmLevels'],
+        message: `holds ${levels.length} level(s) for ${calm?.length ?? 0} calm figure(s) (processFigures['calm-relative']): one per figure`,
+      });
+    }
+  });
 export type CaseResult = z.infer<typeof caseResultSchema>;
 
 export const runResultSchema = z.looseObject({
@@ -219,7 +239,20 @@ export const runResultSchema = z.looseObject({
     stateProbe: z.string().optional(),
   }),
   env: envFingerprintSchema,
-  cases: z.array(caseResultSchema),
+  /** Each case once: compare and check match the two files' cases by id. */
+  cases: z.array(caseResultSchema).superRefine((cases, ctx) => {
+    const first = new Map<string, number>();
+    cases.forEach((c, i) => {
+      const earlier = first.get(c.id);
+      if (earlier === undefined) first.set(c.id, i);
+      else
+        ctx.addIssue({
+          code: 'custom',
+          path: [i, 'id'],
+          message: `'${c.id}' is also cases[${earlier}].id: each case once`,
+        });
+    });
+  }),
   /** Empty-case timing overhead of this run, ns/op. */
   overheadNs: finite.optional(),
   /** True when the run was interrupted (Ctrl-C): the cases present are complete. */
@@ -425,9 +458,9 @@ export const caseSpreadSchema = z.looseObject({
   /** Processes that measured it. */
   n: z.number().int().positive(),
   /** Median over the processes of its median figure, ns per call. */
-  medianNs: finite,
+  medianNs: positive,
   /** Per basis, the sample sd of log(figure) over the processes (a basis some run lacks is absent). */
-  sigma: z.partialRecord(figureBasisSchema, finite),
+  sigma: z.partialRecord(figureBasisSchema, spread),
   /**
    * Processes a basis's sd was measured over when fewer than n: the
    * 'calm-relative' figures only of the processes whose calm levels agree.
@@ -451,7 +484,7 @@ export const caseSpreadSchema = z.looseObject({
    * several processes (compare/processes.ts). Absent: fewer than
    * minNeighbourPairs neighbouring pairs, or a calibration written before.
    */
-  sigmaNeighbour: z.partialRecord(figureBasisSchema, finite).optional(),
+  sigmaNeighbour: z.partialRecord(figureBasisSchema, spread).optional(),
   /**
    * Calibration processes left out of the calm spread, each alone in a mode
    * of its own (beyond 10% and 10 sds of the others, its neighbours not; at
@@ -494,7 +527,7 @@ export const betweenRunCalibrationSchema = z.looseObject({
    * cross-validated share of A/A pairs with a case called regressed at or
    * below 5%.
    */
-  floor: z.looseObject({ quantile: finite, sigma: finite }),
+  floor: z.looseObject({ quantile: finite, sigma: spread }),
   cases: z.record(z.string(), caseSpreadSchema),
   /**
    * Leave-two-out: each pair of processes compared with the spread estimated
