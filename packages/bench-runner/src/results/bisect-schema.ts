@@ -6,16 +6,15 @@
 // ci-report) depends on the engine only; the zod schema is the one definition
 // and the types are inferred from it. Unknown fields are dropped on read.
 import { z } from 'zod';
+import { finite, positive, positiveInterval, probability } from './numbers.js';
 import { readResultFile } from './file.js';
 import { dispatchDecisionSchema, layerFingerprintSchema, verdictSchema as verdict } from './schemas.js';
 
-const finite = z.number().refine(Number.isFinite, 'must be a finite number');
-
 /** head / base with its interval at confidence 1 - alpha, p-value and verdict (the one verdict rule). */
 export const bisectEffectSchema = z.object({
-  ratio: finite,
-  ci: z.tuple([finite, finite]),
-  pValue: finite,
+  ratio: positive,
+  ci: positiveInterval,
+  pValue: probability,
   verdict,
 });
 
@@ -52,7 +51,7 @@ export const bisectCaseSchema = z.object({
   /** The implementation each variant's run reported, when it differs between variants. */
   implementations: z.record(z.string(), z.string()).optional(),
   /** Per variant: the geometric mean over its processes of each process's median visit value, ns/op. */
-  medians: z.record(z.string(), finite),
+  medians: z.record(z.string(), positive),
   /** Per variant: how many processes gave values (the replicates). */
   processes: z.record(z.string(), z.number().int()),
   /** Pooled between-process standard deviation of this case (log scale) and its degrees of freedom. */

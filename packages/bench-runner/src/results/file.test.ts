@@ -6,6 +6,7 @@ import { rmSync } from 'node:fs';
 import { collectEnv } from '../env.js';
 import { ResultFileError, readComparison, readRunResult, stringifyResult, writeResultFile } from './file.js';
 import { computeStats } from '../stats/stats.js';
+import { compareResults } from '../compare/compare.js';
 import type { RunResult } from '../types.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-runner-test-'));
@@ -174,6 +175,44 @@ describe('result files', () => {
     run.cases[0]!.processFigures = { 'fastest-low': [366, 0] };
     const e = problemOf(() => readRunResult(writeRaw('figure-0.json', stringifyResult(run))));
     expect(e.message).toContain('processFigures.fastest-low[1]');
+  });
+
+  it('rejects summary statistics that are not speeds', () => {
+    const spoils: [string, (stats: Record<string, unknown>) => void][] = [
+      ['cases[0].stats.median', (stats) => (stats.median = 0)],
+      ['cases[0].stats.opsPerSec', (stats) => (stats.opsPerSec = -2.7e6)],
+      ['cases[0].stats.ci', (stats) => (stats.ci = [370, 365])],
+      ['cases[0].stats.mad', (stats) => (stats.mad = -0.1)],
+    ];
+    for (const [field, spoil] of spoils) {
+      const run = sampleRun();
+      spoil(run.cases[0]!.stats as unknown as Record<string, unknown>);
+      const e = problemOf(() => readRunResult(writeRaw('stats.json', stringifyResult(run))));
+      expect(e.problem).toBe('schema-violation');
+      expect(e.message).toContain(field);
+    }
+    // A case of no bytes has a throughput of 0: still a sound file.
+    const run = sampleRun();
+    run.cases[0]!.stats = computeStats(run.cases[0]!.samples, 0);
+    expect(readRunResult(writeRaw('zero-bytes.json', stringifyResult(run))).cases[0]!.stats!.mbPerSec).toBe(0);
+  });
+
+  it('rejects a comparison with impossible ratios or p-values', () => {
+    const spoils: [string, (comparison: Record<string, unknown>) => void][] = [
+      ['cases[0].ratio', (c) => ((c.cases as Record<string, unknown>[])[0]!.ratio = -1.02)],
+      ['cases[0].baseMedian', (c) => ((c.cases as Record<string, unknown>[])[0]!.baseMedian = 0)],
+      ['cases[0].pValue', (c) => ((c.cases as Record<string, unknown>[])[0]!.pValue = 7)],
+      ['geomean.ci', (c) => ((c.geomean as Record<string, unknown>).ci = [1.2, 0.9])],
+    ];
+    const sound = compareResults(sampleRun(), sampleRun());
+    expect(readComparison(writeRaw('comparison.json', stringifyResult(sound))).cases).toHaveLength(1);
+    for (const [field, spoil] of spoils) {
+      const comparison = structuredClone(sound) as unknown as Record<string, unknown>;
+      spoil(comparison);
+      const e = problemOf(() => readComparison(writeRaw('comparison.json', stringifyResult(comparison))));
+      expect(e.problem).toBe('schema-violation');
+      expect(e.message).toContain(field);
+    }
   });
 
   it('rejects calm levels that do not pair with the calm figures', () => {

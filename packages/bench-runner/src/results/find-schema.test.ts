@@ -72,6 +72,13 @@ describe('the find result file', () => {
       (r: Record<string, unknown>) => delete (r.steps as object[])[0]!['outcome' as never],
     ],
     ['a non-finite ratio', (r: Record<string, unknown>) => ((r.whole as { ratio: unknown }).ratio = 'NaN')],
+    ['a ratio of 0', (r: Record<string, unknown>) => ((r.whole as { ratio: unknown }).ratio = 0)],
+    ['a p-value above 1', (r: Record<string, unknown>) => ((r.whole as { pValue: unknown }).pValue = 1.5)],
+    [
+      'an interval whose low end is above its high end',
+      (r: Record<string, unknown>) => ((r.whole as { ci: number[] }).ci = [1.3, 1.1]),
+    ],
+    ['a negative interval end', (r: Record<string, unknown>) => ((r.whole as { ci: number[] }).ci = [-0.1, 1.1])],
   ])('refuses a file with %s, naming the field', (_what, spoil) => {
     const data = sampleFind() as unknown as Record<string, unknown>;
     spoil(data);

@@ -5,10 +5,10 @@
 // why it cannot say). Beside the other result schemas so every reader (the
 // cli, ci-report) depends on the engine only.
 import { z } from 'zod';
+import { finite } from './numbers.js';
 import { readResultFile } from './file.js';
 import { bisectEffectSchema } from './bisect-schema.js';
 
-const finite = z.number().refine(Number.isFinite, 'must be a finite number');
 const commitSchema = z.object({ commit: z.string(), subject: z.string() });
 
 export const findStepSchema = z.object({

@@ -9,16 +9,9 @@
 // (comparisonSchema), 'layerbench/calibration' (calibrationSchema), and
 // 'layerbench/bisect', whose schema lives beside these in ./bisect.ts.
 import { z } from 'zod';
+import { finite, nonNegative, positive, positiveInterval, probability } from './numbers.js';
 
-const finite = z.number().refine(Number.isFinite, 'must be a finite number');
-/**
- * A timing (ns per call) or the ratio of two: above 0. A corrupt file's 0 or
- * negative figure would be divided by, logged or printed as a speed.
- */
-const positive = finite.refine((v) => v > 0, 'must be a positive number');
 const timings = z.array(positive);
-/** A spread (sd of log figure): 0 or more. */
-const spread = finite.refine((v) => v >= 0, 'must be 0 or more');
 const interval = z.tuple([finite, finite]);
 const count = z.number().int().nonnegative();
 const paramValue = z.union([z.string(), z.number(), z.boolean()]);
@@ -101,22 +94,22 @@ export const caseStatsSchema = z.looseObject({
   /** Samples. */
   n: count,
   /** ns/op. */
-  median: finite,
-  mean: finite,
-  min: finite,
-  max: finite,
-  p99: finite,
+  median: positive,
+  mean: positive,
+  min: positive,
+  max: positive,
+  p99: positive,
   /** Median absolute deviation, ns. */
-  mad: finite,
+  mad: nonNegative,
   /** Bootstrap 95% CI of the median, ns. */
-  ci: interval,
+  ci: positiveInterval,
   /** = median. */
-  nsPerOp: finite,
-  opsPerSec: finite,
-  /** 1e6 bytes/s. */
-  mbPerSec: finite.optional(),
+  nsPerOp: positive,
+  opsPerSec: positive,
+  /** 1e6 bytes/s (0 for a case of no bytes). */
+  mbPerSec: nonNegative.optional(),
   /** 1e6 bits/s. */
-  mbitPerSec: finite.optional(),
+  mbitPerSec: nonNegative.optional(),
 });
 export type CaseStats = z.infer<typeof caseStatsSchema>;
 
@@ -274,11 +267,11 @@ export const verdictCountsSchema = z.looseObject({
 
 /** Outcome of one comparison (compareSamples, compareRounds): the verdict rule of stats/verdict.ts. */
 export const sampleComparisonSchema = z.looseObject({
-  ratio: finite,
+  ratio: positive,
   /** Interval of the ratio at confidence 1 - alpha. */
-  ratioCi: interval,
+  ratioCi: positiveInterval,
   /** Two-sided, from the same bootstrap draws: p < alpha exactly when ratioCi excludes 1. */
-  pValue: finite,
+  pValue: probability,
   verdict: verdictSchema,
   /** The interval's confidence level, 1 - alpha (absent in files written before 0.2). */
   confidence: finite.optional(),
@@ -308,12 +301,12 @@ export const caseComparisonSchema = z.looseObject({
   id: z.string(),
   layer: z.string(),
   params: caseParamsSchema,
-  baseMedian: finite,
-  headMedian: finite,
+  baseMedian: positive,
+  headMedian: positive,
   /** head / base of medians: > 1 is slower. */
-  ratio: finite,
-  ratioCi: interval,
-  pValue: finite,
+  ratio: positive,
+  ratioCi: positiveInterval,
+  pValue: probability,
   verdict: verdictSchema,
   digestChanged: z.boolean(),
   /**
@@ -392,7 +385,7 @@ export const comparisonSchema = z.looseObject({
   onlyHead: z.array(z.string()),
   /** Ids failed on either side. */
   failed: z.array(z.string()),
-  geomean: z.looseObject({ ratio: finite, ci: interval }),
+  geomean: z.looseObject({ ratio: positive, ci: positiveInterval }),
   summary: verdictCountsSchema,
   /** Reasons to distrust the timings: an overloaded machine, different machines. */
   warnings: z.array(z.string()).optional(),
@@ -460,7 +453,7 @@ export const caseSpreadSchema = z.looseObject({
   /** Median over the processes of its median figure, ns per call. */
   medianNs: positive,
   /** Per basis, the sample sd of log(figure) over the processes (a basis some run lacks is absent). */
-  sigma: z.partialRecord(figureBasisSchema, spread),
+  sigma: z.partialRecord(figureBasisSchema, nonNegative),
   /**
    * Processes a basis's sd was measured over when fewer than n: the
    * 'calm-relative' figures only of the processes whose calm levels agree.
@@ -484,7 +477,7 @@ export const caseSpreadSchema = z.looseObject({
    * several processes (compare/processes.ts). Absent: fewer than
    * minNeighbourPairs neighbouring pairs, or a calibration written before.
    */
-  sigmaNeighbour: z.partialRecord(figureBasisSchema, spread).optional(),
+  sigmaNeighbour: z.partialRecord(figureBasisSchema, nonNegative).optional(),
   /**
    * Calibration processes left out of the calm spread, each alone in a mode
    * of its own (beyond 10% and 10 sds of the others, its neighbours not; at
@@ -527,7 +520,7 @@ export const betweenRunCalibrationSchema = z.looseObject({
    * cross-validated share of A/A pairs with a case called regressed at or
    * below 5%.
    */
-  floor: z.looseObject({ quantile: finite, sigma: spread }),
+  floor: z.looseObject({ quantile: finite, sigma: nonNegative }),
   cases: z.record(z.string(), caseSpreadSchema),
   /**
    * Leave-two-out: each pair of processes compared with the spread estimated
