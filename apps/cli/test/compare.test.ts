@@ -339,6 +339,18 @@ describe('check (git bisect run)', { timeout: heavyTestTimeout }, () => {
     });
     expect(result.code, result.stderr).toBe(125);
     expect(result.stderr).toContain('the baseline has none of the selected cases');
+    expect(lines(result.stderr)).toHaveLength(1);
+  });
+
+  it("exit 128, before measuring, for a --filter that matches none of the baseline's cases (the same at every commit)", async () => {
+    const result = await runCli(['check', '--baseline', base, '--filter', 'no-such-case', '--quiet'], {
+      env: noCalibration,
+    });
+    expect(result.code, result.stderr).toBe(128);
+    const measured = readRunResult(base).cases.filter((c) => c.status === 'ok').length;
+    expect(lines(result.stderr)).toEqual([
+      `layerbench: --filter 'no-such-case' matches none of the ${measured} measured case(s) of ${base} (see layerbench check --help)`,
+    ]);
   });
 
   it('exit 1 against a baseline 1000 times faster, 0 against one 1000 times slower, 125 naming check --against for one 30% apart', async () => {

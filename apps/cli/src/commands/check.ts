@@ -26,7 +26,7 @@ import { failureLines, measure, suiteErrorLines } from '../measure.js';
 import type { MeasureRequest } from '../measure.js';
 import { caseLayers, chooseNoise } from '../between-runs.js';
 import { InputFileError, readRunInput } from '../result-files.js';
-import { allSuites, suiteByName } from '../suites/index.js';
+import { allSuites, selectCases, suiteByName } from '../suites/index.js';
 import { styleFor } from '../terminal.js';
 import { cpuChoice } from '../cpu.js';
 import type { Command, CommandContext } from './types.js';
@@ -138,8 +138,9 @@ export const checkCommand: Command = {
     '  125  cannot tell: a verdict was inconclusive, the build failed, a case failed or',
     '       computed a different digest, the baseline has none of the selected cases, or',
     "       the CPU, core count or runtime differ from the baseline's",
-    '  128  bad input (usage, unreadable baseline): stops `git bisect run` rather than',
-    '       marking the commit bad, which exit 2 would do',
+    '  128  bad input (usage, unreadable baseline, a --filter matching none of the',
+    "       baseline's cases): stops `git bisect run` rather than marking the commit",
+    '       bad, which exit 2 would do',
     '',
     'Example:',
     '  layerbench run sha1 --time 1 --out /tmp/good.json     # on the good commit',
@@ -287,7 +288,15 @@ async function checkAgainstBaseline(args: string[], ctx: CommandContext): Promis
   const suiteNames = parsed.positionals.length > 0 ? parsed.positionals : baseline.suites;
   const suites = suiteNames.length > 0 ? suiteNames.map(suiteByName) : allSuites;
   const filter = chosen.filter ?? baseline.options.filter;
-  const baselineIds = new Set(baseline.cases.filter((result) => result.status === 'ok').map((result) => result.id));
+  const baselineOk = baseline.cases.filter((result) => result.status === 'ok');
+  // A --filter that matches none of the baseline's cases is the same at every commit: bad input (128), which
+  // stops git bisect at once, not 125 at every step, which would skip them all.
+  if (chosen.filter !== undefined && selectCases(baselineOk, { filter: chosen.filter }).length === 0) {
+    throw new UsageError(
+      `--filter '${chosen.filter}' matches none of the ${baselineOk.length} measured case(s) of ${chosen.baseline}`,
+    );
+  }
+  const baselineIds = new Set(baselineOk.map((result) => result.id));
 
   const timePerCase = chosen.time ?? baseline.options.timePerCase;
   const cpu = chosen.cpu ?? baseline.env.measuredOnCpu ?? 'none';
@@ -305,6 +314,7 @@ async function checkAgainstBaseline(args: string[], ctx: CommandContext): Promis
     quiet: chosen.quiet,
     onlyIds: baselineIds,
     onStart: ({ cases }) => {
+      if (cases.length === 0) return; // said below: the baseline has none of the selected cases
       ctx.stderr.write(
         `layerbench check: ${cases.length} case(s) against ${chosen.baseline}${processes > 1 ? ` in ${processes} processes` : ''}\n`,
       );
