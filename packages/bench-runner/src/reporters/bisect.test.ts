@@ -107,6 +107,24 @@ describe('bisect reports', () => {
     expect(markdown).toContain('- cmac/aes-128/pl=48/preloaded/table: cmac reproduces the change only when swapped in');
   });
 
+  it('say which layers differ when none was swapped (check --against compares whole stacks)', () => {
+    const side = (spec: string, aesHash: string) => ({
+      spec,
+      layers: [
+        { name: '@layerbench/aes-core', version: '0.1.0', contentHash: aesHash },
+        { name: '@layerbench/cmac', version: '0.1.0', contentHash: 'c1' },
+      ],
+    });
+    const whole = result({ layers: [], good: side('git:aaaa', 'a1'), bad: side('workspace', 'a2') });
+    expect(formatBisectTable(whole)).toContain(
+      'swapped layers: none (the whole stacks compared; their code differs in aes-core)',
+    );
+    expect(formatBisectMarkdown(whole)).toContain('swapped layers: none (the whole stacks compared');
+    const same = result({ layers: [], good: side('git:aaaa', 'a1'), bad: side('workspace', 'a1') });
+    expect(formatBisectTable(same)).toContain('swapped layers: none (the sides are identical)');
+    expect(formatBisectTable(result())).toContain('swapped layers: aes-core, cmac');
+  });
+
   it('never show an incomplete bisect as a pass: a banner, "not measured" cases, :warning:', () => {
     const partial = result({
       complete: false,

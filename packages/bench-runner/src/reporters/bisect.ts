@@ -181,11 +181,34 @@ function legend(result: BisectResult): string {
 const LEGEND_REST =
   'in = that layer from bad into the good stack; out = what putting it back to good undoes; % = share of the change; * = explains it (both swaps reproduce the change beyond the A/A); (in only) / (out only) = one swap only, not attributed';
 
+/**
+ * The layers whose version or built code (content hash) differ between the
+ * two sides' fingerprints, without the scope: what a result that swapped no
+ * layer (check --against compares whole stacks) still compared.
+ */
+function differingSideLayers(result: BisectResult): string[] {
+  const good = new Map(result.good.layers.map((l) => [l.name, l]));
+  return result.bad.layers
+    .filter((l) => {
+      const g = good.get(l.name);
+      return g === undefined || g.version !== l.version || g.contentHash !== l.contentHash;
+    })
+    .map((l) => l.name.replace(/^@layerbench\//, ''));
+}
+
+function swappedLayersText(result: BisectResult): string {
+  if (result.layers.length) return result.layers.join(', ');
+  const differing = differingSideLayers(result);
+  return differing.length
+    ? `none (the whole stacks compared; their code differs in ${differing.join(', ')})`
+    : 'none (the sides are identical)';
+}
+
 export function formatBisectTable(result: BisectResult): string {
   const lines: string[] = [bisectHeadline(result), ''];
   if (!result.complete) lines.push(incompleteText(result), '');
   lines.push(`good: ${result.good.spec}`, `bad:  ${result.bad.spec}`);
-  lines.push(`swapped layers: ${result.layers.length ? result.layers.join(', ') : 'none (the sides are identical)'}`);
+  lines.push(`swapped layers: ${swappedLayersText(result)}`);
   lines.push(
     `${result.options.rounds} rounds, ${result.options.timePerCase}s per case per variant, ${visitText(result)}, threshold ${result.options.threshold}, ${confidenceLabel(result.options.alpha)} intervals`,
   );
@@ -240,7 +263,7 @@ export function formatBisectMarkdown(result: BisectResult, options: BisectMarkdo
   out.push(`${h} ${bisectIcon(result)} layerbench bisect: ${md(bisectHeadline(result))}`, '');
   if (!result.complete) out.push(`**${md(incompleteText(result))}**`, '');
   out.push(
-    `Good \`${md(result.good.spec)}\` vs bad \`${md(result.bad.spec)}\`; swapped layers: ${result.layers.map((l) => `\`${l}\``).join(', ') || 'none'}; ${result.options.rounds} interleaved rounds, ${result.options.timePerCase} s per case per variant, ${visitText(result)}.`,
+    `Good \`${md(result.good.spec)}\` vs bad \`${md(result.bad.spec)}\`; swapped layers: ${result.layers.map((l) => `\`${l}\``).join(', ') || md(swappedLayersText(result))}; ${result.options.rounds} interleaved rounds, ${result.options.timePerCase} s per case per variant, ${visitText(result)}.`,
     '',
   );
   const attributedLayers = Object.entries(result.summary.attributed).sort((a, b) => b[1] - a[1]);
