@@ -25,7 +25,7 @@ function bisectCase(
 }
 
 function result(cases: BisectCase[], complete = true): BisectResult {
-  return { cases, complete } as unknown as BisectResult;
+  return { cases, complete, options: { threshold: 0.03 } } as unknown as BisectResult;
 }
 
 const never = () => false;
@@ -63,6 +63,21 @@ describe('pairedCheckVerdict', () => {
       reason: 'incomplete: a',
     });
     expect(pairedCheckVerdict(result([]), never)).toEqual({ code: 125, reason: 'no case was compared' });
+  });
+
+  it('good when an inconclusive case only may have got faster: its interval rules out a slowdown beyond the threshold', () => {
+    // Measured over a harmless aes-core commit: esp stitched x0.985 [0.966, 1.006] at threshold 0.03.
+    const faster = bisectCase('esp/x', 'esp', 'inconclusive');
+    faster.total = { ratio: 0.985, ci: [0.966, 1.006], pValue: 0.04, verdict: 'inconclusive' };
+    expect(pairedCheckVerdict(result([faster, bisectCase('esp/y', 'esp', 'unchanged')]), never)).toEqual({
+      code: 0,
+      reason:
+        '2 case(s) not regressed (1 inconclusive, but their intervals rule out a slowdown beyond the threshold: esp/x x0.985 [0.966, 1.006])',
+    });
+    // x1.023 [0.951, 1.100] (the commit before it): a slowdown beyond 3% is not ruled out.
+    const open = bisectCase('esp/x', 'esp', 'inconclusive');
+    open.total = { ratio: 1.023, ci: [0.951, 1.1], pValue: 0.4, verdict: 'inconclusive' };
+    expect(pairedCheckVerdict(result([open]), never)).toEqual({ code: 125, reason: 'inconclusive: esp/x' });
   });
 });
 

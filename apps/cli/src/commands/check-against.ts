@@ -17,7 +17,7 @@ import { checkedCpuPlan, planCpu } from '../cpu.js';
 import { progressStream } from '../terminal.js';
 import { BISECT_DEFAULTS, DEFAULT_BISECT_SUITES, PAIRED_DEFAULTS, resolverFor } from './bisect.js';
 import { layerPackages } from '../between-runs.js';
-import { checkExit as exit, type CheckVerdict } from './check-exit.js';
+import { checkExit as exit, ruledOutNote, slowdownRuledOut, type CheckVerdict } from './check-exit.js';
 import type { CommandContext } from './types.js';
 
 /**
@@ -43,7 +43,13 @@ export function pairedCheckVerdict(result: BisectResult, identical: (c: BisectCa
     return { code: exit.cannotTell, reason: `output digest changed: ${changedDigest.join(', ')}` };
   const regressed = judged.filter((c) => c.total?.verdict === 'regressed').map((c) => c.id);
   if (regressed.length > 0) return { code: exit.regressed, reason: `regressed: ${regressed.join(', ')}` };
-  const open = judged.filter((c) => c.status !== 'ok' || c.total === undefined || c.total.verdict === 'inconclusive');
+  const threshold = result.options.threshold;
+  const ruledOut = judged.filter(
+    (c) => c.status === 'ok' && c.total?.verdict === 'inconclusive' && slowdownRuledOut(c.total.ci, threshold),
+  );
+  const open = judged.filter(
+    (c) => (c.status !== 'ok' || c.total === undefined || c.total.verdict === 'inconclusive') && !ruledOut.includes(c),
+  );
   if (open.length > 0) {
     return {
       code: exit.cannotTell,
@@ -54,7 +60,7 @@ export function pairedCheckVerdict(result: BisectResult, identical: (c: BisectCa
   const same = result.cases.length - judged.length;
   return {
     code: exit.good,
-    reason: `${judged.length} case(s) not regressed${same ? `, ${same} with identical code` : ''}`,
+    reason: `${judged.length} case(s) not regressed${same ? `, ${same} with identical code` : ''}${ruledOutNote(ruledOut.map((c) => ({ id: c.id, ratio: c.total!.ratio, ci: c.total!.ci })))}`,
   };
 }
 

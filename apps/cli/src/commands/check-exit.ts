@@ -13,3 +13,26 @@ export interface CheckVerdict {
   code: number;
   reason: string;
 }
+
+/**
+ * Whether a case's interval of head/base rules out a slowdown beyond the
+ * threshold: its high end is at most 1 + threshold. check answers git
+ * bisect's one question, "did this commit make it slower?", and such a case
+ * answers no whatever its verdict: inconclusive only because it may have got
+ * faster by more than the threshold (the interval reaches below 1 - threshold)
+ * is not a reason to skip the commit. A case slower by the threshold or more
+ * lands there with probability at most alpha / 2 (one end of the interval).
+ * Measured (2026-12-03 23:45 UTC, `check --against` over a harmless aes-core
+ * commit): esp stitched x0.985 [0.966, 1.006] at threshold 0.03 was
+ * inconclusive, and git bisect was left with three commits that could be first.
+ */
+export function slowdownRuledOut(ci: readonly [number, number], threshold: number): boolean {
+  return ci[1] <= 1 + threshold;
+}
+
+/** The reason's note on inconclusive cases counted as not regressed (empty when there are none). */
+export function ruledOutNote(cases: readonly { id: string; ratio: number; ci: readonly [number, number] }[]): string {
+  if (cases.length === 0) return '';
+  const shown = cases.map((c) => `${c.id} x${c.ratio.toFixed(3)} [${c.ci[0].toFixed(3)}, ${c.ci[1].toFixed(3)}]`);
+  return ` (${cases.length} inconclusive, but their intervals rule out a slowdown beyond the threshold: ${shown.join(', ')})`;
+}

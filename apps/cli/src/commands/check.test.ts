@@ -64,4 +64,24 @@ describe('checkVerdict (the git bisect run answer)', () => {
     expect(comparison.cases[0]!.verdict).toBe('inconclusive');
     expect(checkVerdict(comparison, noisyHead)).toEqual({ code: checkExit.cannotTell, reason: 'inconclusive: a' });
   });
+
+  it('good when an inconclusive interval rules out a slowdown beyond the threshold (it may only have got faster)', () => {
+    const head = syntheticRun([syntheticCase('a', samplesAround(100, 3)), syntheticCase('b', samplesAround(200, 4))]);
+    const comparison = compareResults(base, head);
+    const t = comparison.threshold;
+    const widened = (high: number) => ({
+      ...comparison,
+      cases: comparison.cases.map((c) =>
+        c.id === 'a'
+          ? { ...c, ratio: 0.985, ratioCi: [1 - 2 * t, high] as [number, number], verdict: 'inconclusive' as const }
+          : c,
+      ),
+    });
+    expect(checkVerdict(widened(1 + t / 2), head)).toEqual({
+      code: checkExit.good,
+      reason: `2 case(s) not regressed (1 inconclusive, but their intervals rule out a slowdown beyond the threshold: a x0.985 [${(1 - 2 * t).toFixed(3)}, ${(1 + t / 2).toFixed(3)}])`,
+    });
+    // Its interval reaching beyond 1 + threshold: a slowdown is still possible, so cannot tell.
+    expect(checkVerdict(widened(1 + 2 * t), head)).toEqual({ code: checkExit.cannotTell, reason: 'inconclusive: a' });
+  });
 });

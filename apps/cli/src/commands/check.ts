@@ -42,7 +42,7 @@ import {
 } from './second-look.js';
 import { oneProcessModeRange } from './compare.js';
 
-import { checkExit, type CheckVerdict } from './check-exit.js';
+import { checkExit, ruledOutNote, slowdownRuledOut, type CheckVerdict } from './check-exit.js';
 
 export { checkExit, type CheckVerdict } from './check-exit.js';
 
@@ -133,9 +133,11 @@ export const checkCommand: Command = {
     formatOptionHelp(options),
     '',
     'Exit codes (what `git bisect run` expects):',
-    '  0    good: no selected case regressed',
+    '  0    good: no selected case regressed (an inconclusive case whose interval rules out',
+    '       a slowdown beyond the threshold, its high end at most 1 + threshold, counts too)',
     '  1    bad: a case regressed beyond the threshold',
-    '  125  cannot tell: a verdict was inconclusive, the build failed, a case failed or',
+    '  125  cannot tell: a verdict was inconclusive with such a slowdown still possible, the',
+    '       build failed, a case failed or',
     '       computed a different digest, the baseline has none of the selected cases, or',
     "       the CPU, core count or runtime differ from the baseline's",
     '  128  bad input (usage, unreadable baseline, a --filter matching none of the',
@@ -186,13 +188,14 @@ export function checkVerdict(comparison: Comparison, head: RunResult): CheckVerd
   }
   const regressed = comparison.cases.filter((result) => result.verdict === 'regressed').map((result) => result.id);
   if (regressed.length > 0) return { code: checkExit.regressed, reason: `regressed: ${regressed.join(', ')}` };
-  const inconclusive = comparison.cases
-    .filter((result) => result.verdict === 'inconclusive')
-    .map((result) => result.id);
+  const open = comparison.cases.filter((result) => result.verdict === 'inconclusive');
+  const ruledOut = open.filter((result) => slowdownRuledOut(result.ratioCi, comparison.threshold));
+  const inconclusive = open.filter((result) => !ruledOut.includes(result)).map((result) => result.id);
   if (inconclusive.length > 0)
     return { code: checkExit.cannotTell, reason: `inconclusive: ${inconclusive.join(', ')}` };
   if (comparison.cases.length === 0) return { code: checkExit.cannotTell, reason: 'no case was compared' };
-  return { code: checkExit.good, reason: `${comparison.cases.length} case(s) not regressed` };
+  const note = ruledOutNote(ruledOut.map((result) => ({ id: result.id, ratio: result.ratio, ci: result.ratioCi })));
+  return { code: checkExit.good, reason: `${comparison.cases.length} case(s) not regressed${note}` };
 }
 
 /** The root of the checkout this CLI was built in (the package.json with workspaces above it). */
