@@ -43,13 +43,13 @@ export function pairedCheckVerdict(result: BisectResult, identical: (c: BisectCa
     return { code: exit.cannotTell, reason: `output digest changed: ${changedDigest.join(', ')}` };
   const regressed = judged.filter((c) => c.total?.verdict === 'regressed').map((c) => c.id);
   if (regressed.length > 0) return { code: exit.regressed, reason: `regressed: ${regressed.join(', ')}` };
-  const threshold = result.options.threshold;
-  const ruledOut = judged.filter(
-    (c) => c.status === 'ok' && c.total?.verdict === 'inconclusive' && slowdownRuledOut(c.total.ci, threshold),
+  const undecided = judged.filter(
+    (c) => c.status !== 'ok' || c.total === undefined || c.total.verdict === 'inconclusive',
   );
-  const open = judged.filter(
-    (c) => (c.status !== 'ok' || c.total === undefined || c.total.verdict === 'inconclusive') && !ruledOut.includes(c),
+  const ruledOut = undecided.filter(
+    (c) => c.status === 'ok' && c.total !== undefined && slowdownRuledOut(c.total.ci, result.options.threshold),
   );
+  const open = undecided.filter((c) => !ruledOut.includes(c));
   if (open.length > 0) {
     return {
       code: exit.cannotTell,

@@ -7,7 +7,8 @@
 //
 // File kinds: 'layerbench/run' (runResultSchema), 'layerbench/compare'
 // (comparisonSchema), 'layerbench/calibration' (calibrationSchema), and
-// 'layerbench/bisect', whose schema lives beside these in ./bisect.ts.
+// 'layerbench/bisect' and 'layerbench/find', whose schemas live beside these
+// in ./bisect-schema.ts and ./find-schema.ts (their numbers in ./numbers.ts).
 import { z } from 'zod';
 import { finite, nonNegative, positive, positiveInterval, probability } from './numbers.js';
 
