@@ -132,3 +132,16 @@ export function harmlessExport(repo: string, layer: 'aes-core' | 'cmac' | 'sha1-
     `\n/** Scenario test: a harmless new export. */\nexport const ${name} = '${layer}';\n`,
   );
 }
+
+/**
+ * A comment-only change in the layer's entry module: a new comment block and a
+ * line comment. The build emits no comments, so its runnable code — and its
+ * content hash — stay the same.
+ */
+export function commentOnly(repo: string, layer: 'aes-core' | 'cmac' | 'sha1-dispatch' | 'esp'): void {
+  const file = join(repo, 'packages', layer, 'src/index.ts');
+  writeFileSync(
+    file,
+    `/*\n * Scenario test: a comment-only change.\n */\n${readFileSync(file, 'utf8')}\n// Scenario test: the end of the module.\n`,
+  );
+}
