@@ -137,7 +137,7 @@ const layerStacks: Record<string, readonly string[]> = {
  * bench-runner and the runtime are always checked too. Undefined for a case
  * of any other layer: the guard does not apply to it.
  */
-export function caseLayers(c: CaseResult): readonly string[] | undefined {
+export function caseLayers(c: Pick<CaseResult, 'layer'>): readonly string[] | undefined {
   const stack = layerPackages(c.layer);
   return stack === undefined ? undefined : [...stack, cliPackage];
 }

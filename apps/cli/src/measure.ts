@@ -6,9 +6,9 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { layerFingerprint, runCases } from '@layerbench/bench-runner';
+import { collectEnv, layerFingerprint, runCases } from '@layerbench/bench-runner';
 import { writeResultFile } from '@layerbench/bench-runner/results';
-import type { BenchCase, LayerFingerprint, RunResult } from '@layerbench/bench-runner';
+import type { BenchCase, EnvFingerprint, LayerFingerprint, RunResult } from '@layerbench/bench-runner';
 import { peersPackage } from './between-runs.js';
 import type { CommandContext } from './commands/types.js';
 import { describeLayers } from './layer-env.js';
@@ -151,6 +151,25 @@ export async function measure(request: MeasureRequest, ctx: CommandContext, laye
   return measurePrepared(request, ctx, prepared, report);
 }
 
+type LayerEnv = NonNullable<NonNullable<Parameters<typeof runCases>[1]>['env']>;
+
+/** What a run records of this checkout's code: the capability word, the dispatch decisions, and the layers' fingerprints, then the CLI's and the peers'. */
+function layerEnv(report: LayerReport): LayerEnv {
+  const fingerprints = [...report.layers, ...ownFingerprints()];
+  return report.capabilities === undefined
+    ? { dispatch: report.dispatch, layers: fingerprints }
+    : { capabilities: report.capabilities, dispatch: report.dispatch, layers: fingerprints };
+}
+
+/**
+ * The environment a run of these layers would record, without measuring
+ * anything (its load averages are now's): what `check` holds against a
+ * baseline's to know, before measuring, that no case's code has changed.
+ */
+export function unmeasuredEnv(layers: Layers): EnvFingerprint {
+  return collectEnv(layerEnv(describeLayers(layers)));
+}
+
 /** The measurement in this process of cases prepared by prepareMeasurement. */
 export async function measurePrepared(
   request: MeasureRequest,
@@ -172,12 +191,7 @@ export async function measurePrepared(
   };
 
   const progress = progressStream(ctx, request.quiet);
-  // The layers' fingerprints, then the CLI's and the peers' (each hashed once).
-  const fingerprints = [...report.layers, ...ownFingerprints()];
-  const env: NonNullable<Parameters<typeof runCases>[1]>['env'] =
-    report.capabilities === undefined
-      ? { dispatch: report.dispatch, layers: fingerprints }
-      : { capabilities: report.capabilities, dispatch: report.dispatch, layers: fingerprints };
+  const env = layerEnv(report);
   const plan = checkedCpuPlan(planCpu(request.cpu ?? 'none'));
   const run = await whilePinned(plan, async (cpu) => {
     const result = await runCases(prepared.selected, {

@@ -393,11 +393,24 @@ describe('check (git bisect run)', { timeout: heavyTestTimeout }, () => {
     });
     expect(good.code, good.stdout + good.stderr).toBe(0);
     expect(good.stdout).toMatch(/^check: good \(exit 0\)/m);
-    // The same 1000-fold difference on byte-identical code: the guard says it cannot have regressed.
+    // The same 1000-fold difference on byte-identical code cannot be a regression: good, nothing measured.
     const sameCode = writeRun('same-code-faster-baseline.json', { ...scaled(0.001), env: real.env });
     const guarded = await runCli(['check', '--baseline', sameCode, '--time', '0.2', '--quiet'], { env: noCalibration });
     expect(guarded.code, guarded.stdout + guarded.stderr).toBe(0);
-    expect(guarded.stdout).toContain('code identical');
+    expect(guarded.stdout).toMatch(
+      /^check: good \(exit 0\): the code of all 1 case\(s\) is identical to .*: nothing measured$/m,
+    );
+    // Identical code under another dispatch decision (LAYERBENCH_* forcing a backend, as the SHA-1 seed
+    // does) is not the same code: measured and judged.
+    const otherDispatch = writeRun('other-dispatch-baseline.json', {
+      ...scaled(0.001),
+      env: { ...real.env, dispatch: real.env.dispatch.map((d) => ({ ...d, impl: `${d.impl}-forced` })) },
+    });
+    const dispatched = await runCli(['check', '--baseline', otherDispatch, '--time', '0.2', '--quiet'], {
+      env: noCalibration,
+    });
+    expect(dispatched.code, dispatched.stdout + dispatched.stderr).toBe(1);
+    expect(dispatched.stdout).not.toContain('nothing measured');
     // 30% apart, within what separate runs may drift without a calibration: cannot tell (125), and the paired
     // form of the step is named with the baseline's commit.
     const nearBaseline = writeRun('near-baseline.json', scaled(1 / 1.3));

@@ -4,7 +4,7 @@
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readRunResult } from '@layerbench/bench-runner/results';
+import { readRunResult, writeResultFile } from '@layerbench/bench-runner/results';
 import type { RunResult } from '@layerbench/bench-runner';
 import { afterAll, describe, expect, it } from 'vitest';
 import { heavyTestTimeout, lines, runCli, spawnCli } from './spawn-cli.js';
@@ -256,12 +256,32 @@ describe('run --processes and check against a run of several processes', { timeo
       /^2 of 2 case\(s\) compared by the geometric mean of their processes \(base 3, head 3\); [0-2] of them with the spread between those processes, wider than the default; otherwise no between-run calibration/,
     );
 
-    // check measures as many processes as its baseline's run, exactly the baseline's cases.
-    const checked = await runCli(['check', '--baseline', files[0]!], { env: noCalibration });
+    // The code is byte-identical to the baseline's: every case would be unchanged whatever it measured, so
+    // check answers good at once and measures nothing.
+    const same = await runCli(['check', '--baseline', files[0]!], { env: noCalibration });
+    expect(same.code, same.stdout + same.stderr).toBe(0);
+    expect(same.stdout).toMatch(
+      /^check: good \(exit 0\): the code of all 2 case\(s\) is identical to .*processes-a\.json's .*: nothing measured$/m,
+    );
+    expect(same.stderr).not.toContain('case(s) against');
+    // Against a baseline of other code (its sha1-dispatch content hash differs), check measures as many
+    // processes as the baseline's run, exactly the baseline's cases, and judges them by their timings.
+    const base = readRunResult(files[0]!);
+    const otherCode = join(work, 'processes-other-code.json');
+    writeResultFile(otherCode, {
+      ...base,
+      env: {
+        ...base.env,
+        layers: base.env.layers.map((l) =>
+          l.name === '@layerbench/sha1-dispatch' ? { ...l, contentHash: 'f'.repeat(64) } : l,
+        ),
+      },
+    });
+    const checked = await runCli(['check', '--baseline', otherCode], { env: noCalibration });
     expect(checked.stderr).toMatch(/layerbench check: 2 case\(s\) against .* in 3 processes/);
-    // The code is byte-identical to the baseline's: the guard makes every case unchanged, so good.
-    expect(checked.stdout).toMatch(/check: good \(exit 0\)/);
-    expect(checked.code).toBe(0);
+    expect(checked.stdout).not.toContain('code identical');
+    // Code of the same speed on both sides, 3 processes each, the default spread: good, or cannot tell.
+    expect([0, 125], checked.stdout + checked.stderr).toContain(checked.code);
   });
 
   it("tops a run up with more processes while a case has too few in the CPU's fast state, and says so", async () => {

@@ -5,7 +5,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { compareResults, runCommit } from '@layerbench/bench-runner/compare';
+import { codeUnchanged, compareResults, runCommit } from '@layerbench/bench-runner/compare';
 import { formatComparison } from '@layerbench/bench-runner/reporters';
 import type { BenchCase, Comparison, RunResult } from '@layerbench/bench-runner';
 import {
@@ -22,7 +22,7 @@ import {
   valueOption,
 } from '../args.js';
 import { exactIdsFilter, extraProcessesFor, measureInProcesses, runInProcesses } from '../fresh-processes.js';
-import { failureLines, measure, suiteErrorLines } from '../measure.js';
+import { failureLines, measure, prepareCases, suiteErrorLines, unmeasuredEnv } from '../measure.js';
 import type { MeasureRequest } from '../measure.js';
 import { caseLayers, chooseNoise } from '../between-runs.js';
 import { InputFileError, readRunInput } from '../result-files.js';
@@ -114,7 +114,8 @@ export const checkCommand: Command = {
     "whose code is byte-identical to the baseline's (its layer and the layers below it,",
     "the CLI's suites, bench-runner, the runtime, CPU and dispatch decisions, by content",
     'hash) cannot have regressed and counts as unchanged, so a commit that did not touch',
-    'a case is never blamed for it.',
+    'a case is never blamed for it; when that holds for every case, nothing is measured:',
+    'good. The build emits no comments, so a comment-only commit is such a commit.',
     '',
     `One process a side, a case called regressed by less than x${oneProcessModeRange} (what a process running`,
     'a case in a mode of its own can look like) gets a second look: --second-look fresh',
@@ -196,6 +197,23 @@ export function checkVerdict(comparison: Comparison, head: RunResult): CheckVerd
   if (comparison.cases.length === 0) return { code: checkExit.cannotTell, reason: 'no case was compared' };
   const note = ruledOutNote(ruledOut.map((result) => ({ id: result.id, ratio: result.ratio, ci: result.ratioCi })));
   return { code: checkExit.good, reason: `${comparison.cases.length} case(s) not regressed${note}` };
+}
+
+/**
+ * The number of cases check would measure, when the code of every one is
+ * byte-identical to the baseline's (codeUnchanged: its layer and those below
+ * it, the CLI, the engine, the runtime, the CPU and the dispatch decisions);
+ * undefined when any differs or none is selected.
+ */
+async function identicalToBaseline(request: MeasureRequest, baseline: RunResult): Promise<number | undefined> {
+  const prepared = await prepareCases(request);
+  if (prepared.selected.length === 0) return undefined;
+  const head = unmeasuredEnv(prepared.layers);
+  const same = prepared.selected.every((c) => {
+    const layers = caseLayers(c);
+    return layers !== undefined && codeUnchanged(baseline.env, head, layers);
+  });
+  return same ? prepared.selected.length : undefined;
 }
 
 /** The root of the checkout this CLI was built in (the package.json with workspaces above it). */
@@ -333,6 +351,15 @@ async function checkAgainstBaseline(args: string[], ctx: CommandContext): Promis
     '--cpu',
     String(cpu),
   ];
+  // A commit that touched only other layers, documentation or comments leaves every case's code byte-identical
+  // to the baseline's, and the guard would call each unchanged whatever it measured: answer without measuring.
+  const identical = await identicalToBaseline(request, baseline);
+  if (identical !== undefined) {
+    ctx.stdout.write(
+      `check: good (exit 0): the code of all ${identical} case(s) is identical to ${chosen.baseline}'s (their layers and those below them, the CLI's suites, bench-runner, the runtime, the CPU and the dispatch decisions): nothing measured\n`,
+    );
+    return checkExit.good;
+  }
   const measurement =
     processes > 1
       ? await measureInProcesses(request, childArgs, processes, 'check', ctx, extra)
