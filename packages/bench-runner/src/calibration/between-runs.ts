@@ -12,9 +12,17 @@ import { compareResults } from '../compare/compare.js';
 import { calmLevel, caseFigure, figureBases, withinCalmLevel } from '../compare/figures.js';
 import type { RunNoise } from '../compare/noise.js';
 import { runNoiseFromCalibration, withinFalseAlarmTargets } from '../compare/noise.js';
-import { calmProcessesNeeded, compareProcessFigures, runPartOf } from '../compare/processes.js';
+import {
+  calmProcessesNeeded,
+  compareProcessFigures,
+  isolatedModeIndexes,
+  minCalmProcesses,
+  runPartOf,
+} from '../compare/processes.js';
+
+export { calmModeFactor, calmModeSpreads, minCalmProcesses } from '../compare/processes.js';
 import type { BetweenRunCalibration, CaseResult, CaseSpread, FigureBasis, RunResult } from '../results/schemas.js';
-import { median, percentile, seededRandom, type RandomSource } from '../stats/stats.js';
+import { median, percentile, sampleSd, seededRandom, type RandomSource } from '../stats/stats.js';
 import { bootstrapIterations, checkCompareOptions } from '../stats/verdict.js';
 
 /** Slowdowns whose detection rate is reported. */
@@ -31,17 +39,6 @@ export interface BetweenRunOptions {
   iterations?: number;
   random?: RandomSource;
   onProgress?: (message: string) => void;
-}
-
-function sampleSd(values: readonly number[]): number {
-  const n = values.length;
-  if (n < 2) return 0;
-  let mean = 0;
-  for (const v of values) mean += v;
-  mean /= n;
-  let ss = 0;
-  for (const v of values) ss += (v - mean) * (v - mean);
-  return Math.sqrt(ss / (n - 1));
 }
 
 /** The spread of one case over runs on one basis: sd of log(figure); undefined when a run has no such figure. */
@@ -113,58 +110,25 @@ export function sittingsOf(inOrder: readonly RunResult[]): number[] {
 }
 
 /**
- * A calibration process whose calm figure lies beyond this factor (10%) of
- * the calm group's median, while its neighbours do not, sat in a mode of its
- * own (isolatedModes).
- */
-export const calmModeFactor = 1.1;
-
-/**
- * ... and beyond this many standard deviations of the other processes' calm
- * figures (isolatedModes): a mode stands apart from a tight group, not in
- * the tail of a wide one. Measured on six calibrations of 2026-12-03 (8 to
- * 16 calm processes of the six `sha1/(64|1500)/(dispatch|unrolled|wasm)`
- * cases): the three modes of `sha1/1500/wasm` and `sha1/1500/unrolled` lay
- * 17.8, 30.7 and 53.4 of the others' sds out; every other process beyond
- * 10% lay 1.0 to 6.7 sds out (19 of them, 64-byte cases whose processes
- * spread 2.4-16%), and leaving such a tail out had made a calm spread
- * too narrow: `sha1/64/dispatch` 2.43% instead of 5.64% (one process of
- * nine x1.18), and two later runs of 4 processes of identical code were
- * called improved x0.906 with it.
- */
-export const calmModeSpreads = 10;
-
-/**
  * The processes of a calm group (in the order they ran) that sat alone in a
- * mode of their own: beyond calmModeFactor of the group's median calm
- * figure and beyond calmModeSpreads sds of the other processes' figures,
- * with the processes before and after them within it; at most one
- * in six processes (a mode met more often is part of the spread), and at
- * least minCalmProcesses left. Measured (2026-12-03, 12 and 16 processes at
- * --time 1, quiet): one process read `sha1/1500/wasm`'s calm figure 0.4169
- * (04:08 UTC) and 0.5510 (04:34) against 0.345-0.357 in all the others,
- * with the probe in the fast state throughout; kept, each made the case's
- * calm spread 5.45% and 11.64% instead of about 0.9%. Such a mode does not
- * hide in a run of several processes: it shows in the files' own spread,
- * which compare then takes (pooledSpread), and a calibration that left one
- * out makes compare ask for three calm processes a side (calmModes).
+ * mode of their own (isolatedModeIndexes, in processes.ts: beyond
+ * calmModeFactor of the group's median calm figure and beyond
+ * calmModeSpreads sds of the other processes' figures, with the processes
+ * before and after them within it); at most one in six processes (a mode
+ * met more often is part of the spread), and at least minCalmProcesses
+ * left. Measured (2026-12-03, 12 and 16 processes at --time 1, quiet): one
+ * process read `sha1/1500/wasm`'s calm figure 0.4169 (04:08 UTC) and 0.5510
+ * (04:34) against 0.345-0.357 in all the others, with the probe in the fast
+ * state throughout; kept, each made the case's calm spread 5.45% and 11.64%
+ * instead of about 0.9%. A calibration that left one out makes compare ask
+ * for three calm processes a side (calmModes); compare leaves such a mode
+ * out of a run of several processes by the same rule (one a side).
  */
 export function isolatedModes(inOrder: readonly CaseResult[]): Set<CaseResult> {
-  const logs = inOrder.map((c) => Math.log(caseFigure(c, 'calm-relative')!));
-  const centre = median(logs);
-  const far = logs.map((v) => Math.abs(v - centre) > Math.log(calmModeFactor));
-  const alone = far.map((isFar, i) => isFar && far[i - 1] !== true && far[i + 1] !== true);
-  const count = alone.filter(Boolean).length;
-  const allowed = Math.floor(inOrder.length / 6);
-  if (count === 0 || count > allowed || inOrder.length - count < minCalmProcesses) return new Set();
-  // Apart from a tight group, not the tail of a wide one (calmModeSpreads).
-  const spread = sampleSd(logs.filter((_, i) => !alone[i]));
-  const apart = logs.every((v, i) => !alone[i] || Math.abs(v - centre) > calmModeSpreads * spread);
-  return apart ? new Set(inOrder.filter((_, i) => alone[i])) : new Set();
+  const figures = inOrder.map((c) => caseFigure(c, 'calm-relative')!);
+  const modes = isolatedModeIndexes(figures, Math.floor(inOrder.length / 6), minCalmProcesses);
+  return new Set(modes.map((i) => inOrder[i]!));
 }
-
-/** Fewest processes a calm spread is measured over. */
-export const minCalmProcesses = 3;
 
 /**
  * The processes whose calm figures compare may compare with each other: of

@@ -34,6 +34,8 @@ import {
   type RunNoise,
 } from './noise.js';
 import {
+  calmModeFactor,
+  calmModeSpreads,
   calmProcessesNeeded,
   calmProcessFigures,
   compareProcessFigures,
@@ -43,6 +45,7 @@ import {
   pooledSpread,
   processFiguresOn,
   runPartOf,
+  withoutIsolatedMode,
 } from './processes.js';
 import type {
   CaseComparison,
@@ -223,6 +226,8 @@ export function compareResults(base: RunResult, head: RunResult, options: Compar
   // Cases of several processes the calibration could have judged on calm figures, but too few processes a side
   // met the fast state (or met it at the calibration's level).
   const calmShort: string[] = [];
+  // Cases of which a side's process in a mode of its own was left out of the calm comparison.
+  const modesLeftOut: string[] = [];
   for (const b of base.cases) {
     const h = headById.get(b.id);
     if (!h) {
@@ -245,10 +250,13 @@ export function compareResults(base: RunResult, head: RunResult, options: Compar
       noise.calm === true &&
       sameReference &&
       noise.spreadFor(b.id, 'calm-relative').assumed !== true;
-    const calm = calmPossible
+    const calmFound = calmPossible
       ? calmWithinCalibration(calmProcessFigures(b, h, calmProcessesNeeded(noise, b.id)), noise, b.id)
       : undefined;
-    if (calmPossible && calm === undefined) calmShort.push(b.id);
+    if (calmPossible && calmFound === undefined) calmShort.push(b.id);
+    // A process alone in a mode of its own is left out of each side (at most one; see withoutIsolatedMode).
+    const calm = calmFound === undefined ? undefined : withoutIsolatedModes(calmFound);
+    if (calm !== undefined && calm.left > 0) modesLeftOut.push(`${b.id} (${calm.leftText})`);
     const byProcess =
       calm !== undefined
         ? { method: 'calm-relative' as const, base: calm.base, head: calm.head }
@@ -385,7 +393,7 @@ export function compareResults(base: RunResult, head: RunResult, options: Compar
     geomean,
     summary,
     warnings: [...comparisonWarnings(base.env, head.env), ...stateWarnings(cases)],
-    noise: describeNoise(noise.summary, base, head, cases, calmShort),
+    noise: describeNoise(noise.summary, base, head, cases, calmShort, modesLeftOut),
   };
   if (incomparable.length > 0) comparison.incomparable = incomparable;
   if (incomparable.length > 0 && options.acrossEnvironments === true) comparison.acrossEnvironments = true;
@@ -398,6 +406,19 @@ export function compareResults(base: RunResult, head: RunResult, options: Compar
  * state have calm figures too, at a level the calibration's spread does not
  * describe.
  */
+/** Both sides of a calm comparison without a process alone in a mode of its own (withoutIsolatedMode). */
+function withoutIsolatedModes<T extends { base: number[]; head: number[] }>(
+  calm: T,
+): T & { left: number; leftText: string } {
+  const b = withoutIsolatedMode(calm.base);
+  const h = withoutIsolatedMode(calm.head);
+  const sides = [
+    b.left > 0 ? `base ${b.left} of ${calm.base.length}` : '',
+    h.left > 0 ? `head ${h.left} of ${calm.head.length}` : '',
+  ];
+  return { ...calm, base: b.kept, head: h.kept, left: b.left + h.left, leftText: sides.filter(Boolean).join(', ') };
+}
+
 function calmWithinCalibration<T extends { lowestLevel: number }>(
   calm: T | undefined,
   noise: RunNoise,
@@ -418,6 +439,7 @@ function describeNoise(
   head: RunResult,
   cases: readonly CaseComparison[],
   calmShort: readonly string[] = [],
+  modesLeftOut: readonly string[] = [],
 ): RunNoise['summary'] {
   let description = summary.description;
   const unmeasured =
@@ -439,6 +461,9 @@ function describeNoise(
         : '') +
       (split > 0
         ? `${split} averaging over their processes only the spread the calibration measured between neighbouring processes, the rest taken as shared by each run's processes; `
+        : '') +
+      (modesLeftOut.length > 0
+        ? `${modesLeftOut.length} without a process that ran the case alone in a mode of its own (beyond ${Math.round((calmModeFactor - 1) * 100)}% and ${calmModeSpreads} sds of the others' calm figures: ${modesLeftOut.slice(0, 3).join('; ')}${modesLeftOut.length > 3 ? '; ...' : ''}); `
         : '') +
       (calmShort.length > 0
         ? `${calmShort.length} not by calm figures (${calmShort.slice(0, 3).join(', ')}${calmShort.length > 3 ? ', ...' : ''}): fewer than ${minCalmProcessesPerSide} processes a side (${minCalmProcessesPerSideAfterModes} where the calibration left a process in a mode of its own out) met the CPU's fast state (at the calibration's level) while the case ran, so their intervals are wide; more processes (\`run --processes\`) or a quieter time narrow them; `

@@ -20,6 +20,7 @@ import {
   pooledSpread,
   processFiguresOn,
   runPartOf,
+  withoutIsolatedMode,
 } from './processes.js';
 import { computeStats, normalVariate, seededRandom, type RandomSource } from '../stats/stats.js';
 import type { CaseResult, RunResult } from '../types.js';
@@ -425,6 +426,76 @@ describe('compare on the calm figures of several processes', () => {
     expect(onCalm).toBe(400);
     // A side with one or two processes in the mode shows it in the files' own spread.
     expect(ownSpread).toBeGreaterThan(60);
+    expect(flagged).toBeLessThanOrEqual(4);
+  });
+
+  it('leaves out of a run of 4 or more one process alone in a mode of its own, and says so', () => {
+    // Calm figures of sha1/1500/wasm measured in runs of 4-6 processes (2026-12-04 02:05-02:16 UTC).
+    expect(withoutIsolatedMode([0.3454, 0.3479, 0.4088, 0.343])).toEqual({ kept: [0.3454, 0.3479, 0.343], left: 1 });
+    expect(withoutIsolatedMode([0.3512, 0.3456, 0.3449, 0.3492, 0.3429, 0.5378]).left).toBe(1);
+    // Four of six in the other mode: no process is alone in it, nothing is left out.
+    expect(withoutIsolatedMode([0.5693, 0.5621, 0.5596, 0.561, 0.3679, 0.3588]).left).toBe(0);
+    // Two processes apart, not neighbours: more than one a side is part of the spread.
+    expect(withoutIsolatedMode([0.345, 0.41, 0.346, 0.344, 0.52, 0.347]).left).toBe(0);
+    // Three processes: leaving one out would leave two.
+    expect(withoutIsolatedMode([0.345, 0.41, 0.346]).left).toBe(0);
+    // The tail of a wide group (64-byte cases spread 2.4-16%) is not a mode.
+    expect(withoutIsolatedMode([1.0, 1.08, 0.95, 1.12, 0.9]).left).toBe(0);
+
+    const random = seededRandom(27);
+    const run = (ns: number, mode?: number) =>
+      mergeProcessRuns(
+        Array.from({ length: 5 }, (_, p) =>
+          withCalm(
+            oneProcessRun([processCase('case', ns * Math.exp(0.004 * normalVariate(random)), random)]),
+            4400,
+            p === mode ? 1.25 : 1,
+          ),
+        ),
+      );
+    const noise = calm(0.004, 11);
+    const base = run(1000, 2);
+    const head = run(1050);
+    const c = compareResults(base, head, { ...options, noise, geomean: false });
+    expect(c.cases[0]!.method).toBe('calm-relative');
+    expect(c.cases[0]!.processes).toEqual({ base: 4, head: 5 });
+    expect(c.cases[0]!.betweenRuns?.source).toBe('pooled');
+    expect(c.cases[0]!.verdict).toBe('regressed');
+    expect(c.noise?.description).toContain(
+      "1 without a process that ran the case alone in a mode of its own (beyond 10% and 10 sds of the others' calm figures: case (base 1 of 5)); ",
+    );
+    expect(compareResults(run(1000), head, { ...options, noise, geomean: false }).noise?.description).not.toContain(
+      'mode of its own (beyond',
+    );
+  });
+
+  it('keeps false alarms below alpha over many A/A pairs of 4-6 processes with modes of their own, slow and fast', () => {
+    // Each process, independently, in a mode one time in ten: x1.15-x1.6 slower, or (one in three of them) faster.
+    const random = seededRandom(28);
+    const moody = (k: number) =>
+      mergeProcessRuns(
+        Array.from({ length: k }, () => {
+          const mode = random() < 0.1 ? (random() < 1 / 3 ? 0.85 : 1.15 + 0.45 * random()) : 1;
+          return withCalm(
+            oneProcessRun([processCase('case', 1000 * Math.exp(0.005 * normalVariate(random)), random)]),
+            4400,
+            mode,
+          );
+        }),
+      );
+    const noise = calm(0.005, 11);
+    let flagged = 0;
+    let leftOut = 0;
+    for (let pair = 0; pair < 400; pair++) {
+      const c = compareResults(moody(4 + (pair % 3)), moody(4 + ((pair + 1) % 3)), {
+        ...options,
+        noise,
+        geomean: false,
+      });
+      if (c.cases[0]!.verdict === 'regressed' || c.cases[0]!.verdict === 'improved') flagged++;
+      if (c.noise?.description.includes('mode of its own (beyond')) leftOut++;
+    }
+    expect(leftOut).toBeGreaterThan(100);
     expect(flagged).toBeLessThanOrEqual(4);
   });
 

@@ -24,7 +24,15 @@
 //   sqrt(sigma_n^2 (1/n_base + 1/n_head) + 2 sigma_r^2), which is sqrt(2)
 //   sigma for one process a side. Without that measurement all of sigma
 //   counts as the run's: sqrt(2) sigma whatever the number of processes.
-import { computeStats, geometricMean, mean, studentTVariate, type RandomSource } from '../stats/stats.js';
+import {
+  computeStats,
+  geometricMean,
+  mean,
+  median,
+  sampleSd,
+  studentTVariate,
+  type RandomSource,
+} from '../stats/stats.js';
 import { checkCompareOptions, decideRatio, type CompareOptions } from '../stats/verdict.js';
 import type { CaseResult, FigureBasis, RunResult, SampleComparison } from '../results/schemas.js';
 import { calmLevel, caseFigure, figureBases, withinCalmLevel } from './figures.js';
@@ -96,6 +104,66 @@ export function calmProcessFigures(
   const lowest = Math.min(...sides.flatMap((side) => side!.levels));
   const [b, h] = sides.map((side) => side!.figures.filter((_, i) => withinCalmLevel(side!.levels[i]!, lowest)));
   return b!.length >= perSide && h!.length >= perSide ? { base: b!, head: h!, lowestLevel: lowest } : undefined;
+}
+
+/** Fewest processes a calm spread is measured over (calibration), and left in a side when compare leaves a mode out. */
+export const minCalmProcesses = 3;
+
+/**
+ * A process whose calm figure lies beyond this factor (10%) of its group's
+ * median, while its neighbours do not, sat in a mode of its own
+ * (isolatedModeIndexes).
+ */
+export const calmModeFactor = 1.1;
+
+/**
+ * ... and beyond this many standard deviations of the other processes' calm
+ * figures (isolatedModeIndexes): a mode stands apart from a tight group, not
+ * in the tail of a wide one. Measured on six calibrations of 2026-12-03 (8
+ * to 16 calm processes of the six `sha1/(64|1500)/(dispatch|unrolled|wasm)`
+ * cases): the three modes of `sha1/1500/wasm` and `sha1/1500/unrolled` lay
+ * 17.8, 30.7 and 53.4 of the others' sds out; every other process beyond
+ * 10% lay 1.0 to 6.7 sds out (19 of them, 64-byte cases whose processes
+ * spread 2.4-16%), and leaving such a tail out had made a calm spread too
+ * narrow: `sha1/64/dispatch` 2.43% instead of 5.64% (one process of nine
+ * x1.18), and two later runs of 4 processes of identical code were called
+ * improved x0.906 with it.
+ */
+export const calmModeSpreads = 10;
+
+/**
+ * The indexes of the processes (calm figures in the order they ran) that sat
+ * alone in a mode of their own: beyond calmModeFactor of the group's median
+ * and beyond calmModeSpreads sds of the other processes' figures, with the
+ * processes before and after them within it. None when more than `allowed`
+ * are (a mode met that often is part of the spread) or fewer than `minLeft`
+ * would be left.
+ */
+export function isolatedModeIndexes(figures: readonly number[], allowed: number, minLeft: number): number[] {
+  const logs = figures.map((v) => Math.log(v));
+  const centre = median(logs);
+  const far = logs.map((v) => Math.abs(v - centre) > Math.log(calmModeFactor));
+  const alone = far.map((isFar, i) => isFar && far[i - 1] !== true && far[i + 1] !== true);
+  const modes = alone.flatMap((isAlone, i) => (isAlone ? [i] : []));
+  if (modes.length === 0 || modes.length > allowed || logs.length - modes.length < minLeft) return [];
+  const spread = sampleSd(logs.filter((_, i) => !alone[i]));
+  return modes.every((i) => Math.abs(logs[i]! - centre) > calmModeSpreads * spread) ? modes : [];
+}
+
+/**
+ * Compare's counterpart for one side of a comparison on calm figures: a run
+ * of several processes leaves out at most one process that sat alone in a
+ * mode of its own (isolatedModeIndexes), keeping at least minCalmProcesses.
+ * Such a mode (a case's calm figure x1.18-x1.56 in one of 4-6 processes
+ * whose probes were all in the fast state, the others within about 1%) made
+ * the side's own spread, and with it the interval, several times wider
+ * than the case's: measured (2026-12-04 02:05-02:16 UTC, four runs of 4-6
+ * processes a side of `sha1/1500/wasm` at --time 1), 3 of the 4 base runs
+ * had one.
+ */
+export function withoutIsolatedMode(figures: readonly number[]): { kept: number[]; left: number } {
+  const modes = isolatedModeIndexes(figures, 1, minCalmProcesses);
+  return { kept: figures.filter((_, i) => !modes.includes(i)), left: modes.length };
 }
 
 /** Whether a case was measured in more than one process (and compare should use its process figures). */

@@ -62,6 +62,16 @@ function sortedPercentile(sorted: ArrayLike<number>, p: number): number {
 }
 
 /** Median absolute deviation from the median (raw, not scaled by 1.4826). */
+/** Sample standard deviation (n - 1); 0 for fewer than two values. */
+export function sampleSd(values: readonly number[]): number {
+  const n = values.length;
+  if (n < 2) return 0;
+  const m = mean(values);
+  let ss = 0;
+  for (const v of values) ss += (v - m) * (v - m);
+  return Math.sqrt(ss / (n - 1));
+}
+
 export function mad(values: readonly number[]): number {
   const m = median(values);
   return median(values.map((v) => Math.abs(v - m)));
