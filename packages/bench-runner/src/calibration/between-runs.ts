@@ -19,8 +19,6 @@ import {
   minCalmProcesses,
   runPartOf,
 } from '../compare/processes.js';
-
-export { calmModeFactor, calmModeSpreads, minCalmProcesses } from '../compare/processes.js';
 import type { BetweenRunCalibration, CaseResult, CaseSpread, FigureBasis, RunResult } from '../results/schemas.js';
 import { median, percentile, sampleSd, seededRandom, type RandomSource } from '../stats/stats.js';
 import { bootstrapIterations, checkCompareOptions } from '../stats/verdict.js';
