@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { contentHash } from '@layerbench/bench-runner';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const repo = fileURLToPath(new URL('../../', import.meta.url));
 const tsc = join(repo, 'node_modules', 'typescript', 'bin', 'tsc');
@@ -51,7 +51,12 @@ function build(name: string, source: string): string {
 }
 
 describe('the shared build', () => {
-  const plain = build('plain', SOURCE);
+  // Built in a hook, not while the tests are collected: a failing build then fails the tests and afterAll still
+  // removes the folder.
+  let plain: string;
+  beforeAll(() => {
+    plain = build('plain', SOURCE);
+  });
 
   it('a comment-only edit builds the same runnable code: the content hash does not move', () => {
     const commented = build(

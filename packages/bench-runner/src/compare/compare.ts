@@ -400,12 +400,6 @@ export function compareResults(base: RunResult, head: RunResult, options: Compar
   return comparison;
 }
 
-/**
- * Calm process figures only in the state the calibration measured their
- * spread in (or a faster one): two runs whose processes all met the slow
- * state have calm figures too, at a level the calibration's spread does not
- * describe.
- */
 /** Both sides of a calm comparison without a process alone in a mode of its own (withoutIsolatedMode). */
 function withoutIsolatedModes<T extends { base: number[]; head: number[] }>(
   calm: T,
@@ -419,6 +413,12 @@ function withoutIsolatedModes<T extends { base: number[]; head: number[] }>(
   return { ...calm, base: b.kept, head: h.kept, left: b.left + h.left, leftText: sides.filter(Boolean).join(', ') };
 }
 
+/**
+ * Calm process figures only in the state the calibration measured their
+ * spread in (or a faster one): two runs whose processes all met the slow
+ * state have calm figures too, at a level the calibration's spread does not
+ * describe.
+ */
 function calmWithinCalibration<T extends { lowestLevel: number }>(
   calm: T | undefined,
   noise: RunNoise,

@@ -61,7 +61,6 @@ function sortedPercentile(sorted: ArrayLike<number>, p: number): number {
   return sorted[lo]! + (h - lo) * (sorted[hi]! - sorted[lo]!);
 }
 
-/** Median absolute deviation from the median (raw, not scaled by 1.4826). */
 /** Sample standard deviation (n - 1); 0 for fewer than two values. */
 export function sampleSd(values: readonly number[]): number {
   const n = values.length;
@@ -72,6 +71,7 @@ export function sampleSd(values: readonly number[]): number {
   return Math.sqrt(ss / (n - 1));
 }
 
+/** Median absolute deviation from the median (raw, not scaled by 1.4826). */
 export function mad(values: readonly number[]): number {
   const m = median(values);
   return median(values.map((v) => Math.abs(v - m)));
