@@ -35,17 +35,20 @@ import {
 } from './noise.js';
 import {
   calmModeFactor,
-  calmModeSpreads,
+  calmModeSigmas,
   calmProcessesNeeded,
   calmProcessFigures,
   compareProcessFigures,
   hasProcessFigures,
+  minCalmModeFactor,
   minCalmProcessesPerSide,
+  modeRuleFor,
   ownSpread,
   pooledSpread,
   processFiguresOn,
   runPartOf,
   withoutIsolatedMode,
+  type ModeRule,
 } from './processes.js';
 import type {
   CaseComparison,
@@ -255,7 +258,10 @@ export function compareResults(base: RunResult, head: RunResult, options: Compar
       : undefined;
     if (calmPossible && calmFound === undefined) calmShort.push(b.id);
     // A process alone in a mode of its own is left out of each side (at most one; see withoutIsolatedMode).
-    const calm = calmFound === undefined ? undefined : withoutIsolatedModes(calmFound);
+    const calm =
+      calmFound === undefined
+        ? undefined
+        : withoutIsolatedModes(calmFound, modeRuleFor(noise.spreadFor(b.id, 'calm-relative').sigma));
     if (calm !== undefined && calm.left > 0) modesLeftOut.push(`${b.id} (${calm.leftText})`);
     const byProcess =
       calm !== undefined
@@ -403,14 +409,22 @@ export function compareResults(base: RunResult, head: RunResult, options: Compar
 /** Both sides of a calm comparison without a process alone in a mode of its own (withoutIsolatedMode). */
 function withoutIsolatedModes<T extends { base: number[]; head: number[] }>(
   calm: T,
+  rule: ModeRule,
 ): T & { left: number; leftText: string } {
-  const b = withoutIsolatedMode(calm.base);
-  const h = withoutIsolatedMode(calm.head);
+  const b = withoutIsolatedMode(calm.base, rule);
+  const h = withoutIsolatedMode(calm.head, rule);
   const sides = [
     b.left > 0 ? `base ${b.left} of ${calm.base.length}` : '',
     h.left > 0 ? `head ${h.left} of ${calm.head.length}` : '',
   ];
-  return { ...calm, base: b.kept, head: h.kept, left: b.left + h.left, leftText: sides.filter(Boolean).join(', ') };
+  const beyond = `beyond ${((rule.factor - 1) * 100).toFixed(1)}%, ${rule.spreads} sds`;
+  return {
+    ...calm,
+    base: b.kept,
+    head: h.kept,
+    left: b.left + h.left,
+    leftText: `${sides.filter(Boolean).join(', ')}, ${beyond}`,
+  };
 }
 
 /**
@@ -463,7 +477,7 @@ function describeNoise(
         ? `${split} averaging over their processes only the spread the calibration measured between neighbouring processes, the rest taken as shared by each run's processes; `
         : '') +
       (modesLeftOut.length > 0
-        ? `${modesLeftOut.length} without a process that ran the case alone in a mode of its own (beyond ${Math.round((calmModeFactor - 1) * 100)}% and ${calmModeSpreads} sds of the others' calm figures: ${modesLeftOut.slice(0, 3).join('; ')}${modesLeftOut.length > 3 ? '; ...' : ''}); `
+        ? `${modesLeftOut.length} without a process that ran the case alone in a mode of its own (its calm figure beyond ${calmModeSigmas} of the case's calibrated sds, ${Math.round((minCalmModeFactor - 1) * 100)}-${Math.round((calmModeFactor - 1) * 100)}%, from its run's median and far beyond the others' spread: ${modesLeftOut.slice(0, 3).join('; ')}${modesLeftOut.length > 3 ? '; ...' : ''}); `
         : '') +
       (calmShort.length > 0
         ? `${calmShort.length} not by calm figures (${calmShort.slice(0, 3).join(', ')}${calmShort.length > 3 ? ', ...' : ''}): fewer than ${minCalmProcessesPerSide} processes a side (${minCalmProcessesPerSideAfterModes} where the calibration left a process in a mode of its own out) met the CPU's fast state (at the calibration's level) while the case ran, so their intervals are wide; more processes (\`run --processes\`) or a quieter time narrow them; `

@@ -132,37 +132,90 @@ export const calmModeFactor = 1.1;
 export const calmModeSpreads = 10;
 
 /**
+ * How far from its group a process must lie to count as alone in a mode of
+ * its own (isolatedModeIndexes): beyond `factor` of the group's median and
+ * beyond `spreads` sds of the other processes' figures.
+ */
+export interface ModeRule {
+  factor: number;
+  spreads: number;
+}
+
+/** The calibration's rule, for every case: 10% and 10 sds (calmModeFactor, calmModeSpreads). */
+export const calibrationModeRule: ModeRule = { factor: calmModeFactor, spreads: calmModeSpreads };
+
+/**
+ * For compare, a case's rule from the calm spread its calibration measured
+ * (sigma, sd of log): beyond this many of its sds (4), within
+ * [minCalmModeFactor, calmModeFactor]...
+ */
+export const calmModeSigmas = 4;
+
+/** ... but never nearer than 3% ... */
+export const minCalmModeFactor = 1.03;
+
+/**
+ * ... and, where that factor is under calmModeFactor (a case whose
+ * calibrated calm spread is under 2.4%), beyond 5 sds of the others instead
+ * of 10: the 10 were chosen against the tails of the 64-byte cases
+ * (processes spread 2.4-16%), which keep the calibration's rule. Measured
+ * (replaying the power runs of 2026-12-03 and 12-04, every base against
+ * every slowed run of `sha1/1500/wasm` +5.3%, runs of 4-6 processes, each
+ * hour's calibration): a slowed run's process at 0.3844 against
+ * 0.3591-0.3646 (x1.06, a calibrated sd of 0.9%) widened its comparisons
+ * to about [0.96, 1.16] under the calibration's rule; with this one 40 -> 45
+ * of 80 base/slowed comparisons were called regressed, and 0 of 400
+ * untouched and 0 of 450 further A/A case comparisons changed verdict.
+ */
+export const calmModeSpreadsBelowFactor = 5;
+
+/** The rule compare leaves a process out of a side by, for a case of calibrated calm spread `sigma`. */
+export function modeRuleFor(sigma: number | undefined): ModeRule {
+  if (sigma === undefined || !(sigma >= 0)) return calibrationModeRule;
+  const factor = Math.min(calmModeFactor, Math.max(minCalmModeFactor, Math.exp(calmModeSigmas * sigma)));
+  return factor < calmModeFactor ? { factor, spreads: calmModeSpreadsBelowFactor } : calibrationModeRule;
+}
+
+/**
  * The indexes of the processes (calm figures in the order they ran) that sat
- * alone in a mode of their own: beyond calmModeFactor of the group's median
- * and beyond calmModeSpreads sds of the other processes' figures, with the
+ * alone in a mode of their own: beyond `rule.factor` of the group's median
+ * and beyond `rule.spreads` sds of the other processes' figures, with the
  * processes before and after them within it. None when more than `allowed`
  * are (a mode met that often is part of the spread) or fewer than `minLeft`
  * would be left.
  */
-export function isolatedModeIndexes(figures: readonly number[], allowed: number, minLeft: number): number[] {
+export function isolatedModeIndexes(
+  figures: readonly number[],
+  allowed: number,
+  minLeft: number,
+  rule: ModeRule = calibrationModeRule,
+): number[] {
   const logs = figures.map((v) => Math.log(v));
   const centre = median(logs);
-  const far = logs.map((v) => Math.abs(v - centre) > Math.log(calmModeFactor));
+  const far = logs.map((v) => Math.abs(v - centre) > Math.log(rule.factor));
   const alone = far.map((isFar, i) => isFar && far[i - 1] !== true && far[i + 1] !== true);
   const modes = alone.flatMap((isAlone, i) => (isAlone ? [i] : []));
   if (modes.length === 0 || modes.length > allowed || logs.length - modes.length < minLeft) return [];
   const spread = sampleSd(logs.filter((_, i) => !alone[i]));
-  return modes.every((i) => Math.abs(logs[i]! - centre) > calmModeSpreads * spread) ? modes : [];
+  return modes.every((i) => Math.abs(logs[i]! - centre) > rule.spreads * spread) ? modes : [];
 }
 
 /**
  * Compare's counterpart for one side of a comparison on calm figures: a run
  * of several processes leaves out at most one process that sat alone in a
- * mode of its own (isolatedModeIndexes), keeping at least minCalmProcesses.
- * Such a mode (a case's calm figure x1.18-x1.56 in one of 4-6 processes
- * whose probes were all in the fast state, the others within about 1%) made
- * the side's own spread, and with it the interval, several times wider
- * than the case's: measured (2026-12-04 02:05-02:16 UTC, four runs of 4-6
- * processes a side of `sha1/1500/wasm` at --time 1), 3 of the 4 base runs
- * had one.
+ * mode of its own (isolatedModeIndexes, by the case's rule: modeRuleFor),
+ * keeping at least minCalmProcesses. Such a mode (a case's calm figure
+ * x1.18-x1.56 in one of 4-6 processes whose probes were all in the fast
+ * state, the others within about 1%) made the side's own spread, and with
+ * it the interval, several times wider than the case's: measured
+ * (2026-12-04 02:05-02:16 UTC, four runs of 4-6 processes a side of
+ * `sha1/1500/wasm` at --time 1), 3 of the 4 base runs had one.
  */
-export function withoutIsolatedMode(figures: readonly number[]): { kept: number[]; left: number } {
-  const modes = isolatedModeIndexes(figures, 1, minCalmProcesses);
+export function withoutIsolatedMode(
+  figures: readonly number[],
+  rule: ModeRule = calibrationModeRule,
+): { kept: number[]; left: number } {
+  const modes = isolatedModeIndexes(figures, 1, minCalmProcesses, rule);
   return { kept: figures.filter((_, i) => !modes.includes(i)), left: modes.length };
 }
 
