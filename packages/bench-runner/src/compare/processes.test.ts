@@ -494,6 +494,18 @@ describe('compare on the calm figures of several processes', () => {
     expect(withoutIsolatedMode([0.345, 0.3451, 0.357, 0.3449], modeRuleFor(0.0088)).left).toBe(0);
   });
 
+  /** 400 A/A pairs of runs of 4-6 processes made by `run`: those flagged, and those with a process left out. */
+  const aaOfSeveralProcesses = (run: (k: number) => RunResult, noise: ReturnType<typeof calm>) => {
+    let flagged = 0;
+    let leftOut = 0;
+    for (let pair = 0; pair < 400; pair++) {
+      const c = compareResults(run(4 + (pair % 3)), run(4 + ((pair + 1) % 3)), { ...options, noise, geomean: false });
+      if (c.cases[0]!.verdict === 'regressed' || c.cases[0]!.verdict === 'improved') flagged++;
+      if (c.noise?.description.includes('mode of its own (its calm')) leftOut++;
+    }
+    return { flagged, leftOut };
+  };
+
   it("keeps false alarms below alpha over many A/A pairs whose processes' offsets are heavy-tailed", () => {
     // Each process off by a Student t (3 dof) offset of scale 0.6% (sd 1%): 4-sd processes are common, and leaving
     // them out of a side must not make its interval too sure.
@@ -507,18 +519,7 @@ describe('compare on the calm figures of several processes', () => {
           ),
         ),
       );
-    const noise = calm(0.01, 15);
-    let flagged = 0;
-    let leftOut = 0;
-    for (let pair = 0; pair < 400; pair++) {
-      const c = compareResults(heavy(4 + (pair % 3)), heavy(4 + ((pair + 1) % 3)), {
-        ...options,
-        noise,
-        geomean: false,
-      });
-      if (c.cases[0]!.verdict === 'regressed' || c.cases[0]!.verdict === 'improved') flagged++;
-      if (c.noise?.description.includes('mode of its own (its calm')) leftOut++;
-    }
+    const { flagged, leftOut } = aaOfSeveralProcesses(heavy, calm(0.01, 15));
     expect(leftOut).toBeGreaterThan(10);
     expect(flagged).toBeLessThanOrEqual(4);
   });
@@ -537,18 +538,7 @@ describe('compare on the calm figures of several processes', () => {
           );
         }),
       );
-    const noise = calm(0.005, 11);
-    let flagged = 0;
-    let leftOut = 0;
-    for (let pair = 0; pair < 400; pair++) {
-      const c = compareResults(moody(4 + (pair % 3)), moody(4 + ((pair + 1) % 3)), {
-        ...options,
-        noise,
-        geomean: false,
-      });
-      if (c.cases[0]!.verdict === 'regressed' || c.cases[0]!.verdict === 'improved') flagged++;
-      if (c.noise?.description.includes('mode of its own (its calm')) leftOut++;
-    }
+    const { flagged, leftOut } = aaOfSeveralProcesses(moody, calm(0.005, 11));
     expect(leftOut).toBeGreaterThan(100);
     expect(flagged).toBeLessThanOrEqual(4);
   });
