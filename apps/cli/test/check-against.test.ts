@@ -13,7 +13,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emptyBisectCase } from '../src/bisect/run.ts';
 import { findRepoRoot } from '../src/bisect/side-sources.ts';
 import type { SideIdentity } from '../src/bisect/variants.ts';
-import { caseCodeIdentical, pairedCheckVerdict } from '../src/commands/check-against.ts';
+import {
+  caseCodeIdentical,
+  exactIds,
+  pairedCheckVerdict,
+  undecidedCases,
+  withLongerLook,
+} from '../src/commands/check-against.ts';
 import { heavyTestTimeout, runCli } from './spawn-cli.ts';
 
 function bisectCase(
@@ -81,6 +87,64 @@ describe('pairedCheckVerdict', () => {
   });
 });
 
+describe('the longer look at cases left inconclusive', () => {
+  type Verdict = NonNullable<BisectCase['total']>['verdict'];
+  const withTotal = (c: BisectCase, ratio: number, ci: [number, number], verdict: Verdict): BisectCase => ({
+    ...c,
+    total: { ratio, ci, pValue: 0.5, verdict },
+  });
+  it('takes the judged, measured, inconclusive cases a slowdown is still possible for, and no other', () => {
+    const open = withTotal(
+      bisectCase('aes/aes-128/block/table', 'aes-core', 'inconclusive'),
+      1.096,
+      [0.993, 1.209],
+      'inconclusive',
+    );
+    const faster = withTotal(bisectCase('aes/x', 'aes-core', 'inconclusive'), 0.985, [0.966, 1.006], 'inconclusive');
+    const same = bisectCase('cmac/y', 'cmac', 'inconclusive');
+    const failed = { ...bisectCase('aes/f', 'aes-core', 'inconclusive'), status: 'failed' } as BisectCase;
+    const digest = { ...bisectCase('aes/d', 'aes-core', 'inconclusive'), digestChanged: true } as BisectCase;
+    const regressed = bisectCase('aes/r', 'aes-core', 'regressed');
+    const r = result([open, faster, same, failed, digest, regressed]);
+    expect(undecidedCases(r, (c) => c.layer === 'cmac').map((c) => c.id)).toEqual(['aes/aes-128/block/table']);
+  });
+
+  it('selects exactly the ids named, whatever regular-expression characters they hold', () => {
+    const re = new RegExp(
+      exactIds([
+        'aes/aes-128/block/table',
+        'cmac/aes-128/pl=48/preloaded/table',
+        'esp/seal/pl=1400/table+wasm/stitched',
+      ]),
+    );
+    expect(re.test('aes/aes-128/block/table')).toBe(true);
+    expect(re.test('esp/seal/pl=1400/table+wasm/stitched')).toBe(true);
+    expect(re.test('esp/seal/pl=1400/tablewasm/stitched')).toBe(false);
+    expect(re.test('aes/aes-128/block/table2')).toBe(false);
+    expect(re.test('xaes/aes-128/block/table')).toBe(false);
+  });
+
+  it("judges a case the longer look measured by the longer look's figures, the others by the first's", () => {
+    const first = result([
+      withTotal(bisectCase('a', 'aes-core', 'inconclusive'), 1.096, [0.993, 1.209], 'inconclusive'),
+      withTotal(bisectCase('b', 'aes-core', 'inconclusive'), 1.05, [0.95, 1.15], 'inconclusive'),
+      bisectCase('c', 'aes-core', 'unchanged'),
+    ]);
+    const longer = result([
+      withTotal(bisectCase('a', 'aes-core', 'regressed'), 1.125, [1.088, 1.163], 'regressed'),
+      { ...bisectCase('b', 'aes-core', 'unchanged'), status: 'failed' } as BisectCase,
+    ]);
+    const merged = withLongerLook(first, longer);
+    expect(merged.cases.map((c) => [c.id, c.total?.verdict])).toEqual([
+      ['a', 'regressed'],
+      ['b', 'inconclusive'],
+      ['c', 'unchanged'],
+    ]);
+    expect(pairedCheckVerdict(merged, never)).toEqual({ code: 1, reason: 'regressed: a' });
+    expect(withLongerLook(first, result(longer.cases, false)).complete).toBe(false);
+  });
+});
+
 describe('caseCodeIdentical', () => {
   const identity = (code: Record<string, string>): SideIdentity =>
     ({
@@ -114,6 +178,8 @@ describe('check --against: bad input exits 128 with one line', () => {
     [['check', '--against', 'workspace', '--calibration', 'c.json'], /--calibration belongs to --baseline/],
     [['check', '--against', 'workspace', '--extra-processes', '2'], /--extra-processes belongs to --baseline/],
     [['check', '--against', 'workspace', 'nosuchsuite'], /nosuchsuite/],
+    [['check', '--baseline', 'x.json', '--longer-look', '2'], /--longer-look belongs to --against/],
+    [['check', '--against', 'workspace', '--longer-look', '0'], /--longer-look/],
   ])('%j', async (args, message) => {
     const run = await runCli(args);
     expect(run.code).toBe(128);

@@ -46,9 +46,7 @@ export function pairedCheckVerdict(result: BisectResult, identical: (c: BisectCa
   const undecided = judged.filter(
     (c) => c.status !== 'ok' || c.total === undefined || c.total.verdict === 'inconclusive',
   );
-  const ruledOut = undecided.filter(
-    (c) => c.status === 'ok' && c.total !== undefined && slowdownRuledOut(c.total.ci, result.options.threshold),
-  );
+  const ruledOut = undecided.filter((c) => slowdownRuledOutFor(c, result.options.threshold));
   const open = undecided.filter((c) => !ruledOut.includes(c));
   if (open.length > 0) {
     return {
@@ -64,12 +62,77 @@ export function pairedCheckVerdict(result: BisectResult, identical: (c: BisectCa
   };
 }
 
+/** An inconclusive case whose interval still rules a slowdown beyond the threshold out (check-exit.ts). */
+function slowdownRuledOutFor(c: BisectCase, threshold: number): boolean {
+  return c.status === 'ok' && c.total !== undefined && slowdownRuledOut(c.total.ci, threshold);
+}
+
+/**
+ * The cases a longer look measures again: judged (code not identical),
+ * measured, digest unchanged, inconclusive, and not ruled out as slower.
+ * A failed case or a changed digest is not a matter of time.
+ */
+export function undecidedCases(result: BisectResult, identical: (c: BisectCase) => boolean): BisectCase[] {
+  return result.cases.filter(
+    (c) =>
+      !identical(c) &&
+      c.status === 'ok' &&
+      !c.digestChanged &&
+      c.total?.verdict === 'inconclusive' &&
+      !slowdownRuledOutFor(c, result.options.threshold),
+  );
+}
+
+/**
+ * How much longer the longer look measures (x4: --time 0.6 becomes 2.4).
+ * Measured (2026-12-04 04:50-05:05 UTC, a throwaway clone whose aes-core
+ * table backend encrypts every 10th single block twice, +10%): at the
+ * default --time 0.6 the paired spread between processes of
+ * `aes/aes-128/block/table` (68 ns an operation; a visit of about 8 ms)
+ * was 4.3-5.0%, and check --against was inconclusive at every step of
+ * three git bisect runs (x1.04-x1.11, intervals about ±10%); at --time 3
+ * the spread was 1.3% and the same change read x1.125 [1.088, 1.163].
+ * A visit long enough to hold stretches of the CPU's fast state gives a
+ * low percentile that is that state's.
+ */
+export const defaultLongerLook = 4;
+
+/** A regular expression matching exactly these case ids. */
+export function exactIds(ids: readonly string[]): string {
+  return `^(${ids.map((id) => id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})$`;
+}
+
+/**
+ * The first look's result with the cases the longer look measured again
+ * replaced by the longer look's figures (a case it could not measure keeps
+ * the first look's, inconclusive). Each look is judged at alpha, so a case
+ * of unchanged code is called regressed by one of the two with probability
+ * at most alpha (alpha/2 a look, one-sided).
+ */
+export function withLongerLook(first: BisectResult, longer: BisectResult): BisectResult {
+  const again = new Map(longer.cases.map((c) => [c.id, c]));
+  return {
+    ...first,
+    cases: first.cases.map((c) => {
+      const later = again.get(c.id);
+      return later !== undefined && later.status === 'ok' ? later : c;
+    }),
+    complete: first.complete && longer.complete,
+  };
+}
+
+function formatTime(seconds: number): string {
+  return String(Number(seconds.toPrecision(3)));
+}
+
 export interface AgainstOptions {
   against: CompositionSpec;
   suites: string[];
   filter?: string | undefined;
   time?: number | undefined;
   processes?: number | undefined;
+  /** The longer look's factor on --time for cases left inconclusive (defaultLongerLook; 1: none). */
+  longerLook?: number | undefined;
   threshold?: number | undefined;
   alpha?: number | undefined;
   quiet?: boolean | undefined;
@@ -110,33 +173,53 @@ export async function checkAgainstStack(options: AgainstOptions, ctx: CommandCon
     return exit.good;
   }
   const env = collectEnv();
-  const result = await runBisect({
-    good,
-    bad,
-    goodId,
-    badId,
-    layers: [],
-    suites: options.suites.length ? options.suites : DEFAULT_BISECT_SUITES,
-    ...(options.filter === undefined ? {} : { filter: options.filter }),
-    peers: false,
-    timePerCase: options.time ?? BISECT_DEFAULTS.time,
-    rounds: PAIRED_DEFAULTS.rounds,
-    processes: options.processes ?? PAIRED_DEFAULTS.processes,
-    paired: true,
-    visitPercentile: DEFAULT_VISIT_PERCENTILE,
-    threshold: options.threshold ?? BISECT_DEFAULTS.threshold,
-    alpha: options.alpha ?? BISECT_DEFAULTS.alpha,
-    machine: { cpuModel: env.cpuModel, cpuCount: env.cpuCount, os: env.os, machineId: env.machineId },
-    cpu: checkedCpuPlan(planCpu('auto')),
-    signal: ctx.signal,
-    progress: log,
-  });
+  const identical = (c: BisectCase) => caseCodeIdentical(c.layer, goodId, badId);
+  const measure = (filter: string | undefined, timePerCase: number) =>
+    runBisect({
+      good,
+      bad,
+      goodId,
+      badId,
+      layers: [],
+      suites: options.suites.length ? options.suites : DEFAULT_BISECT_SUITES,
+      ...(filter === undefined ? {} : { filter }),
+      peers: false,
+      timePerCase,
+      rounds: PAIRED_DEFAULTS.rounds,
+      processes: options.processes ?? PAIRED_DEFAULTS.processes,
+      paired: true,
+      visitPercentile: DEFAULT_VISIT_PERCENTILE,
+      threshold: options.threshold ?? BISECT_DEFAULTS.threshold,
+      alpha: options.alpha ?? BISECT_DEFAULTS.alpha,
+      machine: { cpuModel: env.cpuModel, cpuCount: env.cpuCount, os: env.os, machineId: env.machineId },
+      cpu: checkedCpuPlan(planCpu('auto')),
+      signal: ctx.signal,
+      progress: log,
+    });
+  const time = options.time ?? BISECT_DEFAULTS.time;
+  let result = await measure(options.filter, time);
   ctx.stdout.write(`${formatBisectTable(result)}\n`);
   if (result.incomplete?.interrupted) {
     ctx.stderr.write('layerbench check: interrupted\n');
     return 130;
   }
-  const verdict = pairedCheckVerdict(result, (c) => caseCodeIdentical(c.layer, goodId, badId));
+  const open = undecidedCases(result, identical);
+  const longer = options.longerLook ?? defaultLongerLook;
+  if (open.length > 0 && longer > 1) {
+    // A longer look at the cases left open, in fresh processes: their first visits were too short to see past
+    // the machine's flickering state (see longerLookCases).
+    ctx.stdout.write(
+      `longer look: ${open.length} case(s) inconclusive at --time ${time}, measured again in fresh processes at --time ${formatTime(time * longer)} (x${longer}): ${open.map((c) => c.id).join(', ')}\n`,
+    );
+    const again = await measure(exactIds(open.map((c) => c.id)), time * longer);
+    ctx.stdout.write(`${formatBisectTable(again)}\n`);
+    if (again.incomplete?.interrupted) {
+      ctx.stderr.write('layerbench check: interrupted\n');
+      return 130;
+    }
+    result = withLongerLook(result, again);
+  }
+  const verdict = pairedCheckVerdict(result, identical);
   const word = verdict.code === exit.good ? 'good' : verdict.code === exit.regressed ? 'bad' : 'cannot tell';
   ctx.stdout.write(`check: ${word} (exit ${verdict.code}): ${verdict.reason}\n`);
   return verdict.code;

@@ -31,7 +31,7 @@ import { styleFor } from '../terminal.js';
 import { cpuChoice } from '../cpu.js';
 import type { Command, CommandContext } from './types.js';
 import { side } from './bisect.js';
-import { checkAgainstStack } from './check-against.js';
+import { checkAgainstStack, defaultLongerLook } from './check-against.js';
 import {
   defaultSecondLookProcesses,
   secondLook,
@@ -80,6 +80,11 @@ const options = {
     `the ratio below which a case called regressed one process a side gets the second look (default ${oneProcessModeRange}: per-process modes of x1.35-x3.1 were measured on a shared machine)`,
     positiveNumber('ratio'),
   ),
+  'longer-look': valueOption(
+    'x',
+    `with --against: measure the cases left inconclusive again in fresh processes at x times --time, and judge them by that (default ${defaultLongerLook}; 1: no longer look)`,
+    positiveInteger('factor'),
+  ),
   threshold: valueOption(
     'ratio',
     'slowdowns smaller than this count as good (e.g. 0.05)',
@@ -126,7 +131,9 @@ export const checkCommand: Command = {
     'this checkout are measured side by side in the same worker processes, compared',
     'within processes (`layerbench bisect --paired`, without the layer swaps; 6',
     "processes, 12 rounds, --time per case and side, default 0.6; suites default to bisect's),",
-    'which sees changes of a few percent that two separate runs cannot. When no',
+    'which sees changes of a few percent that two separate runs cannot. Cases left',
+    `inconclusive get a longer look: measured again in fresh processes at x${defaultLongerLook} --time`,
+    '(--longer-look) and judged by that. When no',
     "layer's code differs from <spec>'s, nothing is measured: good. --cpu,",
     '--calibration and --across-environments belong to --baseline.',
     '',
@@ -295,12 +302,16 @@ async function checkAgainstBaseline(args: string[], ctx: CommandContext): Promis
         filter: chosen.filter,
         time: chosen.time,
         processes: chosen.processes,
+        longerLook: chosen['longer-look'],
         threshold: chosen.threshold,
         alpha: chosen.alpha,
         quiet: chosen.quiet,
       },
       ctx,
     );
+  }
+  if (chosen['longer-look'] !== undefined) {
+    throw new UsageError('--longer-look belongs to --against; --baseline has its second look (--second-look)');
   }
   if (chosen.baseline === undefined) throw new UsageError('--baseline <file> or --against <spec> is required');
 
