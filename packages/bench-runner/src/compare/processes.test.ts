@@ -88,6 +88,13 @@ function withCalm(run: RunResult, level: number, factor = 1): RunResult {
   };
 }
 
+/** A run of k processes of one case, each at `ns()` with calm figures at level 4400, x`mode()` in the calm slices. */
+function calmProcesses(k: number, random: RandomSource, ns: () => number, mode: () => number = () => 1): RunResult {
+  return mergeProcessRuns(
+    Array.from({ length: k }, () => withCalm(oneProcessRun([processCase('case', ns(), random)]), 4400, mode())),
+  );
+}
+
 describe('mergeProcessRuns', () => {
   const random = seededRandom(7);
   const a = oneProcessRun([processCase('x', 100, random), processCase('y', 200, random)]);
@@ -407,14 +414,11 @@ describe('compare on the calm figures of several processes', () => {
     // on 2026-12-03); the calibration's calm spread without them (0.5%) and three calm processes a side.
     const random = seededRandom(26);
     const moody = (k: number) =>
-      mergeProcessRuns(
-        Array.from({ length: k }, () =>
-          withCalm(
-            oneProcessRun([processCase('case', 1000 * Math.exp(0.005 * normalVariate(random)), random)]),
-            4400,
-            random() < 1 / 12 ? 1.3 : 1,
-          ),
-        ),
+      calmProcesses(
+        k,
+        random,
+        () => 1000 * Math.exp(0.005 * normalVariate(random)),
+        () => (random() < 1 / 12 ? 1.3 : 1),
       );
     const noise = { ...calm(0.005, 11), calmProcessesFor: () => 3 };
     let flagged = 0;
@@ -510,15 +514,7 @@ describe('compare on the calm figures of several processes', () => {
     // Each process off by a Student t (3 dof) offset of scale 0.6% (sd 1%): 4-sd processes are common, and leaving
     // them out of a side must not make its interval too sure.
     const random = seededRandom(29);
-    const heavy = (k: number) =>
-      mergeProcessRuns(
-        Array.from({ length: k }, () =>
-          withCalm(
-            oneProcessRun([processCase('case', 1000 * Math.exp(0.006 * studentTVariate(3, random)), random)]),
-            4400,
-          ),
-        ),
-      );
+    const heavy = (k: number) => calmProcesses(k, random, () => 1000 * Math.exp(0.006 * studentTVariate(3, random)));
     const { flagged, leftOut } = aaOfSeveralProcesses(heavy, calm(0.01, 15));
     expect(leftOut).toBeGreaterThan(10);
     expect(flagged).toBeLessThanOrEqual(4);
