@@ -3,7 +3,7 @@
 import type { BisectResult } from '@layerbench/bench-runner/results';
 import { describe, expect, it } from 'vitest';
 import { emptyBisectCase } from '../src/bisect/run.ts';
-import { pairedHint } from '../src/commands/bisect.ts';
+import { longerVisitsHint, pairedHint } from '../src/commands/bisect.ts';
 
 function resultWith(totals: [string, number, 'inconclusive' | 'unchanged' | 'regressed'][]): BisectResult {
   const cases = totals.map(([id, ratio, verdict]) => ({
@@ -41,5 +41,24 @@ describe('pairedHint', () => {
         [],
       ),
     ).toBeUndefined();
+  });
+});
+
+describe('longerVisitsHint', () => {
+  it('names the cases that moved in a paired bisect and the command for them alone at 4x --time', () => {
+    const hint = longerVisitsHint(
+      resultWith([
+        ['aes/aes-128/block/table', 1.109, 'inconclusive'],
+        ['aes/aes-128/cbc-enc/1024/table', 0.999, 'inconclusive'],
+      ]),
+      ['--paired', '--good', 'git:abc', '--suite', 'aes', '--filter=^aes/', '--time', '0.6'],
+      0.6,
+    );
+    expect(hint).toContain('1 case(s) moved by more than the threshold but are inconclusive compared within processes');
+    expect(hint).toContain('(aes/aes-128/block/table x1.109)');
+    expect(hint).toContain(
+      "  layerbench bisect --paired --good git:abc --suite aes --filter '^(aes/aes-128/block/table)$' --time 2.4",
+    );
+    expect(longerVisitsHint(resultWith([['a', 1.01, 'inconclusive']]), [], 0.6)).toBeUndefined();
   });
 });

@@ -15,11 +15,11 @@ import { findRepoRoot } from '../src/bisect/side-sources.ts';
 import type { SideIdentity } from '../src/bisect/variants.ts';
 import {
   caseCodeIdentical,
-  exactIds,
   pairedCheckVerdict,
   undecidedCases,
   withLongerLook,
 } from '../src/commands/check-against.ts';
+import { exactIds } from '../src/commands/longer-look.ts';
 import { heavyTestTimeout, runCli } from './spawn-cli.ts';
 
 function bisectCase(

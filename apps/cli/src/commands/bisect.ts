@@ -21,6 +21,7 @@ import {
   booleanOption,
 } from '../args.js';
 import { movedButInconclusive } from '@layerbench/bench-runner/compare';
+import { defaultLongerLook, exactIds } from './longer-look.js';
 import { formatBisectMarkdown, formatBisectTable } from '@layerbench/bench-runner/reporters';
 import type { BisectResult } from '@layerbench/bench-runner/results';
 import { DEFAULT_VISIT_PERCENTILE, runBisect } from '../bisect/run.js';
@@ -322,8 +323,43 @@ async function bisect(args: string[], ctx: CommandContext): Promise<number> {
   if (!paired && goodId.code.runtime === badId.code.runtime) {
     const hint = pairedHint(result, args);
     if (hint !== undefined) ctx.stderr.write(`\n${hint}\n`);
+  } else if (paired) {
+    const hint = longerVisitsHint(result, args, chosen.time ?? BISECT_DEFAULTS.time);
+    if (hint !== undefined) ctx.stderr.write(`\n${hint}\n`);
   }
   return bisectExitCode(result);
+}
+
+/** The arguments without an option that takes a value (`--flag v` or `--flag=v`). */
+function withoutOption(args: readonly string[], flag: string): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === flag) i++;
+    else if (!args[i]!.startsWith(`${flag}=`)) out.push(args[i]!);
+  }
+  return out;
+}
+
+/**
+ * For a paired bisect: the cases whose total change moved beyond the
+ * threshold but stayed inconclusive, and the same command for them alone at
+ * x`defaultLongerLook` --time: a fast case's visits at the default time are
+ * too short to see past the CPU's flickering state (check --against's longer
+ * look, which does this itself; CLI README).
+ */
+export function longerVisitsHint(result: BisectResult, args: readonly string[], time: number): string | undefined {
+  const moved = result.cases.filter((c) => c.total && movedButInconclusive(c.total, result.options.threshold));
+  if (moved.length === 0) return undefined;
+  const names = moved.slice(0, 3).map((c) => `${c.id} x${c.total!.ratio.toFixed(3)}`);
+  const rest = withoutOption(withoutOption(args, '--time'), '--filter');
+  const longer = Number((time * defaultLongerLook).toPrecision(3));
+  return [
+    `${moved.length} case(s) moved by more than the threshold but are inconclusive compared within processes (${names.join(', ')}${moved.length > 3 ? ', ...' : ''}).`,
+    `Longer visits see past the CPU's flickering state (for a 68 ns case the spread between processes went from 4.3-5% at --time 0.6 to 1.3% at --time 3); measure them alone at x${defaultLongerLook} --time:`,
+    `  layerbench bisect ${[...rest, '--filter', exactIds(moved.map((c) => c.id)), '--time', String(longer)]
+      .map(shellWord)
+      .join(' ')}`,
+  ].join('\n');
 }
 
 /** An argument as a POSIX shell reads it back (single-quoted unless plain). */

@@ -18,6 +18,7 @@ import { progressStream } from '../terminal.js';
 import { BISECT_DEFAULTS, DEFAULT_BISECT_SUITES, PAIRED_DEFAULTS, resolverFor } from './bisect.js';
 import { layerPackages } from '../between-runs.js';
 import { checkExit as exit, ruledOutNote, slowdownRuledOut, type CheckVerdict } from './check-exit.js';
+import { defaultLongerLook, exactIds } from './longer-look.js';
 import type { CommandContext } from './types.js';
 
 /**
@@ -81,25 +82,6 @@ export function undecidedCases(result: BisectResult, identical: (c: BisectCase) 
       c.total?.verdict === 'inconclusive' &&
       !slowdownRuledOutFor(c, result.options.threshold),
   );
-}
-
-/**
- * How much longer the longer look measures (x4: --time 0.6 becomes 2.4).
- * Measured (2026-12-04 04:50-05:05 UTC, a throwaway clone whose aes-core
- * table backend encrypts every 10th single block twice, +10%): at the
- * default --time 0.6 the paired spread between processes of
- * `aes/aes-128/block/table` (68 ns an operation; a visit of about 8 ms)
- * was 4.3-5.0%, and check --against was inconclusive at every step of
- * three git bisect runs (x1.04-x1.11, intervals about ±10%); at --time 3
- * the spread was 1.3% and the same change read x1.125 [1.088, 1.163].
- * A visit long enough to hold stretches of the CPU's fast state gives a
- * low percentile that is that state's.
- */
-export const defaultLongerLook = 4;
-
-/** A regular expression matching exactly these case ids. */
-export function exactIds(ids: readonly string[]): string {
-  return `^(${ids.map((id) => id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})$`;
 }
 
 /**

@@ -31,7 +31,8 @@ import { styleFor } from '../terminal.js';
 import { cpuChoice } from '../cpu.js';
 import type { Command, CommandContext } from './types.js';
 import { side } from './bisect.js';
-import { checkAgainstStack, defaultLongerLook } from './check-against.js';
+import { checkAgainstStack } from './check-against.js';
+import { defaultLongerLook } from './longer-look.js';
 import {
   defaultSecondLookProcesses,
   secondLook,

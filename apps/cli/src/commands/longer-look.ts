@@ -1,0 +1,23 @@
+// The longer look: cases a paired comparison left inconclusive, measured
+// again with longer visits (check --against does it; bisect --paired names
+// the command).
+
+/**
+ * How much longer the longer look measures (x4: --time 0.6 becomes 2.4).
+ * Measured (2026-12-04 04:50-05:05 UTC, a throwaway clone whose aes-core
+ * table backend encrypts every 10th single block twice, +10%): at the
+ * default --time 0.6 the paired spread between processes of
+ * `aes/aes-128/block/table` (68 ns an operation; a visit of about 8 ms)
+ * was 4.3-5.0%, and check --against was inconclusive at each measured
+ * step of a git bisect run (x1.04-x1.11, intervals about ±10%); at --time
+ * 3 the spread was 1.3% and the same change read x1.125 [1.088, 1.163].
+ * With the longer look, git bisect named the regression in 3 of 3 runs.
+ * A visit long enough to hold stretches of the CPU's fast state gives a
+ * low percentile that is that state's.
+ */
+export const defaultLongerLook = 4;
+
+/** A regular expression matching exactly these case ids. */
+export function exactIds(ids: readonly string[]): string {
+  return `^(${ids.map((id) => id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})$`;
+}
