@@ -51,14 +51,15 @@ describe('longerVisitsHint', () => {
         ['aes/aes-128/block/table', 1.109, 'inconclusive'],
         ['aes/aes-128/cbc-enc/1024/table', 0.999, 'inconclusive'],
       ]),
-      ['--paired', '--good', 'git:abc', '--suite', 'aes', '--filter=^aes/', '--time', '0.6'],
+      ['--paired', '--good', 'git:abc', '--suite', 'aes', '--filter=^aes/', '--time', '0.6', '--processes', '5'],
       0.6,
+      5,
     );
     expect(hint).toContain('1 case(s) moved by more than the threshold but are inconclusive compared within processes');
     expect(hint).toContain('(aes/aes-128/block/table x1.109)');
     expect(hint).toContain(
-      "  layerbench bisect --paired --good git:abc --suite aes --filter '^(aes/aes-128/block/table)$' --time 2.4",
+      "  layerbench bisect --paired --good git:abc --suite aes --filter '^(aes/aes-128/block/table)$' --time 2.4 --processes 10",
     );
-    expect(longerVisitsHint(resultWith([['a', 1.01, 'inconclusive']]), [], 0.6)).toBeUndefined();
+    expect(longerVisitsHint(resultWith([['a', 1.01, 'inconclusive']]), [], 0.6, 6)).toBeUndefined();
   });
 });

@@ -21,7 +21,7 @@ import {
   booleanOption,
 } from '../args.js';
 import { movedButInconclusive } from '@layerbench/bench-runner/compare';
-import { defaultLongerLook, exactIds } from './longer-look.js';
+import { defaultLongerLook, exactIds, longerLookProcesses } from './longer-look.js';
 import { formatBisectMarkdown, formatBisectTable } from '@layerbench/bench-runner/reporters';
 import type { BisectResult } from '@layerbench/bench-runner/results';
 import { DEFAULT_VISIT_PERCENTILE, runBisect } from '../bisect/run.js';
@@ -324,7 +324,7 @@ async function bisect(args: string[], ctx: CommandContext): Promise<number> {
     const hint = pairedHint(result, args);
     if (hint !== undefined) ctx.stderr.write(`\n${hint}\n`);
   } else if (paired) {
-    const hint = longerVisitsHint(result, args, chosen.time ?? BISECT_DEFAULTS.time);
+    const hint = longerVisitsHint(result, args, chosen.time ?? BISECT_DEFAULTS.time, processes);
     if (hint !== undefined) ctx.stderr.write(`\n${hint}\n`);
   }
   return bisectExitCode(result);
@@ -347,16 +347,30 @@ function withoutOption(args: readonly string[], flag: string): string[] {
  * too short to see past the CPU's flickering state (check --against's longer
  * look, which does this itself; CLI README).
  */
-export function longerVisitsHint(result: BisectResult, args: readonly string[], time: number): string | undefined {
+export function longerVisitsHint(
+  result: BisectResult,
+  args: readonly string[],
+  time: number,
+  processes: number,
+): string | undefined {
   const moved = result.cases.filter((c) => c.total && movedButInconclusive(c.total, result.options.threshold));
   if (moved.length === 0) return undefined;
   const names = moved.slice(0, 3).map((c) => `${c.id} x${c.total!.ratio.toFixed(3)}`);
-  const rest = withoutOption(withoutOption(args, '--time'), '--filter');
+  const rest = ['--time', '--filter', '--processes'].reduce(withoutOption, [...args]);
   const longer = Number((time * defaultLongerLook).toPrecision(3));
+  const more = String(longerLookProcesses(processes));
   return [
     `${moved.length} case(s) moved by more than the threshold but are inconclusive compared within processes (${names.join(', ')}${moved.length > 3 ? ', ...' : ''}).`,
-    `Longer visits see past the CPU's flickering state (for a 68 ns case the spread between processes went from 4.3-5% at --time 0.6 to 1.3% at --time 3); measure them alone at x${defaultLongerLook} --time:`,
-    `  layerbench bisect ${[...rest, '--filter', exactIds(moved.map((c) => c.id)), '--time', String(longer)]
+    `Longer visits see past the CPU's flickering state (for a 68 ns case the spread between processes went from 4.3-5% at --time 0.6 to 1.3% at --time 3), and more processes average what each copy of the code settles on; measure them alone at x${defaultLongerLook} --time in twice the processes:`,
+    `  layerbench bisect ${[
+      ...rest,
+      '--filter',
+      exactIds(moved.map((c) => c.id)),
+      '--time',
+      String(longer),
+      '--processes',
+      more,
+    ]
       .map(shellWord)
       .join(' ')}`,
   ].join('\n');

@@ -18,7 +18,7 @@ import { progressStream } from '../terminal.js';
 import { BISECT_DEFAULTS, DEFAULT_BISECT_SUITES, PAIRED_DEFAULTS, resolverFor } from './bisect.js';
 import { layerPackages } from '../between-runs.js';
 import { checkExit as exit, ruledOutNote, slowdownRuledOut, type CheckVerdict } from './check-exit.js';
-import { defaultLongerLook, exactIds } from './longer-look.js';
+import { defaultLongerLook, exactIds, longerLookProcesses } from './longer-look.js';
 import type { CommandContext } from './types.js';
 
 /**
@@ -156,7 +156,8 @@ export async function checkAgainstStack(options: AgainstOptions, ctx: CommandCon
   }
   const env = collectEnv();
   const identical = (c: BisectCase) => caseCodeIdentical(c.layer, goodId, badId);
-  const measure = (filter: string | undefined, timePerCase: number) =>
+  const processes = options.processes ?? PAIRED_DEFAULTS.processes;
+  const measure = (filter: string | undefined, timePerCase: number, processCount: number) =>
     runBisect({
       good,
       bad,
@@ -168,7 +169,7 @@ export async function checkAgainstStack(options: AgainstOptions, ctx: CommandCon
       peers: false,
       timePerCase,
       rounds: PAIRED_DEFAULTS.rounds,
-      processes: options.processes ?? PAIRED_DEFAULTS.processes,
+      processes: processCount,
       paired: true,
       visitPercentile: DEFAULT_VISIT_PERCENTILE,
       threshold: options.threshold ?? BISECT_DEFAULTS.threshold,
@@ -179,7 +180,7 @@ export async function checkAgainstStack(options: AgainstOptions, ctx: CommandCon
       progress: log,
     });
   const time = options.time ?? BISECT_DEFAULTS.time;
-  let result = await measure(options.filter, time);
+  let result = await measure(options.filter, time, processes);
   ctx.stdout.write(`${formatBisectTable(result)}\n`);
   if (result.incomplete?.interrupted) {
     ctx.stderr.write('layerbench check: interrupted\n');
@@ -188,12 +189,13 @@ export async function checkAgainstStack(options: AgainstOptions, ctx: CommandCon
   const open = undecidedCases(result, identical);
   const longer = options.longerLook ?? defaultLongerLook;
   if (open.length > 0 && longer > 1) {
-    // A longer look at the cases left open, in fresh processes: their first visits were too short to see past
-    // the machine's flickering state (see longerLookCases).
+    // A longer look at the cases left open, in twice as many fresh processes: their first visits were too short
+    // to see past the machine's flickering state, or their copies of the code settled apart (longer-look.ts).
+    const more = longerLookProcesses(processes);
     ctx.stdout.write(
-      `longer look: ${open.length} case(s) inconclusive at --time ${time}, measured again in fresh processes at --time ${formatTime(time * longer)} (x${longer}): ${open.map((c) => c.id).join(', ')}\n`,
+      `longer look: ${open.length} case(s) inconclusive at --time ${time} in ${processes} processes, measured again at --time ${formatTime(time * longer)} (x${longer}) in ${more} fresh processes: ${open.map((c) => c.id).join(', ')}\n`,
     );
-    const again = await measure(exactIds(open.map((c) => c.id)), time * longer);
+    const again = await measure(exactIds(open.map((c) => c.id)), time * longer, more);
     ctx.stdout.write(`${formatBisectTable(again)}\n`);
     if (again.incomplete?.interrupted) {
       ctx.stderr.write('layerbench check: interrupted\n');
