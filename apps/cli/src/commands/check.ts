@@ -83,7 +83,7 @@ const options = {
   ),
   'longer-look': valueOption(
     'x',
-    `with --against: measure the cases left inconclusive again in fresh processes at x times --time, and judge them by that (default ${defaultLongerLook}; 1: no longer look)`,
+    `with --against: measure the cases left inconclusive again at x times --time in twice the fresh processes, and judge them by that (default ${defaultLongerLook}; 1: no longer look)`,
     positiveInteger('factor'),
   ),
   threshold: valueOption(
@@ -133,7 +133,7 @@ export const checkCommand: Command = {
     'within processes (`layerbench bisect --paired`, without the layer swaps; 6',
     "processes, 12 rounds, --time per case and side, default 0.6; suites default to bisect's),",
     'which sees changes of a few percent that two separate runs cannot. Cases left',
-    `inconclusive get a longer look: measured again in fresh processes at x${defaultLongerLook} --time`,
+    `inconclusive get a longer look: measured again at x${defaultLongerLook} --time in twice the processes`,
     '(--longer-look) and judged by that. When no',
     "layer's code differs from <spec>'s, nothing is measured: good. --cpu,",
     '--calibration and --across-environments belong to --baseline.',
