@@ -21,9 +21,9 @@ import {
   booleanOption,
 } from '../args.js';
 import { movedButInconclusive } from '@layerbench/bench-runner/compare';
-import { defaultLongerLook, exactIds, longerLookProcesses } from './longer-look.js';
+import { defaultLongerLook, exactIds, longerLookProcesses, seconds } from './longer-look.js';
 import { formatBisectMarkdown, formatBisectTable } from '@layerbench/bench-runner/reporters';
-import type { BisectResult } from '@layerbench/bench-runner/results';
+import type { BisectCase, BisectResult } from '@layerbench/bench-runner/results';
 import { DEFAULT_VISIT_PERCENTILE, runBisect } from '../bisect/run.js';
 import { differingLayers, identify } from '../bisect/variants.js';
 import { findRepoRoot, LayerResolver, LayerSourceError, type DepsMode } from '../bisect/side-sources.js';
@@ -330,6 +330,18 @@ async function bisect(args: string[], ctx: CommandContext): Promise<number> {
   return bisectExitCode(result);
 }
 
+/**
+ * The cases whose total change moved beyond the threshold but stayed
+ * inconclusive, with the first three named (`id xratio`) for a hint;
+ * undefined when there are none.
+ */
+function movedInconclusive(result: BisectResult): { cases: BisectCase[]; named: string } | undefined {
+  const cases = result.cases.filter((c) => c.total && movedButInconclusive(c.total, result.options.threshold));
+  if (cases.length === 0) return undefined;
+  const names = cases.slice(0, 3).map((c) => `${c.id} x${c.total!.ratio.toFixed(3)}`);
+  return { cases, named: `${names.join(', ')}${cases.length > 3 ? ', ...' : ''}` };
+}
+
 /** The arguments without an option that takes a value (`--flag v` or `--flag=v`). */
 function withoutOption(args: readonly string[], flag: string): string[] {
   const out: string[] = [];
@@ -353,21 +365,19 @@ export function longerVisitsHint(
   time: number,
   processes: number,
 ): string | undefined {
-  const moved = result.cases.filter((c) => c.total && movedButInconclusive(c.total, result.options.threshold));
-  if (moved.length === 0) return undefined;
-  const names = moved.slice(0, 3).map((c) => `${c.id} x${c.total!.ratio.toFixed(3)}`);
+  const moved = movedInconclusive(result);
+  if (moved === undefined) return undefined;
   const rest = ['--time', '--filter', '--processes'].reduce(withoutOption, [...args]);
-  const longer = Number((time * defaultLongerLook).toPrecision(3));
   const more = String(longerLookProcesses(processes));
   return [
-    `${moved.length} case(s) moved by more than the threshold but are inconclusive compared within processes (${names.join(', ')}${moved.length > 3 ? ', ...' : ''}).`,
+    `${moved.cases.length} case(s) moved by more than the threshold but are inconclusive compared within processes (${moved.named}).`,
     `Longer visits see past the CPU's flickering state (for a 68 ns case the spread between processes went from 4.3-5% at --time 0.6 to 1.3% at --time 3), and more processes average what each copy of the code settles on; measure them alone at x${defaultLongerLook} --time in twice the processes:`,
     `  layerbench bisect ${[
       ...rest,
       '--filter',
-      exactIds(moved.map((c) => c.id)),
+      exactIds(moved.cases.map((c) => c.id)),
       '--time',
-      String(longer),
+      seconds(time * defaultLongerLook),
       '--processes',
       more,
     ]
@@ -386,11 +396,10 @@ const shellWord = (arg: string) =>
  * same command with --paired, which compares the variants within processes.
  */
 export function pairedHint(result: BisectResult, args: readonly string[]): string | undefined {
-  const moved = result.cases.filter((c) => c.total && movedButInconclusive(c.total, result.options.threshold));
-  if (moved.length === 0) return undefined;
-  const names = moved.slice(0, 3).map((c) => `${c.id} x${c.total!.ratio.toFixed(3)}`);
+  const moved = movedInconclusive(result);
+  if (moved === undefined) return undefined;
   return [
-    `${moved.length} case(s) moved by more than the threshold but are inconclusive with each variant in processes of its own (${names.join(', ')}${moved.length > 3 ? ', ...' : ''}).`,
+    `${moved.cases.length} case(s) moved by more than the threshold but are inconclusive with each variant in processes of its own (${moved.named}).`,
     'To tell changes of a few percent, compare the variants within the same processes (BISECT.md, "Paired"):',
     `  layerbench bisect --paired ${args
       .filter((a) => a !== '--paired')

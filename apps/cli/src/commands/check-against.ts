@@ -18,7 +18,7 @@ import { progressStream } from '../terminal.js';
 import { BISECT_DEFAULTS, DEFAULT_BISECT_SUITES, PAIRED_DEFAULTS, resolverFor } from './bisect.js';
 import { layerPackages } from '../between-runs.js';
 import { checkExit as exit, ruledOutNote, slowdownRuledOut, type CheckVerdict } from './check-exit.js';
-import { defaultLongerLook, exactIds, longerLookProcesses } from './longer-look.js';
+import { defaultLongerLook, exactIds, longerLookProcesses, seconds } from './longer-look.js';
 import type { CommandContext } from './types.js';
 
 /**
@@ -101,10 +101,6 @@ export function withLongerLook(first: BisectResult, longer: BisectResult): Bisec
     }),
     complete: first.complete && longer.complete,
   };
-}
-
-function formatTime(seconds: number): string {
-  return String(Number(seconds.toPrecision(3)));
 }
 
 export interface AgainstOptions {
@@ -193,7 +189,7 @@ export async function checkAgainstStack(options: AgainstOptions, ctx: CommandCon
     // to see past the machine's flickering state, or their copies of the code settled apart (longer-look.ts).
     const more = longerLookProcesses(processes);
     ctx.stdout.write(
-      `longer look: ${open.length} case(s) inconclusive at --time ${time} in ${processes} processes, measured again at --time ${formatTime(time * longer)} (x${longer}) in ${more} fresh processes: ${open.map((c) => c.id).join(', ')}\n`,
+      `longer look: ${open.length} case(s) inconclusive at --time ${time} in ${processes} processes, measured again at --time ${seconds(time * longer)} (x${longer}) in ${more} fresh processes: ${open.map((c) => c.id).join(', ')}\n`,
     );
     const again = await measure(exactIds(open.map((c) => c.id)), time * longer, more);
     ctx.stdout.write(`${formatBisectTable(again)}\n`);

@@ -17,6 +17,11 @@
  */
 export const defaultLongerLook = 4;
 
+/** A --time value as the longer look prints it: three significant digits (0.6 x 4 is 2.4, not 2.4000000000000004). */
+export function seconds(value: number): string {
+  return String(Number(value.toPrecision(3)));
+}
+
 /** A regular expression matching exactly these case ids. */
 export function exactIds(ids: readonly string[]): string {
   return `^(${ids.map((id) => id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})$`;
