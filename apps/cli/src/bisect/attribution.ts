@@ -5,15 +5,23 @@
 // bad version of L alone in the good stack) and the swap out (bad / bad-L:
 // what taking L back to its good version undoes).
 //
-// A layer explains the change only when BOTH swaps reproduce it, each
+// A layer explains the change when BOTH swaps reproduce it, each
 // - significant by the one verdict rule, in the direction of the change, and
 // - beyond the A/A control: the swap's ratio over the control's ratio
 //   (control / good, two copies of the same stack) is itself significant in
 //   that direction, so a difference no bigger than identical stacks show is
-//   no evidence.
-// A layer that reproduces the change one way only is named as such and not
-// attributed. Pure: the comparison is passed in, so this is tested on
-// synthetic values.
+//   no evidence;
+// or when its two swaps TOGETHER reproduce it: the layer's main effect (the
+// geometric mean of in and out, the factorial design's estimate, measured
+// twice as often as either swap) passes the same two tests, each swap's
+// interval excludes no change that way, and the two swaps do not differ significantly (in / out at
+// threshold 0: no evidence that the layer's effect depends on the rest of the
+// stack). With one differing layer, good+L is the bad stack and bad-L the good
+// one: the two swaps are replicates of the whole change, and requiring each to
+// pass alone had left the only candidate unnamed (x1.057 regressed, "(in
+// only)"). A layer that reproduces the change one way only, and not together,
+// is named as such and not attributed. Pure: the comparison is passed in, so
+// this is tested on synthetic values.
 import type { Verdict } from '@layerbench/bench-runner';
 import { formatEffect, formatRatio } from '@layerbench/bench-runner/reporters';
 
@@ -34,6 +42,24 @@ export interface CaseComparisons {
    * control's, verdict at threshold 0 (significant or not). Undefined without values.
    */
   overControl(base: string, head: string): Effect | undefined;
+  /**
+   * A layer's two swaps together, undefined when either has no values:
+   * `effect` = exp(mean of log in and log out), verdict at the run's
+   * threshold; `overControl` = that over the A/A control (control / good),
+   * verdict at threshold 0; `inOverOut` = in / out, verdict at threshold 0
+   * (significant: the layer's effect depends on the other layers).
+   */
+  together(layer: string): { effect: Effect; overControl: Effect; inOverOut: Effect } | undefined;
+}
+
+/** The weights of a layer's main effect over the variants (in and out averaged, in log terms). */
+export function mainEffectWeights(layer: string): Record<string, number> {
+  return { [swapInId(layer)]: 0.5, good: -0.5, bad: 0.5, [swapOutId(layer)]: -0.5 };
+}
+
+/** The weights of in / out: (good+L / good) / (bad / bad-L). */
+export function inOverOutWeights(layer: string): Record<string, number> {
+  return { [swapInId(layer)]: 1, good: -1, bad: -1, [swapOutId(layer)]: 1 };
 }
 
 /** Variant ids: 'good', 'bad', 'control', 'good+<layer>' (that layer from bad), 'bad-<layer>' (that layer from good). */
@@ -48,6 +74,9 @@ export function swapOutId(layer: string): string {
 /** Which swaps of a layer reproduce the change. */
 export type Reproduced = 'both' | 'in' | 'out' | 'neither';
 
+/** How an explaining layer was established: each swap alone, or the two together. */
+export type ExplainedBy = 'each' | 'together';
+
 export interface LayerShare {
   layer: string;
   /** good+L vs good. */
@@ -57,8 +86,12 @@ export interface LayerShare {
   /** Fraction of the total change (in log terms) this layer accounts for, averaged over in and out. */
   share?: number;
   reproduced: Reproduced;
-  /** reproduced === 'both': the layer is attributed. */
+  /** Both swaps reproduce the change, or the two together do: the layer is attributed. */
   explains: boolean;
+  /** The two swaps together (main effect), when both were measured and the case changed. */
+  together?: Effect;
+  /** Set when explains: 'each' (both swaps alone) or 'together' (their main effect). */
+  explainedBy?: ExplainedBy;
   /** Why a swap of this layer has no numbers for this case. */
   problem?: string;
 }
@@ -69,7 +102,7 @@ export interface CaseAttribution {
   layers: LayerShare[];
   /** The layers that explain the change (both ways), largest share first. */
   attributed: string[];
-  /** The layers that reproduce it one way only (not attributed). */
+  /** The layers that reproduce it one way only and not together (not attributed). */
   oneWay: string[];
   /** Plain sentences: one-way layers, parts that do not add up, an A/A control that moved. */
   notes: string[];
@@ -84,6 +117,31 @@ export function reproduces(
   direction: 'regressed' | 'improved',
 ): boolean {
   return effect?.verdict === direction && overControl?.verdict === direction;
+}
+
+/**
+ * Whether a layer's two swaps together explain the change `direction`: their
+ * main effect significant that way by the verdict rule and beyond the A/A
+ * control, each swap's interval excluding no change that way (a layer that
+ * matters only with another one moves one swap only), and in / out not
+ * significant either way.
+ */
+export function explainsTogether(
+  both: { effect: Effect; overControl: Effect; inOverOut: Effect },
+  swapIn: Effect | undefined,
+  swapOut: Effect | undefined,
+  direction: 'regressed' | 'improved',
+): boolean {
+  if (!swapIn || !swapOut) return false;
+  // Each swap's interval excludes no change, in the direction of the change.
+  const shows = (e: Effect): boolean => (direction === 'regressed' ? e.ci[0] > 1 : e.ci[1] < 1);
+  return (
+    both.effect.verdict === direction &&
+    both.overControl.verdict === direction &&
+    shows(swapIn) &&
+    shows(swapOut) &&
+    !changed(both.inOverOut.verdict)
+  );
 }
 
 /** Half the width of an effect's interval in log terms (the interval is at the run's confidence level). */
@@ -119,7 +177,7 @@ export function attributeCase(
   problems: Record<string, string | undefined>,
   threshold: number,
 ): CaseAttribution | undefined {
-  const { compare, overControl } = comparisons;
+  const { compare, overControl, together } = comparisons;
   const total = compare('good', 'bad');
   if (!total) return undefined;
   const control = compare('good', CONTROL_ID);
@@ -150,7 +208,11 @@ export function attributeCase(
       const inside = reproduces(swapIn, overControl('good', swapInId(layer)), direction);
       const outside = reproduces(swapOut, overControl(swapOutId(layer), 'bad'), direction);
       share.reproduced = inside && outside ? 'both' : inside ? 'in' : outside ? 'out' : 'neither';
-      share.explains = share.reproduced === 'both';
+      const both = together(layer);
+      if (both) share.together = both.effect;
+      if (share.reproduced === 'both') share.explains = true;
+      else if (both && explainsTogether(both, swapIn, swapOut, direction)) share.explains = true;
+      if (share.explains) share.explainedBy = share.reproduced === 'both' ? 'each' : 'together';
     }
     return share;
   });
@@ -159,9 +221,17 @@ export function attributeCase(
     .filter((s) => s.explains)
     .sort((a, b) => (b.share ?? 0) - (a.share ?? 0))
     .map((s) => s.layer);
-  const oneWay = shares.filter((s) => s.reproduced === 'in' || s.reproduced === 'out').map((s) => s.layer);
+  const oneWay = shares
+    .filter((s) => (s.reproduced === 'in' || s.reproduced === 'out') && !s.explains)
+    .map((s) => s.layer);
 
   for (const s of shares) {
+    if (s.explainedBy === 'together' && s.together) {
+      notes.push(
+        `${s.layer} explains the change by its two swaps together (${formatEffect(s.together)}; in ${s.swapIn ? formatRatio(s.swapIn.ratio) : 'n/a'}, out ${s.swapOut ? formatRatio(s.swapOut.ratio) : 'n/a'}, not significantly different), not by each alone`,
+      );
+      continue;
+    }
     if (s.reproduced !== 'in' && s.reproduced !== 'out') continue;
     const [did, didNot] = s.reproduced === 'in' ? ['swapped in', 'swapped out'] : ['swapped out', 'swapped in'];
     const other = s.reproduced === 'in' ? s.swapOut : s.swapIn;

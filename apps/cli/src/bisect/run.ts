@@ -28,7 +28,15 @@ import {
   type ProcessModel,
   type SampleComparison,
 } from '@layerbench/bench-runner/stats';
-import { attributeCase, CONTROL_ID, swapInId, type CaseComparisons, type Effect } from './attribution.js';
+import {
+  attributeCase,
+  CONTROL_ID,
+  inOverOutWeights,
+  mainEffectWeights,
+  swapInId,
+  type CaseComparisons,
+  type Effect,
+} from './attribution.js';
 import type { BisectCase, BisectResult, BisectVariant } from '@layerbench/bench-runner/results';
 import type { ResolvedComposition } from './side-sources.js';
 import type { LayerName } from './side-spec.js';
@@ -507,6 +515,14 @@ function analyseCase(record: CaseRecord, inputs: BisectInputs, measured: Measure
       ] as const)
         weights[variant] = (weights[variant] ?? 0) + w;
       return effect(model.contrast(weights, 0));
+    },
+    together: (layer) => {
+      const main = mainEffectWeights(layer);
+      const overControl = { ...main, [CONTROL_ID]: -1, good: (main.good ?? 0) + 1 };
+      const e = effect(model.contrast(main));
+      const o = effect(model.contrast(overControl, 0));
+      const io = effect(model.contrast(inOverOutWeights(layer), 0));
+      return e && o && io ? { effect: e, overControl: o, inOverOut: io } : undefined;
     },
   };
   const a = attributeCase(inputs.layers, comparisons, Object.fromEntries(record.problems), inputs.threshold)!;

@@ -123,7 +123,13 @@ function layerCell(c: BisectCase, layer: string): string {
   if (!s.swapIn && !s.swapOut) return 'cannot run';
   const share = s.share === undefined ? '' : ` ${Math.round(s.share * 100)}%`;
   const mark =
-    s.reproduced === 'both' ? ' *' : s.reproduced === 'in' ? ' (in only)' : s.reproduced === 'out' ? ' (out only)' : '';
+    s.explains || s.reproduced === 'both'
+      ? ' *'
+      : s.reproduced === 'in'
+        ? ' (in only)'
+        : s.reproduced === 'out'
+          ? ' (out only)'
+          : '';
   return `in ${s.swapIn ? formatRatio(s.swapIn.ratio) : 'n/a'} out ${s.swapOut ? formatRatio(s.swapOut.ratio) : 'n/a'}${share}${mark}`;
 }
 
@@ -179,7 +185,7 @@ function legend(result: BisectResult): string {
 }
 
 const LEGEND_REST =
-  'in = that layer from bad into the good stack; out = what putting it back to good undoes; % = share of the change; * = explains it (both swaps reproduce the change beyond the A/A); (in only) / (out only) = one swap only, not attributed';
+  'in = that layer from bad into the good stack; out = what putting it back to good undoes; % = share of the change; * = explains it (both swaps reproduce the change beyond the A/A, each alone or the two together); (in only) / (out only) = one swap only, not attributed';
 
 /**
  * The layers whose version or built code (content hash) differ between the

@@ -27,8 +27,12 @@ export const bisectLayerShareSchema = z.object({
   share: finite.optional(),
   /** Which swaps reproduce the change (significant, same direction, beyond the A/A control). */
   reproduced: z.enum(['both', 'in', 'out', 'neither']),
-  /** Both do: the layer is attributed. */
+  /** Both do, or the two swaps together do (explainedBy): the layer is attributed. */
   explains: z.boolean(),
+  /** The two swaps together: exp(mean of log in and log out), the layer's main effect. */
+  together: bisectEffectSchema.optional(),
+  /** How an explaining layer was established: each swap alone, or the two together. */
+  explainedBy: z.enum(['each', 'together']).optional(),
   problem: z.string().optional(),
 });
 
