@@ -10,7 +10,7 @@ import { collectEnv, layerFingerprint } from '@layerbench/bench-runner';
 import { formatBisectTable } from '@layerbench/bench-runner/reporters';
 import type { BisectCase, BisectResult } from '@layerbench/bench-runner/results';
 import { DEFAULT_VISIT_PERCENTILE, runBisect } from '../bisect/run.js';
-import { LayerSourceError } from '../bisect/side-sources.js';
+import { LayerSourceError, type LayerResolver } from '../bisect/side-sources.js';
 import { CODE_LAYERS, parseSideSpec, type CodeLayerName, type CompositionSpec } from '../bisect/side-spec.js';
 import { differingLayers, identify, type SideIdentity } from '../bisect/variants.js';
 import { checkedCpuPlan, planCpu } from '../cpu.js';
@@ -20,6 +20,18 @@ import { layerPackages } from '../between-runs.js';
 import { checkExit as exit, ruledOutNote, slowdownRuledOut, type CheckVerdict } from './check-exit.js';
 import { defaultLongerLook, exactIds, longerLookProcesses, seconds } from './longer-look.js';
 import type { CommandContext } from './types.js';
+import {
+  cacheEnds,
+  endLike,
+  endsCacheFile,
+  endsVerdict,
+  readCachedEnds,
+  symptomsOf,
+  type EndsKey,
+  type StepReading,
+} from './check-ends.js';
+
+type Resolved = ReturnType<LayerResolver['resolve']>;
 
 /**
  * Whether a case's code is the same on both sides: its layer and the layers
@@ -105,6 +117,8 @@ export function withLongerLook(first: BisectResult, longer: BisectResult): Bisec
 
 export interface AgainstOptions {
   against: CompositionSpec;
+  /** The bad end of the range (check-ends.ts): judge by each regressed case's midpoint between the two ends. */
+  bad?: CompositionSpec | undefined;
   suites: string[];
   filter?: string | undefined;
   time?: number | undefined;
@@ -153,14 +167,19 @@ export async function checkAgainstStack(options: AgainstOptions, ctx: CommandCon
   const env = collectEnv();
   const identical = (c: BisectCase) => caseCodeIdentical(c.layer, goodId, badId);
   const processes = options.processes ?? PAIRED_DEFAULTS.processes;
-  const measure = (filter: string | undefined, timePerCase: number, processCount: number) =>
+  const threshold = options.threshold ?? BISECT_DEFAULTS.threshold;
+  const alpha = options.alpha ?? BISECT_DEFAULTS.alpha;
+  const suites = options.suites.length ? options.suites : DEFAULT_BISECT_SUITES;
+  const measureSides = (
+    sides: { good: Resolved; goodId: SideIdentity; bad: Resolved; badId: SideIdentity },
+    filter: string | undefined,
+    timePerCase: number,
+    processCount: number,
+  ) =>
     runBisect({
-      good,
-      bad,
-      goodId,
-      badId,
+      ...sides,
       layers: [],
-      suites: options.suites.length ? options.suites : DEFAULT_BISECT_SUITES,
+      suites,
       ...(filter === undefined ? {} : { filter }),
       peers: false,
       timePerCase,
@@ -168,37 +187,126 @@ export async function checkAgainstStack(options: AgainstOptions, ctx: CommandCon
       processes: processCount,
       paired: true,
       visitPercentile: DEFAULT_VISIT_PERCENTILE,
-      threshold: options.threshold ?? BISECT_DEFAULTS.threshold,
-      alpha: options.alpha ?? BISECT_DEFAULTS.alpha,
+      threshold,
+      alpha,
       machine: { cpuModel: env.cpuModel, cpuCount: env.cpuCount, os: env.os, machineId: env.machineId },
       cpu: checkedCpuPlan(planCpu('auto')),
       signal: ctx.signal,
       progress: log,
     });
   const time = options.time ?? BISECT_DEFAULTS.time;
-  let result = await measure(options.filter, time, processes);
-  ctx.stdout.write(`${formatBisectTable(result)}\n`);
-  if (result.incomplete?.interrupted) {
-    ctx.stderr.write('layerbench check: interrupted\n');
-    return 130;
-  }
-  const open = undecidedCases(result, identical);
   const longer = options.longerLook ?? defaultLongerLook;
-  if (open.length > 0 && longer > 1) {
-    // A longer look at the cases left open, in twice as many fresh processes: their first visits were too short
-    // to see past the machine's flickering state, or their copies of the code settled apart (longer-look.ts).
+  /**
+   * Measures, prints, and gives the cases left open a longer look (x `longer` --time in twice the fresh
+   * processes: their first visits were too short to see past the machine's flickering state, or their copies of
+   * the code settled apart; longer-look.ts). Undefined when interrupted.
+   */
+  const look = async (
+    sides: Parameters<typeof measureSides>[0],
+    filter: string | undefined,
+    open: (r: BisectResult) => BisectCase[],
+  ): Promise<BisectResult | undefined> => {
+    const first = await measureSides(sides, filter, time, processes);
+    ctx.stdout.write(`${formatBisectTable(first)}\n`);
+    if (first.incomplete?.interrupted) return undefined;
+    const left = open(first);
+    if (left.length === 0 || longer <= 1) return first;
     const more = longerLookProcesses(processes);
     ctx.stdout.write(
-      `longer look: ${open.length} case(s) inconclusive at --time ${time} in ${processes} processes, measured again at --time ${seconds(time * longer)} (x${longer}) in ${more} fresh processes: ${open.map((c) => c.id).join(', ')}\n`,
+      `longer look: ${left.length} case(s) inconclusive at --time ${time} in ${processes} processes, measured again at --time ${seconds(time * longer)} (x${longer}) in ${more} fresh processes: ${left.map((c) => c.id).join(', ')}\n`,
     );
-    const again = await measure(exactIds(open.map((c) => c.id)), time * longer, more);
+    const again = await measureSides(sides, exactIds(left.map((c) => c.id)), time * longer, more);
     ctx.stdout.write(`${formatBisectTable(again)}\n`);
-    if (again.incomplete?.interrupted) {
-      ctx.stderr.write('layerbench check: interrupted\n');
-      return 130;
+    if (again.incomplete?.interrupted) return undefined;
+    return withLongerLook(first, again);
+  };
+  const interrupted = () => {
+    ctx.stderr.write('layerbench check: interrupted\n');
+    return 130;
+  };
+  if (options.bad !== undefined) {
+    let end: Resolved;
+    try {
+      end = resolver.resolve(options.bad);
+    } catch (err) {
+      // The bad end is the same at every step: if it cannot be built, no step can be judged.
+      ctx.stderr.write(`layerbench check: cannot resolve --bad: ${(err as Error).message}\n`);
+      return exit.badInput;
     }
-    result = withLongerLook(result, again);
+    const endId = identify(end, layerFingerprint);
+    if (endId.code.runtime !== goodId.code.runtime) {
+      ctx.stderr.write(
+        'layerbench check: --bad names another runtime than --against; compare runtimes with `layerbench bisect`\n',
+      );
+      return exit.badInput;
+    }
+    const key: EndsKey = {
+      good: goodId.code,
+      bad: endId.code,
+      suites,
+      filter: options.filter,
+      time,
+      processes,
+      threshold,
+      alpha,
+    };
+    const file = endsCacheFile(resolver.cacheDir, key);
+    const cached = readCachedEnds(file);
+    if (cached.problem)
+      ctx.stderr.write(
+        `check: the kept measurement of the ends is unreadable (${cached.problem}): measuring them again\n`,
+      );
+    let ends = cached.result;
+    if (ends) {
+      ctx.stdout.write(`check: the two ends as measured at ${ends.createdAt} (kept in ${file})\n`);
+    } else {
+      ctx.stdout.write(
+        `check: measuring the two ends once, ${options.against.text} (good) and ${options.bad.text} (bad), kept in ${file} for the other steps\n`,
+      );
+      const sameAsGood = (c: BisectCase) => caseCodeIdentical(c.layer, goodId, endId);
+      ends = await look({ good, goodId, bad: end, badId: endId }, options.filter, (r) => undecidedCases(r, sameAsGood));
+      if (ends === undefined) return interrupted();
+      cacheEnds(file, ends);
+    }
+    const symptoms = symptomsOf(ends);
+    if (symptoms.length === 0) {
+      ctx.stderr.write(
+        `layerbench check: no case regressed from ${options.against.text} to ${options.bad.text} (${ends.cases.length} case(s) measured): nothing for git bisect to find here (another --filter, suites or a longer --time)\n`,
+      );
+      return exit.badInput;
+    }
+    ctx.stdout.write(
+      `check: the regression to find: ${symptoms.map((y) => `${y.id} x${y.ratio.toFixed(3)} [${y.ci[0].toFixed(3)}, ${y.ci[1].toFixed(3)}] (midpoint x${y.midpoint.toFixed(3)})`).join(', ')}\n`,
+    );
+    const layerOf = new Map(ends.cases.map((c) => [c.id, c.layer]));
+    const readings: StepReading[] = symptoms.map((symptom) => {
+      const layer = layerOf.get(symptom.id)!;
+      if (caseCodeIdentical(layer, goodId, badId)) return { symptom, like: 'good', by: 'good end' };
+      if (caseCodeIdentical(layer, endId, badId)) return { symptom, like: 'bad', by: 'bad end' };
+      return { symptom, like: 'open', by: undefined };
+    });
+    const toMeasure = readings.filter((r) => r.by === undefined);
+    let complete = true;
+    if (toMeasure.length > 0) {
+      const midpoint = new Map(symptoms.map((y) => [y.id, y.midpoint]));
+      const step = await look({ good, goodId, bad, badId }, exactIds(toMeasure.map((r) => r.symptom.id)), (r) =>
+        r.cases.filter((c) => c.status === 'ok' && !c.digestChanged && endLike(c, midpoint.get(c.id)!) === 'open'),
+      );
+      if (step === undefined) return interrupted();
+      complete = step.complete;
+      const byId = new Map(step.cases.map((c) => [c.id, c]));
+      for (const r of toMeasure) {
+        r.by = byId.get(r.symptom.id);
+        r.like = endLike(r.by, r.symptom.midpoint);
+      }
+    }
+    const verdict = endsVerdict(readings, complete);
+    const word = verdict.code === exit.good ? 'good' : verdict.code === exit.regressed ? 'bad' : 'cannot tell';
+    ctx.stdout.write(`check: ${word} (exit ${verdict.code}): ${verdict.reason}\n`);
+    return verdict.code;
   }
+  const result = await look({ good, goodId, bad, badId }, options.filter, (r) => undecidedCases(r, identical));
+  if (result === undefined) return interrupted();
   const verdict = pairedCheckVerdict(result, identical);
   const word = verdict.code === exit.good ? 'good' : verdict.code === exit.regressed ? 'bad' : 'cannot tell';
   ctx.stdout.write(`check: ${word} (exit ${verdict.code}): ${verdict.reason}\n`);

@@ -32,6 +32,7 @@ import { cpuChoice } from '../cpu.js';
 import type { Command, CommandContext } from './types.js';
 import { side } from './bisect.js';
 import { checkAgainstStack } from './check-against.js';
+import { movingRef } from './check-ends.js';
 import { defaultLongerLook } from './longer-look.js';
 import {
   defaultSecondLookProcesses,
@@ -56,6 +57,11 @@ const options = {
   against: valueOption(
     'spec',
     "measure this checkout side by side with the stack of <spec> (e.g. git:v1.0; bisect's side syntax) in the same worker processes (bisect --paired), instead of against a result file",
+    side,
+  ),
+  bad: valueOption(
+    'spec',
+    'with --against: the bad end of the range (e.g. git:<commit>, a branch or a sha: not HEAD, which git bisect moves). The two ends are measured once (kept in .layerbench-cache for the other steps); each step judges only the cases that regressed between them, each against the midpoint of its own change',
     side,
   ),
   filter: valueOption('regex', "only cases whose id matches (default: the baseline's filter)", regexText),
@@ -138,6 +144,12 @@ export const checkCommand: Command = {
     "layer's code differs from <spec>'s, nothing is measured: good. --cpu,",
     '--calibration and --across-environments belong to --baseline.',
     '',
+    'With --against <good> --bad <spec> (the two ends of the bisection), the ends are',
+    'measured once and kept; each step judges only the cases that regressed between',
+    'them, each against the midpoint of its own change (sqrt of bad/good): bad when',
+    "its interval lies beyond it, good when below. A case that runs one end's code is",
+    "that end's without measuring. No case regressed between the ends: 128.",
+    '',
     'Options:',
     formatOptionHelp(options),
     '',
@@ -150,14 +162,16 @@ export const checkCommand: Command = {
     '       none of the selected cases, or the CPU, core count or runtime differ from the',
     "       baseline's",
     '  128  bad input (usage, unreadable baseline, a --filter matching none of the',
-    "       baseline's cases): stops `git bisect run` rather than marking the commit",
-    '       bad, which exit 2 would do',
+    "       baseline's cases, no case regressed between --against and --bad): stops",
+    '       `git bisect run` rather than marking the commit bad, which exit 2 would do',
     '',
     'Example:',
     '  layerbench run sha1 --time 1 --out /tmp/good.json     # on the good commit',
     '  git bisect start HEAD v1.0 && git bisect run node apps/cli/dist/main.js check \\',
     '      --build --baseline /tmp/good.json --filter "sha1/.*64" --threshold 0.05',
     '  git bisect run node apps/cli/dist/main.js check --build --against git:v1.0 sha1 --filter /1500/ --time 3',
+    '  git bisect start main v1.0 && git bisect run node apps/cli/dist/main.js check \\',
+    '      --build --against git:v1.0 --bad git:main sha1',
   ].join('\n'),
   argSpec,
   run: async (args, ctx) => {
@@ -296,9 +310,26 @@ async function checkAgainstBaseline(args: string[], ctx: CommandContext): Promis
       }
     }
     for (const name of parsed.positionals) suiteByName(name);
+    if (chosen.bad !== undefined) {
+      const moving = Object.values(chosen.bad.layers).find(
+        (l): l is { kind: 'git'; ref: string } => l.kind === 'git' && movingRef(l.ref),
+      );
+      if (moving) {
+        throw new UsageError(
+          `--bad git:${moving.ref} moves as git bisect checks commits out: name the bad end by its commit or a branch`,
+        );
+      }
+      if (
+        Object.values(chosen.bad.layers).every((l) => l.kind === 'workspace') &&
+        chosen.bad.runtime.kind === 'current'
+      ) {
+        throw new UsageError('--bad workspace is this checkout: name the bad end by its commit or a branch');
+      }
+    }
     return checkAgainstStack(
       {
         against: chosen.against,
+        bad: chosen.bad,
         suites: parsed.positionals,
         filter: chosen.filter,
         time: chosen.time,
@@ -313,6 +344,9 @@ async function checkAgainstBaseline(args: string[], ctx: CommandContext): Promis
   }
   if (chosen['longer-look'] !== undefined) {
     throw new UsageError('--longer-look belongs to --against; --baseline has its second look (--second-look)');
+  }
+  if (chosen.bad !== undefined) {
+    throw new UsageError('--bad belongs to --against: the two ends are measured side by side');
   }
   if (chosen.baseline === undefined) throw new UsageError('--baseline <file> or --against <spec> is required');
 

@@ -1,0 +1,124 @@
+// `layerbench check --against <good> --bad <spec>`: the git bisect step judged
+// between the two ends of the range. git bisect asks of each commit one
+// question — is it like the good end or like the bad end? — and the bad end
+// says what "bad" looks like: the cases that regressed from <good> to <bad>
+// (the symptom) and by how much. Each step then judges only those cases, each
+// against the midpoint of its own change (the geometric mean of 1 and the
+// good-to-bad ratio): bad when this checkout's interval lies beyond the
+// midpoint, good when it lies below it. A harmless commit in the regressed
+// layer, which moves a fast case by a few percent in its own copy of the code,
+// is then good instead of "cannot tell" (a x1.3 regression's midpoint is
+// x1.14; the threshold alone asks for x1.03), and a case that did not regress
+// over the range (a noisy one-block CBC case, say) is not judged at all.
+//
+// The ends are measured once, side by side in the same worker processes as
+// every step (bisect --paired without the swaps), and kept in the repository's
+// .layerbench-cache under the code of both ends and the options, so the steps
+// of one `git bisect run` share them. A case whose code at this checkout is
+// that of one end (its layer, the layers below it, the engine and the runtime,
+// by content hash) is that end's without measuring.
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  readBisectResult,
+  writeResultFile,
+  type BisectCase,
+  type BisectResult,
+} from '@layerbench/bench-runner/results';
+import { checkExit as exit, type CheckVerdict } from './check-exit.js';
+
+/** One case that regressed from the good end to the bad end, and the midpoint a step is judged against. */
+export interface Symptom {
+  id: string;
+  /** bad / good over the range. */
+  ratio: number;
+  ci: [number, number];
+  /** sqrt(ratio): halfway between the two ends in log terms. */
+  midpoint: number;
+}
+
+/** The cases that regressed from the good end to the bad end (the result of measuring the two ends). */
+export function symptomsOf(ends: BisectResult): Symptom[] {
+  return ends.cases
+    .filter((c) => c.status === 'ok' && c.total?.verdict === 'regressed')
+    .map((c) => ({ id: c.id, ratio: c.total!.ratio, ci: c.total!.ci, midpoint: Math.sqrt(c.total!.ratio) }));
+}
+
+/** A step's reading of one symptom case. */
+export type EndLike = 'good' | 'bad' | 'open';
+
+/** Which end a measured case (good end / this checkout) is like: beyond the midpoint, below it, or not yet clear. */
+export function endLike(c: BisectCase | undefined, midpoint: number): EndLike {
+  if (c === undefined || c.status !== 'ok' || c.total === undefined || c.digestChanged) return 'open';
+  if (c.total.ci[0] > midpoint) return 'bad';
+  if (c.total.ci[1] <= midpoint) return 'good';
+  return 'open';
+}
+
+/** The reading of each symptom case: by code identity with an end, else by its measurement. */
+export interface StepReading {
+  symptom: Symptom;
+  like: EndLike;
+  /** 'good end' / 'bad end' when this checkout runs that end's code for the case; else the measured case. */
+  by: 'good end' | 'bad end' | BisectCase | undefined;
+}
+
+/** The answer for a step from its readings: bad if any symptom case is bad, good if all are good, else cannot tell. */
+export function endsVerdict(readings: readonly StepReading[], complete: boolean): CheckVerdict {
+  const describe = (r: StepReading): string => {
+    const mid = `midpoint x${r.symptom.midpoint.toFixed(3)}`;
+    if (r.by === 'good end' || r.by === 'bad end') return `${r.symptom.id} (the ${r.by}'s code)`;
+    if (r.by === undefined || r.by.total === undefined) return `${r.symptom.id} (not measured; ${mid})`;
+    const t = r.by.total;
+    return `${r.symptom.id} x${t.ratio.toFixed(3)} [${t.ci[0].toFixed(3)}, ${t.ci[1].toFixed(3)}] (${mid})`;
+  };
+  const bad = readings.filter((r) => r.like === 'bad');
+  if (bad.length > 0) return { code: exit.regressed, reason: `like the bad end: ${bad.map(describe).join(', ')}` };
+  const open = readings.filter((r) => r.like === 'open');
+  if (open.length > 0) {
+    return {
+      code: exit.cannotTell,
+      reason: `${complete ? 'between the ends' : 'incomplete'}: ${open.map(describe).join(', ')}`,
+    };
+  }
+  return { code: exit.good, reason: `like the good end: ${readings.map(describe).join(', ')}` };
+}
+
+/** What the two ends' measurement depends on: their code and the options it was made with. */
+export interface EndsKey {
+  good: Record<string, string>;
+  bad: Record<string, string>;
+  suites: string[];
+  filter: string | undefined;
+  time: number;
+  processes: number;
+  threshold: number;
+  alpha: number;
+}
+
+/** The cache file of the ends' measurement under `cacheDir`. */
+export function endsCacheFile(cacheDir: string, key: EndsKey): string {
+  const digest = createHash('sha256').update(JSON.stringify(key)).digest('hex').slice(0, 32);
+  return join(cacheDir, 'check-ends', `${digest}.json`);
+}
+
+/** The cached measurement of the ends, or undefined (none, or unreadable: measured again). */
+export function readCachedEnds(file: string): { result?: BisectResult; problem?: string } {
+  if (!existsSync(file)) return {};
+  try {
+    return { result: readBisectResult(file) };
+  } catch (err) {
+    return { problem: (err as Error).message };
+  }
+}
+
+/** Keeps a complete measurement of the ends (atomically: a step interrupted mid-write leaves no half file). */
+export function cacheEnds(file: string, result: BisectResult): void {
+  if (result.complete) writeResultFile(file, result);
+}
+
+/** Refs that move as git bisect checks commits out: the bad end must stay put over the whole bisection. */
+export function movingRef(ref: string): boolean {
+  return /^(HEAD|@|BISECT_HEAD|FETCH_HEAD|ORIG_HEAD|MERGE_HEAD)([~^@]|$)/.test(ref);
+}

@@ -1,0 +1,310 @@
+// `check --against <good> --bad <spec>`: a git bisect step judged between the
+// two ends of the range. The regression to find (the cases that regressed
+// between the ends), each step's reading of a case against the midpoint of its
+// own change, the answer, the kept measurement of the ends, refs that move
+// under git bisect, and bad input.
+import {
+  appendFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { BisectCase, BisectResult } from '@layerbench/bench-runner/results';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { emptyBisectCase } from '../src/bisect/run.ts';
+import { findRepoRoot } from '../src/bisect/side-sources.ts';
+import {
+  cacheEnds,
+  endLike,
+  endsCacheFile,
+  endsVerdict,
+  movingRef,
+  readCachedEnds,
+  symptomsOf,
+  type EndsKey,
+  type StepReading,
+} from '../src/commands/check-ends.ts';
+import { heavyTestTimeout, runCli } from './spawn-cli.ts';
+
+function measured(
+  id: string,
+  ratio: number,
+  ci: [number, number],
+  verdict: BisectCase['total'] extends infer T ? (T extends { verdict: infer V } ? V : never) : never,
+): BisectCase {
+  return {
+    ...emptyBisectCase({ id, layer: 'sha1-dispatch', params: {} }),
+    total: { ratio, ci, pValue: 0.001, verdict },
+  };
+}
+
+const ends = (cases: BisectCase[], complete = true) =>
+  ({
+    kind: 'layerbench/bisect',
+    schemaVersion: 2,
+    createdAt: '2026-12-04T13:00:00.000Z',
+    options: {
+      suites: ['sha1'],
+      timePerCase: 0.6,
+      rounds: 12,
+      processes: 6,
+      paired: true,
+      visitPercentile: 10,
+      threshold: 0.03,
+      alpha: 0.01,
+      peers: false,
+    },
+    machine: { cpuModel: 'test', cpuCount: 2, os: 'linux' },
+    good: { spec: 'git:good', layers: [] },
+    bad: { spec: 'git:bad', layers: [] },
+    layers: [],
+    changes: [],
+    variants: [],
+    cases,
+    summary: {
+      regressed: 0,
+      improved: 0,
+      unchanged: 0,
+      inconclusive: 0,
+      failed: 0,
+      notMeasured: 0,
+      controlMoved: 0,
+      attributed: {},
+    },
+    complete,
+  }) as BisectResult;
+
+describe('the regression to find', () => {
+  it('is the cases that regressed between the ends, each with the midpoint of its change', () => {
+    const s = symptomsOf(
+      ends([
+        measured('sha1/64/wasm', 1.44, [1.3, 1.6], 'regressed'),
+        measured('sha1/1500/wasm', 1.069, [1.035, 1.105], 'regressed'),
+        measured('sha1/64/unrolled', 1.05, [0.8, 1.3], 'inconclusive'),
+        measured('sha1/1500/dispatch', 1.0, [0.99, 1.01], 'unchanged'),
+      ]),
+    );
+    expect(s.map((y) => y.id)).toEqual(['sha1/64/wasm', 'sha1/1500/wasm']);
+    expect(s[0]!.midpoint).toBeCloseTo(1.2, 10);
+    expect(s[1]!.midpoint).toBeCloseTo(Math.sqrt(1.069), 10);
+  });
+
+  it('a failed case is no symptom, whatever its figures', () => {
+    const c = { ...measured('sha1/64/wasm', 2, [1.5, 2.5], 'regressed'), status: 'failed' as const };
+    expect(symptomsOf(ends([c]))).toEqual([]);
+  });
+});
+
+describe("a step's reading of a case against the midpoint", () => {
+  const mid = 1.14; // a x1.3 regression
+  it('bad beyond it, good below it, open across it', () => {
+    expect(endLike(measured('a', 1.28, [1.2, 1.36], 'regressed'), mid)).toBe('bad');
+    // A harmless commit in the regressed layer: x1.04 [0.96, 1.12] is inconclusive at the 3% threshold, and clearly the good end's.
+    expect(endLike(measured('a', 1.04, [0.96, 1.12], 'inconclusive'), mid)).toBe('good');
+    expect(endLike(measured('a', 1.14, [1.05, 1.23], 'regressed'), mid)).toBe('open');
+  });
+  it('open when not measured, failed, or its output digest changed', () => {
+    expect(endLike(undefined, mid)).toBe('open');
+    expect(endLike({ ...measured('a', 1.3, [1.25, 1.35], 'regressed'), status: 'failed' }, mid)).toBe('open');
+    expect(endLike({ ...measured('a', 1.0, [0.99, 1.01], 'unchanged'), digestChanged: true }, mid)).toBe('open');
+  });
+});
+
+describe('the answer of a step', () => {
+  const symptom = (id: string, ratio: number) => ({
+    id,
+    ratio,
+    ci: [ratio * 0.97, ratio * 1.03] as [number, number],
+    midpoint: Math.sqrt(ratio),
+  });
+  const reading = (id: string, ratio: number, like: StepReading['like'], by: StepReading['by']): StepReading => ({
+    symptom: symptom(id, ratio),
+    like,
+    by,
+  });
+  it('bad when any case is like the bad end, naming it and its midpoint', () => {
+    const v = endsVerdict(
+      [
+        reading('sha1/64/wasm', 1.44, 'good', measured('sha1/64/wasm', 1.01, [0.95, 1.07], 'inconclusive')),
+        reading('sha1/1500/wasm', 1.069, 'bad', measured('sha1/1500/wasm', 1.07, [1.05, 1.09], 'regressed')),
+      ],
+      true,
+    );
+    expect(v.code).toBe(1);
+    expect(v.reason).toBe('like the bad end: sha1/1500/wasm x1.070 [1.050, 1.090] (midpoint x1.034)');
+  });
+  it("good when every case is like the good end, by measurement or by the good end's code", () => {
+    const v = endsVerdict(
+      [
+        reading('sha1/64/wasm', 1.44, 'good', measured('sha1/64/wasm', 1.01, [0.95, 1.07], 'inconclusive')),
+        reading('cmac/x', 1.3, 'good', 'good end'),
+      ],
+      true,
+    );
+    expect(v.code).toBe(0);
+    expect(v.reason).toBe(
+      "like the good end: sha1/64/wasm x1.010 [0.950, 1.070] (midpoint x1.200), cmac/x (the good end's code)",
+    );
+  });
+  it("bad by the bad end's code without measuring", () => {
+    expect(endsVerdict([reading('cmac/x', 1.3, 'bad', 'bad end')], true)).toEqual({
+      code: 1,
+      reason: "like the bad end: cmac/x (the bad end's code)",
+    });
+  });
+  it('cannot tell when a case is open and none is bad', () => {
+    const v = endsVerdict(
+      [
+        reading('a', 1.44, 'good', 'good end'),
+        reading('b', 1.3, 'open', measured('b', 1.14, [1.05, 1.23], 'regressed')),
+        reading('c', 1.3, 'open', undefined),
+      ],
+      false,
+    );
+    expect(v.code).toBe(125);
+    expect(v.reason).toBe('incomplete: b x1.140 [1.050, 1.230] (midpoint x1.140), c (not measured; midpoint x1.140)');
+  });
+});
+
+describe('the kept measurement of the ends', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'layerbench-check-ends-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const key: EndsKey = {
+    good: { 'aes-core': 'a1', runtime: 'r' },
+    bad: { 'aes-core': 'a2', runtime: 'r' },
+    suites: ['aes'],
+    filter: undefined,
+    time: 0.6,
+    processes: 6,
+    threshold: 0.03,
+    alpha: 0.01,
+  };
+  it('one file per code of both ends and options', () => {
+    expect(endsCacheFile(dir, key)).toBe(endsCacheFile(dir, { ...key }));
+    expect(endsCacheFile(dir, key)).not.toBe(endsCacheFile(dir, { ...key, bad: { 'aes-core': 'a3', runtime: 'r' } }));
+    expect(endsCacheFile(dir, key)).not.toBe(endsCacheFile(dir, { ...key, time: 2.4 }));
+  });
+  it('keeps a complete measurement and reads it back; an incomplete one is not kept; a corrupt one is a problem, not a crash', () => {
+    const file = endsCacheFile(dir, key);
+    expect(readCachedEnds(file)).toEqual({});
+    cacheEnds(file, ends([measured('a', 1.3, [1.2, 1.4], 'regressed')], false));
+    expect(readCachedEnds(file)).toEqual({});
+    const complete = ends([measured('a', 1.3, [1.2, 1.4], 'regressed')]);
+    cacheEnds(file, complete);
+    expect(symptomsOf(readCachedEnds(file).result!)).toEqual(symptomsOf(complete));
+    writeFileSync(file, '{"kind": "layerbench/bisect", "schemaVersion": 2, "cases": [');
+    const r = readCachedEnds(file);
+    expect(r.result).toBeUndefined();
+    expect(r.problem).toMatch(/truncated|corrupt|JSON/i);
+  });
+});
+
+describe('refs that git bisect moves', () => {
+  it.each([
+    ['HEAD', true],
+    ['HEAD~1', true],
+    ['HEAD^', true],
+    ['@', true],
+    ['BISECT_HEAD', true],
+    ['main', false],
+    ['v1.0', false],
+    ['0496d57', false],
+    ['HEADLINE', false],
+  ])('%s: %s', (ref, moves) => {
+    expect(movingRef(ref)).toBe(moves);
+  });
+});
+
+describe('check --bad: bad input exits 128 with one line', () => {
+  it.each([
+    [['check', '--baseline', 'x.json', '--bad', 'git:main'], /--bad belongs to --against/],
+    [['check', '--against', 'git:v1', '--bad', 'git:HEAD'], /--bad git:HEAD moves as git bisect checks commits out/],
+    [['check', '--against', 'git:v1', '--bad', 'sha1-dispatch=git:HEAD~2'], /--bad git:HEAD~2 moves/],
+    [['check', '--against', 'git:v1', '--bad', 'workspace'], /--bad workspace is this checkout/],
+    [['check', '--against', 'git:v1', '--bad', 'svn:1'], /--bad: unknown source 'svn:1'/],
+  ])('%j', async (args, message) => {
+    const run = await runCli(args);
+    expect(run.code).toBe(128);
+    expect(run.stderr).toMatch(message);
+    expect(run.stderr.trim().split('\n')).toHaveLength(1);
+  });
+});
+
+describe('check --against <good> --bad <spec>, measured', () => {
+  const root = findRepoRoot(process.cwd());
+  const dir = mkdtempSync(join(tmpdir(), 'layerbench-check-ends-run-'));
+  const kept: string[] = [];
+  /** A copy of sha1-dispatch's built package; `edit` changes one of its files. */
+  const copy = (name: string, file: string, edit: (text: string) => string): string => {
+    const to = join(dir, name);
+    mkdirSync(to);
+    const from = join(root, 'packages', 'sha1-dispatch');
+    cpSync(join(from, 'package.json'), join(to, 'package.json'));
+    cpSync(join(from, 'dist'), join(to, 'dist'), { recursive: true });
+    const path = join(to, 'dist', file);
+    const text = readFileSync(path, 'utf8');
+    const edited = edit(text);
+    expect(edited).not.toBe(text);
+    writeFileSync(path, edited);
+    return to;
+  };
+  let good: string;
+  let bad: string;
+  beforeAll(() => {
+    // The good end: this checkout's code with a harmless export (a code of its own each run: nothing kept from before).
+    good = copy('good', 'index.js', (t) => `${t}\nexport const harmless = '${process.pid}-${Date.now()}';\n`);
+    // The bad end: the dispatcher falls back to the generic block function (the SHA-1 seed, about x4 at 64 bytes).
+    bad = copy('bad', 'dispatch.js', (t) =>
+      t.replace('const envImpl = env.LAYERBENCH_SHA1_IMPL;', "const envImpl = env.LAYERBENCH_SHA1_IMPL ?? 'generic';"),
+    );
+    appendFileSync(join(bad, 'dist', 'index.js'), `\nexport const harmless = '${process.pid}-${Date.now()}';\n`);
+  });
+  afterAll(() => {
+    rmSync(dir, { recursive: true, force: true });
+    for (const file of kept) rmSync(file, { force: true });
+  });
+
+  it(
+    'measures the ends once, finds the regression, judges this checkout like the good end; the next step reuses the ends',
+    async () => {
+      const args = [
+        'check',
+        '--against',
+        `sha1-dispatch=dir:${good}`,
+        '--bad',
+        `sha1-dispatch=dir:${bad}`,
+        'sha1',
+        '--filter',
+        '^sha1/64/(dispatch|unrolled)$',
+        '--time',
+        '0.3',
+        '--processes',
+        '3',
+        '--quiet',
+      ];
+      const first = await runCli(args);
+      const file = /kept in (\S+) for the other steps/.exec(first.stdout)?.[1];
+      expect(file, first.stdout + first.stderr).toBeDefined();
+      kept.push(file!);
+      expect(existsSync(file!)).toBe(true);
+      // The regression to find is the dispatch case (x4: midpoint about x2); unrolled runs the same code at both ends' speed.
+      expect(first.stdout).toMatch(
+        /the regression to find: sha1\/64\/dispatch x[3-9]\.\d+ \[[\d., ]+\] \(midpoint x[12]\.\d+\)\n/,
+      );
+      expect(first.code).toBe(0);
+      expect(first.stdout).toMatch(/^check: good \(exit 0\): like the good end: sha1\/64\/dispatch x[01]\.\d+ /m);
+      const second = await runCli(args);
+      expect(second.stdout).toContain(`check: the two ends as measured at `);
+      expect(second.stdout).toContain(`(kept in ${file})`);
+      expect(second.stdout).not.toMatch(/measuring the two ends/);
+      expect(second.code).toBe(0);
+    },
+    heavyTestTimeout,
+  );
+});
