@@ -141,6 +141,8 @@ describe('the longer look at cases left inconclusive', () => {
       ['c', 'unchanged'],
     ]);
     expect(pairedCheckVerdict(merged, never)).toEqual({ code: 1, reason: 'regressed: a' });
+    // The summary counts the merged cases, not the first look's.
+    expect(merged.summary).toMatchObject({ regressed: 1, inconclusive: 1, unchanged: 1 });
     expect(withLongerLook(first, result(longer.cases, false)).complete).toBe(false);
   });
 });

@@ -102,12 +102,20 @@ describe('the regression to find', () => {
 });
 
 describe("a step's reading of a case against the midpoint", () => {
-  const mid = 1.14; // a x1.3 regression
-  it('bad beyond it, good below it, open across it', () => {
+  const mid = { ratio: 1.3, midpoint: Math.sqrt(1.3) }; // a x1.3 regression: midpoint x1.140
+  it('bad beyond it, good below it', () => {
     expect(endLike(measured('a', 1.28, [1.2, 1.36], 'regressed'), mid)).toBe('bad');
     // A harmless commit in the regressed layer: x1.04 [0.96, 1.12] is inconclusive at the 3% threshold, and clearly the good end's.
     expect(endLike(measured('a', 1.04, [0.96, 1.12], 'inconclusive'), mid)).toBe('good');
+  });
+  it('across it: bad when it excludes the good end and reaches the bad one, good the other way round, else open', () => {
+    // The regression commit, measured: x1.132 [1.071, 1.195] against a bad end of x1.153 (midpoint x1.074).
+    const end = { ratio: 1.153, midpoint: Math.sqrt(1.153) };
+    expect(endLike(measured('a', 1.132, [1.071, 1.195], 'regressed'), end)).toBe('bad');
+    expect(endLike(measured('a', 1.0, [0.92, 1.1], 'inconclusive'), end)).toBe('good');
+    // Apart from both ends (a partial change), or reaching both: open.
     expect(endLike(measured('a', 1.14, [1.05, 1.23], 'regressed'), mid)).toBe('open');
+    expect(endLike(measured('a', 1.14, [0.95, 1.35], 'inconclusive'), mid)).toBe('open');
   });
   it('open when not measured, failed, or its output digest changed', () => {
     expect(endLike(undefined, mid)).toBe('open');

@@ -546,7 +546,8 @@ function analyseCase(record: CaseRecord, inputs: BisectInputs, measured: Measure
   return out;
 }
 
-function summarise(cases: BisectCase[]): BisectResult['summary'] {
+/** The counts of a bisect's cases by verdict, and the cases each layer explains. */
+export function summarise(cases: BisectCase[]): BisectResult['summary'] {
   const summary: BisectResult['summary'] = {
     regressed: 0,
     improved: 0,

@@ -9,7 +9,7 @@
 import { collectEnv, layerFingerprint } from '@layerbench/bench-runner';
 import { formatBisectTable } from '@layerbench/bench-runner/reporters';
 import type { BisectCase, BisectResult } from '@layerbench/bench-runner/results';
-import { DEFAULT_VISIT_PERCENTILE, runBisect } from '../bisect/run.js';
+import { DEFAULT_VISIT_PERCENTILE, runBisect, summarise } from '../bisect/run.js';
 import { LayerSourceError, type LayerResolver } from '../bisect/side-sources.js';
 import { CODE_LAYERS, parseSideSpec, type CodeLayerName, type CompositionSpec } from '../bisect/side-spec.js';
 import { differingLayers, identify, type SideIdentity } from '../bisect/variants.js';
@@ -105,14 +105,11 @@ export function undecidedCases(result: BisectResult, identical: (c: BisectCase) 
  */
 export function withLongerLook(first: BisectResult, longer: BisectResult): BisectResult {
   const again = new Map(longer.cases.map((c) => [c.id, c]));
-  return {
-    ...first,
-    cases: first.cases.map((c) => {
-      const later = again.get(c.id);
-      return later !== undefined && later.status === 'ok' ? later : c;
-    }),
-    complete: first.complete && longer.complete,
-  };
+  const cases = first.cases.map((c) => {
+    const later = again.get(c.id);
+    return later !== undefined && later.status === 'ok' ? later : c;
+  });
+  return { ...first, cases, summary: summarise(cases), complete: first.complete && longer.complete };
 }
 
 export interface AgainstOptions {
@@ -288,16 +285,16 @@ export async function checkAgainstStack(options: AgainstOptions, ctx: CommandCon
     const toMeasure = readings.filter((r) => r.by === undefined);
     let complete = true;
     if (toMeasure.length > 0) {
-      const midpoint = new Map(symptoms.map((y) => [y.id, y.midpoint]));
+      const symptomOf = new Map(symptoms.map((y) => [y.id, y]));
       const step = await look({ good, goodId, bad, badId }, exactIds(toMeasure.map((r) => r.symptom.id)), (r) =>
-        r.cases.filter((c) => c.status === 'ok' && !c.digestChanged && endLike(c, midpoint.get(c.id)!) === 'open'),
+        r.cases.filter((c) => c.status === 'ok' && !c.digestChanged && endLike(c, symptomOf.get(c.id)!) === 'open'),
       );
       if (step === undefined) return interrupted();
       complete = step.complete;
       const byId = new Map(step.cases.map((c) => [c.id, c]));
       for (const r of toMeasure) {
         r.by = byId.get(r.symptom.id);
-        r.like = endLike(r.by, r.symptom.midpoint);
+        r.like = endLike(r.by, r.symptom);
       }
     }
     const verdict = endsVerdict(readings, complete);

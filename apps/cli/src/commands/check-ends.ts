@@ -48,11 +48,23 @@ export function symptomsOf(ends: BisectResult): Symptom[] {
 /** A step's reading of one symptom case. */
 export type EndLike = 'good' | 'bad' | 'open';
 
-/** Which end a measured case (good end / this checkout) is like: beyond the midpoint, below it, or not yet clear. */
-export function endLike(c: BisectCase | undefined, midpoint: number): EndLike {
+/**
+ * Which end a measured case (good end / this checkout) is like. Its interval
+ * wholly beyond the midpoint: bad; wholly below it: good. Across the
+ * midpoint, the two ends themselves decide: an interval that excludes the
+ * good end (1) and reaches the bad end's ratio is bad, one that excludes the
+ * bad end's ratio and reaches 1 is good (measured: the regression commit at
+ * x1.132 [1.071, 1.195] against a midpoint of x1.074 and a bad end of
+ * x1.153); else open (a partial change, or too wide to tell). A good commit
+ * is called bad only when its interval excludes 1 (at most alpha / 2).
+ */
+export function endLike(c: BisectCase | undefined, symptom: Pick<Symptom, 'ratio' | 'midpoint'>): EndLike {
   if (c === undefined || c.status !== 'ok' || c.total === undefined || c.digestChanged) return 'open';
-  if (c.total.ci[0] > midpoint) return 'bad';
-  if (c.total.ci[1] <= midpoint) return 'good';
+  const [low, high] = c.total.ci;
+  if (low > symptom.midpoint) return 'bad';
+  if (high <= symptom.midpoint) return 'good';
+  if (low > 1 && high >= symptom.ratio) return 'bad';
+  if (high < symptom.ratio && low <= 1) return 'good';
   return 'open';
 }
 
