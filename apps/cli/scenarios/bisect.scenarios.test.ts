@@ -117,9 +117,10 @@ function judgeAttribution(
  * A bisect as a user would run it when the answer is undecided: the product's
  * advice for an inconclusive verdict is to measure more, so a scenario whose
  * bisect names no wrong layer but leaves an expected attribution undecided
- * runs again with twice the time and 5 processes per variant, and once more
- * with four times the time, then with the variants compared within processes
- * (`--paired`, when both sides run one runtime; each said in the log). A
+ * runs again with twice the time and twice the processes (10 paired, 5 per
+ * variant with two runtimes), and once more with four times the time (each
+ * said in the log). Since 2026-12-04 the bisects are paired by default when
+ * both sides run one runtime (they were separate, with a paired retry). A
  * wrong layer is never measured again: it fails the scenario as it stands.
  * On the shared 2-core machine, pinned, about one scenario in twenty came out
  * undecided (a wide A/A control or one swap direction only), never wrong; the
@@ -146,12 +147,12 @@ async function bisectDecided(
     if (at >= 0) dropped.add(at).add(at + 1);
   }
   const rest = args.filter((_, i) => !dropped.has(i));
-  // --paired needs one runtime on both sides (a side may name one: git:<ref>,node@<version>).
+  // Paired (the default with one runtime on both sides): more processes average what each copy settles on.
   const oneRuntime = ![good, bad].some((side) => /(^|,)node@/.test(side));
+  const processes = oneRuntime ? '10' : '5';
   const retries = [
-    ['--time', String(2 * time), '--processes', '5'],
-    ['--time', String(4 * time), '--processes', '5'],
-    ...(oneRuntime ? [['--time', String(4 * time), '--processes', '5', '--paired']] : []),
+    ['--time', String(2 * time), '--processes', processes],
+    ['--time', String(4 * time), '--processes', processes],
   ];
   let bisected = await bisect(good, bad, args);
   for (const retry of retries) {
@@ -413,15 +414,16 @@ describe('bisect scenarios: one real change, one harmless change in another laye
     expect(code, stderr).toBe(3);
     const result = readBisectResult(out);
     expect(result.complete).toBe(false);
-    expect(result.incomplete).toMatchObject({ interrupted: true, roundsDone: 0, roundsPlanned: 4 });
+    // Paired (one runtime on both sides): 12 rounds.
+    expect(result.incomplete).toMatchObject({ interrupted: true, roundsDone: 0, roundsPlanned: 12 });
     expect(result.summary.failed).toBe(0);
     expect(result.summary.notMeasured).toBeGreaterThan(0);
     for (const c of result.cases) {
       if (c.status === 'not-measured') expect(c.total, c.id).toBeUndefined();
       else expect(c.status, c.id).toBe('ok');
     }
-    expect(stdout).toMatch(/^Incomplete \(interrupted after 0 of 4 rounds\)/);
-    expect(stdout).toContain('INCOMPLETE: interrupted after 0 of 4 rounds.');
+    expect(stdout).toMatch(/^Incomplete \(interrupted after 0 of 12 rounds\)/);
+    expect(stdout).toContain('INCOMPLETE: interrupted after 0 of 12 rounds.');
     expect(stdout).toMatch(/not measured/);
     expect(readFileSync(out, 'utf8')).toContain('"complete": false');
   });

@@ -20,6 +20,7 @@ describe('bisect/find usage', () => {
     ],
     [['find', '--good', 'HEAD'], /--filter is required/],
     [['find', '--good', 'HEAD', '--bad', 'HEAD', '--filter', 'x'], /HEAD is not a descendant of HEAD/],
+    [['bisect', '--good', 'workspace', '--paired', '--separate'], /--paired and --separate exclude each other/],
     [
       ['find', '--good', 'HEAD~1', '--filter', 'x', '--paired', '--separate'],
       /--paired and --separate exclude each other/,

@@ -112,16 +112,19 @@ const options = {
   ),
   rounds: valueOption(
     'n',
-    `interleaved rounds, each visiting every process of every variant (default ${BISECT_DEFAULTS.rounds}; ${PAIRED_DEFAULTS.rounds} with --paired)`,
+    `interleaved rounds, each visiting every process of every variant (default ${PAIRED_DEFAULTS.rounds}; ${BISECT_DEFAULTS.rounds} with --separate or two runtimes)`,
     positiveInteger('rounds'),
   ),
   processes: valueOption(
     'n',
-    `worker processes per variant, the replicates (default ${BISECT_DEFAULTS.processes}; ${PAIRED_DEFAULTS.processes} with --paired; at least 2)`,
+    `worker processes per variant, the replicates (default ${PAIRED_DEFAULTS.processes}; ${BISECT_DEFAULTS.processes} with --separate or two runtimes; at least 2)`,
     processCount,
   ),
   paired: booleanOption(
-    'each worker process hosts every variant, each in a module graph of its own, and variants are compared within processes (one runtime on both sides)',
+    'each worker process hosts every variant, each in a module graph of its own, and variants are compared within processes (the default when both sides run one runtime; given, two runtimes are bad input)',
+  ),
+  separate: booleanOption(
+    'each variant in worker processes of its own (the only way, and the default, when the sides run two runtimes)',
   ),
   cpu: valueOption('n|auto|none', cpuOptionHelp, cpuChoice),
   percentile: valueOption(
@@ -183,10 +186,12 @@ export const bisectCommand: Command = {
     'that way, the two not significantly different). Peer-library cases are left out',
     'unless the runtime or the engine differs (or --peers).',
     '',
-    'With --paired (one runtime on both sides), each worker process hosts every variant,',
-    "each in a module graph of its own, a process's visits to them follow each other, and",
-    'variants are compared within processes: a process that is fast or slow as a whole',
-    'lands on every variant alike (defaults then: 6 processes, 12 rounds; BISECT.md, "Paired").',
+    'Paired (the default when both sides run one runtime; --paired), each worker process',
+    "hosts every variant, each in a module graph of its own, a process's visits to them",
+    'follow each other, and variants are compared within processes: a process that is',
+    'fast or slow as a whole lands on every variant alike (6 processes, 12 rounds;',
+    'BISECT.md, "Paired"). With --separate, or two runtimes, each variant has processes',
+    'of its own (3 processes, 4 rounds).',
     '',
     'Options:',
     formatOptionHelp(options),
@@ -200,7 +205,7 @@ export const bisectCommand: Command = {
     '',
     'Examples:',
     '  layerbench bisect --good git:HEAD~1 --bad workspace --suite sha1 --out bisect.json',
-    '  layerbench bisect --paired --time 1 --good git:main --suite sha1 --filter /1500/',
+    '  layerbench bisect --time 1 --good git:main --suite sha1 --filter /1500/',
     '  layerbench bisect --good git:v1 --bad git:v1,sha1-dispatch=git:main --filter sha1/',
     '  layerbench bisect --good runtime=current --bad node@16.20.2 --suite cmac --filter native',
   ].join('\n'),
@@ -239,6 +244,7 @@ export function bisectExitCode(result: BisectResult): number {
 async function bisect(args: string[], ctx: CommandContext): Promise<number> {
   const { options: chosen } = parseArgs(args, argSpec);
   if (chosen.good === undefined) throw new UsageError('--good is required: --good <spec> (e.g. --good git:HEAD~1)');
+  if (chosen.paired && chosen.separate) throw new UsageError('--paired and --separate exclude each other');
   const bad = chosen.bad ?? parseSideSpec('workspace', '--bad');
   const threshold = chosen.threshold ?? BISECT_DEFAULTS.threshold;
   const alpha = chosen.alpha ?? BISECT_DEFAULTS.alpha;
@@ -264,11 +270,16 @@ async function bisect(args: string[], ctx: CommandContext): Promise<number> {
   const goodId = identify(goodSide, layerFingerprint);
   const badId = identify(badSide, layerFingerprint);
   const layers = differingLayers(goodId, badId, chosen.layers);
-  const paired = chosen.paired === true;
-  if (paired && goodId.code.runtime !== badId.code.runtime) {
+  const oneRuntime = goodId.code.runtime === badId.code.runtime;
+  // Paired unless asked otherwise or impossible: one process runs one node binary.
+  const paired = chosen.paired === true || (chosen.separate !== true && oneRuntime);
+  if (!oneRuntime && chosen.paired !== true && chosen.separate !== true) {
+    log('the sides run two runtimes: each variant in processes of its own (separate)');
+  }
+  if (paired && !oneRuntime) {
     // One process runs one node binary: a runtime change cannot be hosted side by side.
     ctx.stderr.write(
-      `layerbench bisect: --paired needs one runtime on both sides, and they differ (${goodSide.runtime.version} ${goodSide.runtime.nodePath} vs ${badSide.runtime.version} ${badSide.runtime.nodePath}); bisect without --paired measures each runtime in processes of its own\n`,
+      `layerbench bisect: --paired needs one runtime on both sides, and they differ (${goodSide.runtime.version} ${goodSide.runtime.nodePath} vs ${badSide.runtime.version} ${badSide.runtime.nodePath}); bisect --separate measures each runtime in processes of its own\n`,
     );
     return 2;
   }
@@ -321,7 +332,7 @@ async function bisect(args: string[], ctx: CommandContext): Promise<number> {
     ctx.stderr.write('layerbench bisect: no case could be compared between the good and bad stacks (see the notes)\n');
     return 2;
   }
-  if (!paired && goodId.code.runtime === badId.code.runtime) {
+  if (!paired && oneRuntime) {
     const hint = pairedHint(result, args);
     if (hint !== undefined) ctx.stderr.write(`\n${hint}\n`);
   } else if (paired) {
@@ -403,7 +414,7 @@ export function pairedHint(result: BisectResult, args: readonly string[]): strin
     `${moved.cases.length} case(s) moved by more than the threshold but are inconclusive with each variant in processes of its own (${moved.named}).`,
     'To tell changes of a few percent, compare the variants within the same processes (BISECT.md, "Paired"):',
     `  layerbench bisect --paired ${args
-      .filter((a) => a !== '--paired')
+      .filter((a) => a !== '--paired' && a !== '--separate')
       .map(shellWord)
       .join(' ')}`,
   ].join('\n');
