@@ -102,17 +102,19 @@ describe('the regression to find', () => {
 });
 
 describe("a step's reading of a case against the midpoint", () => {
-  const mid = { ratio: 1.3, midpoint: Math.sqrt(1.3) }; // a x1.3 regression: midpoint x1.140
+  const mid = { ci: [1.25, 1.35] as [number, number], midpoint: Math.sqrt(1.3) }; // x1.3 [1.25, 1.35]: midpoint x1.140
   it('bad beyond it, good below it', () => {
     expect(endLike(measured('a', 1.28, [1.2, 1.36], 'regressed'), mid)).toBe('bad');
     // A harmless commit in the regressed layer: x1.04 [0.96, 1.12] is inconclusive at the 3% threshold, and clearly the good end's.
     expect(endLike(measured('a', 1.04, [0.96, 1.12], 'inconclusive'), mid)).toBe('good');
   });
   it('across it: bad when it excludes the good end and reaches the bad one, good the other way round, else open', () => {
-    // The regression commit, measured: x1.132 [1.071, 1.195] against a bad end of x1.153 (midpoint x1.074).
-    const end = { ratio: 1.153, midpoint: Math.sqrt(1.153) };
+    // The regression commit, measured: x1.132 [1.071, 1.195] against a bad end of x1.153 [1.053, 1.256] (midpoint x1.074).
+    const end = { ci: [1.053, 1.256] as [number, number], midpoint: Math.sqrt(1.153) };
     expect(endLike(measured('a', 1.132, [1.071, 1.195], 'regressed'), end)).toBe('bad');
-    expect(endLike(measured('a', 1.0, [0.92, 1.1], 'inconclusive'), end)).toBe('good');
+    expect(endLike(measured('a', 0.99, [0.94, 1.04], 'inconclusive'), end)).toBe('good');
+    // Below the midpoint's reach on neither side, but up to the least the bad end may be: not good yet.
+    expect(endLike(measured('a', 1.0, [0.92, 1.1], 'inconclusive'), end)).toBe('open');
     // Apart from both ends (a partial change), or reaching both: open.
     expect(endLike(measured('a', 1.14, [1.05, 1.23], 'regressed'), mid)).toBe('open');
     expect(endLike(measured('a', 1.14, [0.95, 1.35], 'inconclusive'), mid)).toBe('open');
@@ -186,6 +188,7 @@ describe('the kept measurement of the ends', () => {
   const key: EndsKey = {
     good: { 'aes-core': 'a1', runtime: 'r' },
     bad: { 'aes-core': 'a2', runtime: 'r' },
+    cli: 'c1',
     suites: ['aes'],
     filter: undefined,
     time: 0.6,
@@ -197,6 +200,8 @@ describe('the kept measurement of the ends', () => {
     expect(endsCacheFile(dir, key)).toBe(endsCacheFile(dir, { ...key }));
     expect(endsCacheFile(dir, key)).not.toBe(endsCacheFile(dir, { ...key, bad: { 'aes-core': 'a3', runtime: 'r' } }));
     expect(endsCacheFile(dir, key)).not.toBe(endsCacheFile(dir, { ...key, time: 2.4 }));
+    // Another CLI may define the cases otherwise: the ends are measured again.
+    expect(endsCacheFile(dir, key)).not.toBe(endsCacheFile(dir, { ...key, cli: 'c2' }));
   });
   it('keeps a complete measurement and reads it back; an incomplete one is not kept; a corrupt one is a problem, not a crash', () => {
     const file = endsCacheFile(dir, key);

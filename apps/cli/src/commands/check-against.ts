@@ -22,6 +22,7 @@ import { defaultLongerLook, exactIds, longerLookProcesses, seconds } from './lon
 import type { CommandContext } from './types.js';
 import {
   cacheEnds,
+  cliCodeHash,
   endLike,
   endsCacheFile,
   endsVerdict,
@@ -240,6 +241,7 @@ export async function checkAgainstStack(options: AgainstOptions, ctx: CommandCon
     const key: EndsKey = {
       good: goodId.code,
       bad: endId.code,
+      cli: cliCodeHash(),
       suites,
       filter: options.filter,
       time,

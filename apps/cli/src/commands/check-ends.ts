@@ -19,7 +19,9 @@
 // by content hash) is that end's without measuring.
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { contentHash } from '@layerbench/bench-runner';
 import {
   readBisectResult,
   writeResultFile,
@@ -51,20 +53,22 @@ export type EndLike = 'good' | 'bad' | 'open';
 /**
  * Which end a measured case (good end / this checkout) is like. Its interval
  * wholly beyond the midpoint: bad; wholly below it: good. Across the
- * midpoint, the two ends themselves decide: an interval that excludes the
- * good end (1) and reaches the bad end's ratio is bad, one that excludes the
- * bad end's ratio and reaches 1 is good (measured: the regression commit at
- * x1.132 [1.071, 1.195] against a midpoint of x1.074 and a bad end of
- * x1.153); else open (a partial change, or too wide to tell). A good commit
- * is called bad only when its interval excludes 1 (at most alpha / 2).
+ * midpoint, the two ends themselves decide, the bad end by the low end of
+ * its own interval (the least it may be): an interval that excludes the good
+ * end (1) and reaches the bad end is bad, one that stays below the bad end
+ * and reaches 1 is good (measured: the regression commit at x1.132 [1.071,
+ * 1.195] against a midpoint of x1.074 and a bad end of x1.153 [1.053,
+ * 1.256]); else open (a partial change, or too wide to tell). A good
+ * commit is called bad only when its interval excludes 1 (at most alpha / 2).
  */
-export function endLike(c: BisectCase | undefined, symptom: Pick<Symptom, 'ratio' | 'midpoint'>): EndLike {
+export function endLike(c: BisectCase | undefined, symptom: Pick<Symptom, 'ci' | 'midpoint'>): EndLike {
   if (c === undefined || c.status !== 'ok' || c.total === undefined || c.digestChanged) return 'open';
   const [low, high] = c.total.ci;
+  const badEnd = symptom.ci[0];
   if (low > symptom.midpoint) return 'bad';
   if (high <= symptom.midpoint) return 'good';
-  if (low > 1 && high >= symptom.ratio) return 'bad';
-  if (high < symptom.ratio && low <= 1) return 'good';
+  if (low > 1 && high >= badEnd) return 'bad';
+  if (high < badEnd && low <= 1) return 'good';
   return 'open';
 }
 
@@ -97,10 +101,12 @@ export function endsVerdict(readings: readonly StepReading[], complete: boolean)
   return { code: exit.good, reason: `like the good end: ${readings.map(describe).join(', ')}` };
 }
 
-/** What the two ends' measurement depends on: their code and the options it was made with. */
+/** What the two ends' measurement depends on: their code, the CLI that defines and runs the cases, and the options. */
 export interface EndsKey {
   good: Record<string, string>;
   bad: Record<string, string>;
+  /** Content hash of this CLI's built code (its suites define the cases on both sides). */
+  cli: string;
   suites: string[];
   filter: string | undefined;
   time: number;
@@ -128,6 +134,11 @@ export function readCachedEnds(file: string): { result?: BisectResult; problem?:
 /** Keeps a complete measurement of the ends (atomically: a step interrupted mid-write leaves no half file). */
 export function cacheEnds(file: string, result: BisectResult): void {
   if (result.complete) writeResultFile(file, result);
+}
+
+/** The content hash of the CLI's own built code (the folder above this module's). */
+export function cliCodeHash(): string {
+  return contentHash(join(dirname(fileURLToPath(import.meta.url)), '..'));
 }
 
 /** Refs that move as git bisect checks commits out: the bad end must stay put over the whole bisection. */
