@@ -87,6 +87,32 @@ describe('pairedCheckVerdict', () => {
   });
 });
 
+describe('a case whose A/A control moved', () => {
+  // Measured at a +10% aes-core regression commit: the case x1.010 [0.991, 1.030], its control x0.907 [0.880, 0.936].
+  const moved = (verdict: 'regressed' | 'unchanged'): BisectCase => ({
+    ...bisectCase('aes/aes-128/block/table', 'aes-core', verdict),
+    control: { ratio: 0.907, ci: [0.88, 0.936], pValue: 0.0002, verdict: 'improved' },
+  });
+
+  it('is never good, nor bad: cannot tell, naming the control', () => {
+    expect(pairedCheckVerdict(result([moved('unchanged'), bisectCase('b', 'aes-core', 'unchanged')]), never)).toEqual({
+      code: 125,
+      reason: 'the A/A control moved: aes/aes-128/block/table (A/A x0.907)',
+    });
+    expect(pairedCheckVerdict(result([moved('regressed')]), never).code).toBe(125);
+    // Another case that regressed with a steady control still makes the commit bad.
+    expect(pairedCheckVerdict(result([moved('unchanged'), bisectCase('c', 'aes-core', 'regressed')]), never)).toEqual({
+      code: 1,
+      reason: 'regressed: c',
+    });
+  });
+
+  it('gets the longer look, whatever its verdict', () => {
+    const r = result([moved('unchanged'), bisectCase('b', 'aes-core', 'unchanged')]);
+    expect(undecidedCases(r, never).map((c) => c.id)).toEqual(['aes/aes-128/block/table']);
+  });
+});
+
 describe('the longer look at cases left inconclusive', () => {
   type Verdict = NonNullable<BisectCase['total']>['verdict'];
   const withTotal = (c: BisectCase, ratio: number, ci: [number, number], verdict: Verdict): BisectCase => ({

@@ -119,6 +119,16 @@ describe("a step's reading of a case against the midpoint", () => {
     expect(endLike(measured('a', 1.14, [1.05, 1.23], 'regressed'), mid)).toBe('open');
     expect(endLike(measured('a', 1.14, [0.95, 1.35], 'inconclusive'), mid)).toBe('open');
   });
+  it('open when its A/A control moved, and then no symptom of the ends either', () => {
+    const c = {
+      ...measured('a', 1.0, [0.99, 1.01], 'unchanged'),
+      control: { ratio: 0.907, ci: [0.88, 0.936] as [number, number], pValue: 0.0002, verdict: 'improved' as const },
+    };
+    expect(endLike(c, mid)).toBe('open');
+    expect(
+      symptomsOf(ends([{ ...c, total: { ratio: 1.3, ci: [1.2, 1.4], pValue: 0.001, verdict: 'regressed' } }])),
+    ).toEqual([]);
+  });
   it('open when not measured, failed, or its output digest changed', () => {
     expect(endLike(undefined, mid)).toBe('open');
     expect(endLike({ ...measured('a', 1.3, [1.25, 1.35], 'regressed'), status: 'failed' }, mid)).toBe('open');

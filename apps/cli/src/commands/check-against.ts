@@ -17,7 +17,7 @@ import { checkedCpuPlan, planCpu } from '../cpu.js';
 import { progressStream } from '../terminal.js';
 import { BISECT_DEFAULTS, DEFAULT_BISECT_SUITES, PAIRED_DEFAULTS, resolverFor } from './bisect.js';
 import { layerPackages } from '../between-runs.js';
-import { checkExit as exit, ruledOutNote, slowdownRuledOut, type CheckVerdict } from './check-exit.js';
+import { checkExit as exit, controlMoved, ruledOutNote, slowdownRuledOut, type CheckVerdict } from './check-exit.js';
 import { defaultLongerLook, exactIds, longerLookProcesses, seconds } from './longer-look.js';
 import type { CommandContext } from './types.js';
 import {
@@ -55,8 +55,15 @@ export function pairedCheckVerdict(result: BisectResult, identical: (c: BisectCa
   const changedDigest = judged.filter((c) => c.digestChanged).map((c) => c.id);
   if (changedDigest.length > 0)
     return { code: exit.cannotTell, reason: `output digest changed: ${changedDigest.join(', ')}` };
-  const regressed = judged.filter((c) => c.total?.verdict === 'regressed').map((c) => c.id);
+  const moved = judged.filter((c) => c.status === 'ok' && controlMoved(c));
+  const regressed = judged.filter((c) => c.total?.verdict === 'regressed' && !moved.includes(c)).map((c) => c.id);
   if (regressed.length > 0) return { code: exit.regressed, reason: `regressed: ${regressed.join(', ')}` };
+  if (moved.length > 0) {
+    return {
+      code: exit.cannotTell,
+      reason: `the A/A control moved: ${moved.map((c) => `${c.id} (A/A x${c.control!.ratio.toFixed(3)})`).join(', ')}`,
+    };
+  }
   const undecided = judged.filter(
     (c) => c.status !== 'ok' || c.total === undefined || c.total.verdict === 'inconclusive',
   );
@@ -83,8 +90,9 @@ function slowdownRuledOutFor(c: BisectCase, threshold: number): boolean {
 
 /**
  * The cases a longer look measures again: judged (code not identical),
- * measured, digest unchanged, inconclusive, and not ruled out as slower.
- * A failed case or a changed digest is not a matter of time.
+ * measured, digest unchanged, and either inconclusive and not ruled out as
+ * slower, or with an A/A control that moved (whatever their verdict). A
+ * failed case or a changed digest is not a matter of time.
  */
 export function undecidedCases(result: BisectResult, identical: (c: BisectCase) => boolean): BisectCase[] {
   return result.cases.filter(
@@ -92,8 +100,7 @@ export function undecidedCases(result: BisectResult, identical: (c: BisectCase) 
       !identical(c) &&
       c.status === 'ok' &&
       !c.digestChanged &&
-      c.total?.verdict === 'inconclusive' &&
-      !slowdownRuledOutFor(c, result.options.threshold),
+      (controlMoved(c) || (c.total?.verdict === 'inconclusive' && !slowdownRuledOutFor(c, result.options.threshold))),
   );
 }
 

@@ -28,7 +28,7 @@ import {
   type BisectCase,
   type BisectResult,
 } from '@layerbench/bench-runner/results';
-import { checkExit as exit, type CheckVerdict } from './check-exit.js';
+import { checkExit as exit, controlMoved, type CheckVerdict } from './check-exit.js';
 
 /** One case that regressed from the good end to the bad end, and the midpoint a step is judged against. */
 export interface Symptom {
@@ -43,7 +43,7 @@ export interface Symptom {
 /** The cases that regressed from the good end to the bad end (the result of measuring the two ends). */
 export function symptomsOf(ends: BisectResult): Symptom[] {
   return ends.cases
-    .filter((c) => c.status === 'ok' && c.total?.verdict === 'regressed')
+    .filter((c) => c.status === 'ok' && c.total?.verdict === 'regressed' && !controlMoved(c))
     .map((c) => ({ id: c.id, ratio: c.total!.ratio, ci: c.total!.ci, midpoint: Math.sqrt(c.total!.ratio) }));
 }
 
@@ -60,9 +60,11 @@ export type EndLike = 'good' | 'bad' | 'open';
  * 1.195] against a midpoint of x1.074 and a bad end of x1.153 [1.053,
  * 1.256]); else open (a partial change, or too wide to tell). A good
  * commit is called bad only when its interval excludes 1 (at most alpha / 2).
+ * A case whose A/A control moved is open (check-exit.ts, controlMoved).
  */
 export function endLike(c: BisectCase | undefined, symptom: Pick<Symptom, 'ci' | 'midpoint'>): EndLike {
-  if (c === undefined || c.status !== 'ok' || c.total === undefined || c.digestChanged) return 'open';
+  if (c === undefined || c.status !== 'ok' || c.total === undefined || c.digestChanged || controlMoved(c))
+    return 'open';
   const [low, high] = c.total.ci;
   const badEnd = symptom.ci[0];
   if (low > symptom.midpoint) return 'bad';

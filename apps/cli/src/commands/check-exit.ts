@@ -1,5 +1,6 @@
 // The answers of `layerbench check` (both forms: --baseline and --against), in the
 // exit codes `git bisect run` understands.
+import type { BisectCase } from '@layerbench/bench-runner/results';
 
 export const checkExit = {
   good: 0,
@@ -35,4 +36,17 @@ export function ruledOutNote(cases: readonly { id: string; ratio: number; ci: re
   if (cases.length === 0) return '';
   const shown = cases.map((c) => `${c.id} x${c.ratio.toFixed(3)} [${c.ci[0].toFixed(3)}, ${c.ci[1].toFixed(3)}]`);
   return ` (${cases.length} inconclusive, but their intervals rule out a slowdown beyond the threshold: ${shown.join(', ')})`;
+}
+
+/**
+ * Whether a case's A/A control moved: two copies of the good stack in the
+ * same processes differed significantly, so the good copy this checkout is
+ * compared with may itself sit off, and no verdict about the case stands.
+ * Measured (2026-12-04 14:20 UTC, a git bisect run over a +10% aes-core
+ * regression): at the regression commit `aes/aes-128/block/table` read
+ * x1.010 [0.991, 1.030] "unchanged" with its control x0.907 [0.880, 0.936],
+ * check answered good, and git bisect named a harmless commit after it.
+ */
+export function controlMoved(c: BisectCase): boolean {
+  return c.control?.verdict === 'regressed' || c.control?.verdict === 'improved';
 }
