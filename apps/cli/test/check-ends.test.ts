@@ -91,6 +91,12 @@ describe('the regression to find', () => {
       ]),
     );
     expect(s.map((y) => y.id)).toEqual(['sha1/64/wasm', 'sha1/1500/wasm']);
+    // Slower beyond the threshold and excluding no change, though inconclusive: a symptom too (a +10% regression, measured).
+    const near = symptomsOf(ends([measured('aes/aes-128/block/table', 1.091, [1.03, 1.152], 'inconclusive')]));
+    expect(near.map((y) => y.id)).toEqual(['aes/aes-128/block/table']);
+    // Excluding no change but within the threshold, or beyond it but not excluding no change: not.
+    expect(symptomsOf(ends([measured('a', 1.02, [1.005, 1.035], 'inconclusive')]))).toEqual([]);
+    expect(symptomsOf(ends([measured('a', 1.06, [0.99, 1.13], 'inconclusive')]))).toEqual([]);
     expect(s[0]!.midpoint).toBeCloseTo(1.2, 10);
     expect(s[1]!.midpoint).toBeCloseTo(Math.sqrt(1.069), 10);
   });

@@ -218,7 +218,7 @@ export async function checkAgainstStack(options: AgainstOptions, ctx: CommandCon
     if (left.length === 0 || longer <= 1) return first;
     const more = longerLookProcesses(processes);
     ctx.stdout.write(
-      `longer look: ${left.length} case(s) inconclusive at --time ${time} in ${processes} processes, measured again at --time ${seconds(time * longer)} (x${longer}) in ${more} fresh processes: ${left.map((c) => c.id).join(', ')}\n`,
+      `longer look: ${left.length} case(s) left open (inconclusive, or their A/A control moved) at --time ${time} in ${processes} processes, measured again at --time ${seconds(time * longer)} (x${longer}) in ${more} fresh processes: ${left.map((c) => c.id).join(', ')}\n`,
     );
     const again = await measureSides(sides, exactIds(left.map((c) => c.id)), time * longer, more);
     ctx.stdout.write(`${formatBisectTable(again)}\n`);

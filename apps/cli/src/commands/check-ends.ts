@@ -40,10 +40,20 @@ export interface Symptom {
   midpoint: number;
 }
 
-/** The cases that regressed from the good end to the bad end (the result of measuring the two ends). */
+/**
+ * The cases that got slower from the good end to the bad end (the result of
+ * measuring the two ends, with its longer look): regressed, or slower beyond
+ * the threshold with an interval that excludes no change (measured: a +10%
+ * regression read x1.091 [1.030, 1.152] after the longer look, inconclusive
+ * by 0.0003, and git bisect was stopped with nothing to find). Not a case
+ * whose A/A control moved.
+ */
 export function symptomsOf(ends: BisectResult): Symptom[] {
+  const slower = (c: BisectCase): boolean =>
+    c.total !== undefined &&
+    (c.total.verdict === 'regressed' || (c.total.ci[0] > 1 && c.total.ratio > 1 + ends.options.threshold));
   return ends.cases
-    .filter((c) => c.status === 'ok' && c.total?.verdict === 'regressed' && !controlMoved(c))
+    .filter((c) => c.status === 'ok' && slower(c) && !controlMoved(c))
     .map((c) => ({ id: c.id, ratio: c.total!.ratio, ci: c.total!.ci, midpoint: Math.sqrt(c.total!.ratio) }));
 }
 
