@@ -208,6 +208,11 @@ describe('check --against: bad input exits 128 with one line', () => {
     [['check', '--against', 'workspace', 'nosuchsuite'], /nosuchsuite/],
     [['check', '--baseline', 'x.json', '--longer-look', '2'], /--longer-look belongs to --against/],
     [['check', '--against', 'workspace', '--longer-look', '0'], /--longer-look/],
+    [['check', '--baseline', 'x.json', '--bad', 'git:main'], /--bad belongs to --against/],
+    [['check', '--against', 'git:v1', '--bad', 'git:HEAD'], /--bad git:HEAD moves as git bisect checks commits out/],
+    [['check', '--against', 'git:v1', '--bad', 'sha1-dispatch=git:HEAD~2'], /--bad git:HEAD~2 moves/],
+    [['check', '--against', 'git:v1', '--bad', 'workspace'], /--bad workspace is this checkout/],
+    [['check', '--against', 'git:v1', '--bad', 'svn:1'], /--bad: unknown source 'svn:1'/],
   ])('%j', async (args, message) => {
     const run = await runCli(args);
     expect(run.code).toBe(128);

@@ -15,7 +15,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { BisectCase, BisectResult } from '@layerbench/bench-runner/results';
+import type { BisectCase } from '@layerbench/bench-runner/results';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emptyBisectCase } from '../src/bisect/run.ts';
 import { findRepoRoot } from '../src/bisect/side-sources.ts';
@@ -31,6 +31,7 @@ import {
   type StepReading,
 } from '../src/commands/check-ends.ts';
 import { heavyTestTimeout, runCli } from './spawn-cli.ts';
+import { syntheticBisect } from './synthetic-results.ts';
 
 function measured(
   id: string,
@@ -44,41 +45,7 @@ function measured(
   };
 }
 
-const ends = (cases: BisectCase[], complete = true) =>
-  ({
-    kind: 'layerbench/bisect',
-    schemaVersion: 2,
-    createdAt: '2026-12-04T13:00:00.000Z',
-    options: {
-      suites: ['sha1'],
-      timePerCase: 0.6,
-      rounds: 12,
-      processes: 6,
-      paired: true,
-      visitPercentile: 10,
-      threshold: 0.03,
-      alpha: 0.01,
-      peers: false,
-    },
-    machine: { cpuModel: 'test', cpuCount: 2, os: 'linux' },
-    good: { spec: 'git:good', layers: [] },
-    bad: { spec: 'git:bad', layers: [] },
-    layers: [],
-    changes: [],
-    variants: [],
-    cases,
-    summary: {
-      regressed: 0,
-      improved: 0,
-      unchanged: 0,
-      inconclusive: 0,
-      failed: 0,
-      notMeasured: 0,
-      controlMoved: 0,
-      attributed: {},
-    },
-    complete,
-  }) as BisectResult;
+const ends = syntheticBisect;
 
 describe('the regression to find', () => {
   it('is the cases that regressed between the ends, each with the midpoint of its change', () => {
@@ -247,21 +214,6 @@ describe('refs that git bisect moves', () => {
     ['HEADLINE', false],
   ])('%s: %s', (ref, moves) => {
     expect(movingRef(ref)).toBe(moves);
-  });
-});
-
-describe('check --bad: bad input exits 128 with one line', () => {
-  it.each([
-    [['check', '--baseline', 'x.json', '--bad', 'git:main'], /--bad belongs to --against/],
-    [['check', '--against', 'git:v1', '--bad', 'git:HEAD'], /--bad git:HEAD moves as git bisect checks commits out/],
-    [['check', '--against', 'git:v1', '--bad', 'sha1-dispatch=git:HEAD~2'], /--bad git:HEAD~2 moves/],
-    [['check', '--against', 'git:v1', '--bad', 'workspace'], /--bad workspace is this checkout/],
-    [['check', '--against', 'git:v1', '--bad', 'svn:1'], /--bad: unknown source 'svn:1'/],
-  ])('%j', async (args, message) => {
-    const run = await runCli(args);
-    expect(run.code).toBe(128);
-    expect(run.stderr).toMatch(message);
-    expect(run.stderr.trim().split('\n')).toHaveLength(1);
   });
 });
 

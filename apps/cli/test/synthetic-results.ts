@@ -2,6 +2,8 @@
 // distributions (seeded), so verdicts do not depend on this machine's timing.
 import { computeStats, seededRandom } from '@layerbench/bench-runner/stats';
 import type { CaseResult, EnvFingerprint, RunResult } from '@layerbench/bench-runner';
+import type { BisectCase, BisectResult } from '@layerbench/bench-runner/results';
+import { summarise } from '../src/bisect/run.ts';
 
 export function syntheticEnv(overrides: Partial<EnvFingerprint> = {}): EnvFingerprint {
   return {
@@ -49,5 +51,23 @@ export function syntheticRun(cases: CaseResult[], env: EnvFingerprint = syntheti
     options: { timePerCase: 0.5 },
     env,
     cases,
+  };
+}
+
+/** A bisect result file of these cases (paired defaults, no variants or layers), as check --against reads one. */
+export function syntheticBisect(cases: BisectCase[], complete = true): BisectResult {
+  const options = { suites: ['sha1'], timePerCase: 0.6, rounds: 12, processes: 6, paired: true };
+  return {
+    kind: 'layerbench/bisect',
+    schemaVersion: 2,
+    createdAt: '2026-12-04T13:00:00.000Z',
+    options: { ...options, visitPercentile: 10, threshold: 0.03, alpha: 0.01, peers: false },
+    machine: { cpuModel: 'test', cpuCount: 2, os: 'linux' },
+    good: { spec: 'git:good', layers: [] },
+    bad: { spec: 'git:bad', layers: [] },
+    ...{ layers: [], changes: [], variants: [] },
+    cases,
+    summary: summarise(cases),
+    complete,
   };
 }
