@@ -254,6 +254,7 @@ describe('check --against <good> --bad <spec>, measured', () => {
   it(
     'measures the ends once, finds the regression, judges this checkout like the good end; the next step reuses the ends',
     async () => {
+      const quick = ['--filter', '^sha1/64/(dispatch|unrolled)$', '--time', '0.3', '--processes', '3', '--quiet'];
       const args = [
         'check',
         '--against',
@@ -261,13 +262,7 @@ describe('check --against <good> --bad <spec>, measured', () => {
         '--bad',
         `sha1-dispatch=dir:${bad}`,
         'sha1',
-        '--filter',
-        '^sha1/64/(dispatch|unrolled)$',
-        '--time',
-        '0.3',
-        '--processes',
-        '3',
-        '--quiet',
+        ...quick,
       ];
       const first = await runCli(args);
       const file = /kept in (\S+) for the other steps/.exec(first.stdout)?.[1];
