@@ -38,9 +38,10 @@ function measured(
   ratio: number,
   ci: [number, number],
   verdict: BisectCase['total'] extends infer T ? (T extends { verdict: infer V } ? V : never) : never,
+  layer = 'sha1-dispatch',
 ): BisectCase {
   return {
-    ...emptyBisectCase({ id, layer: 'sha1-dispatch', params: {} }),
+    ...emptyBisectCase({ id, layer, params: {} }),
     total: { ratio, ci, pValue: 0.001, verdict },
   };
 }
@@ -162,6 +163,59 @@ describe('the answer of a step', () => {
     );
     expect(v.code).toBe(125);
     expect(v.reason).toBe('incomplete: b x1.140 [1.050, 1.230] (midpoint x1.140), c (not measured; midpoint x1.140)');
+  });
+
+  describe('an open case beside a case of its layer that reads good', () => {
+    // The measured step of 2026-12-04 17:21 UTC: a harmless cmac commit, the ends +7.5% to +32%.
+    const cmac = (id: string, ratio: number, ci: [number, number]) => measured(id, ratio, ci, 'inconclusive', 'cmac');
+    const preloaded = reading(
+      'cmac/preloaded/table',
+      1.323,
+      'good',
+      cmac('cmac/preloaded/table', 0.987, [0.928, 1.051]),
+    );
+    const noisy = (ratio: number, layer = 'cmac'): StepReading =>
+      reading(
+        'cmac/oneshot/table',
+        1.175,
+        'open',
+        measured('cmac/oneshot/table', ratio, [0.89, 1.131], 'inconclusive', layer),
+      );
+
+    it('good when it leans good (below its midpoint), naming it apart', () => {
+      const v = endsVerdict([preloaded, noisy(1.007)], true);
+      expect(v.code).toBe(0);
+      expect(v.reason).toBe(
+        'like the good end: cmac/preloaded/table x0.987 [0.928, 1.051] (midpoint x1.150); leaning good beside a case of their layer that reads good: cmac/oneshot/table x1.007 [0.890, 1.131] (midpoint x1.084)',
+      );
+    });
+
+    it('cannot tell when it leans bad (at or beyond its midpoint): the layer may have regressed in part', () => {
+      expect(endsVerdict([preloaded, noisy(1.09)], true).code).toBe(125);
+      expect(endsVerdict([preloaded, noisy(Math.sqrt(1.175))], true).code).toBe(125);
+    });
+
+    it("cannot tell when the case that reads good is another layer's, or good only by the good end's code", () => {
+      expect(endsVerdict([preloaded, noisy(1.007, 'aes-core')], true).code).toBe(125);
+      expect(endsVerdict([reading('cmac/ct', 1.2, 'good', 'good end'), noisy(1.007)], true).code).toBe(125);
+    });
+
+    it('cannot tell when the step is incomplete, the open case is not measured, or its A/A control moved', () => {
+      expect(endsVerdict([preloaded, noisy(1.007)], false).code).toBe(125);
+      expect(endsVerdict([preloaded, reading('cmac/oneshot/table', 1.175, 'open', undefined)], true).code).toBe(125);
+      const moved = noisy(1.007);
+      const c = moved.by as BisectCase;
+      c.control = { ratio: 0.9, ci: [0.88, 0.93], pValue: 0.001, verdict: 'improved' };
+      expect(endsVerdict([preloaded, moved], true).code).toBe(125);
+      const digest = noisy(1.007);
+      (digest.by as BisectCase).digestChanged = true;
+      expect(endsVerdict([preloaded, digest], true).code).toBe(125);
+    });
+
+    it('still bad when any case is like the bad end', () => {
+      const bad = reading('cmac/dup/table', 1.2, 'bad', cmac('cmac/dup/table', 1.2, [1.15, 1.25]));
+      expect(endsVerdict([preloaded, noisy(1.007), bad], true).code).toBe(1);
+    });
   });
 });
 
