@@ -5,6 +5,7 @@
 // answers good, bad or cannot tell, with the rule (endsVerdict) and without
 // it (good only when every case reads good). Run after the build:
 //   node apps/cli/scripts/check-ends-sim.mjs
+import { emptyBisectCase } from '../dist/bisect/run.js';
 import { endLike, endsVerdict } from '../dist/commands/check-ends.js';
 const Z = 2.576;
 const symptoms = [
@@ -22,16 +23,7 @@ function step(bad, under, stuck, partial) {
     const truth = bad && (!partial || i === 0) ? Math.log(s.ratio) : 0;
     const est = truth + gauss() * (half / Z) * under; // under > 1: intervals narrower than the truth
     const c = {
-      id: s.id,
-      layer: 'cmac',
-      params: {},
-      status: 'ok',
-      layers: [],
-      attributed: [],
-      oneWay: [],
-      notes: [],
-      medians: {},
-      processes: {},
+      ...emptyBisectCase({ id: s.id, layer: 'cmac', params: {} }),
       total: {
         ratio: Math.exp(est),
         ci: [Math.exp(est - half), Math.exp(est + half)],

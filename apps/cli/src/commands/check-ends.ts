@@ -57,6 +57,20 @@ export function symptomsOf(ends: BisectResult): Symptom[] {
     .map((c) => ({ id: c.id, ratio: c.total!.ratio, ci: c.total!.ci, midpoint: Math.sqrt(c.total!.ratio) }));
 }
 
+/** A case measured at this step whose figures can be read: compared, same output digest, A/A control not moved. */
+function measuredInFull(
+  c: BisectCase | 'good end' | 'bad end' | undefined,
+): c is BisectCase & { total: NonNullable<BisectCase['total']> } {
+  return (
+    c !== undefined &&
+    typeof c !== 'string' &&
+    c.status === 'ok' &&
+    c.total !== undefined &&
+    !c.digestChanged &&
+    !controlMoved(c)
+  );
+}
+
 /** A step's reading of one symptom case. */
 export type EndLike = 'good' | 'bad' | 'open';
 
@@ -73,8 +87,7 @@ export type EndLike = 'good' | 'bad' | 'open';
  * A case whose A/A control moved is open (check-exit.ts, controlMoved).
  */
 export function endLike(c: BisectCase | undefined, symptom: Pick<Symptom, 'ci' | 'midpoint'>): EndLike {
-  if (c === undefined || c.status !== 'ok' || c.total === undefined || c.digestChanged || controlMoved(c))
-    return 'open';
+  if (!measuredInFull(c)) return 'open';
   const [low, high] = c.total.ci;
   const badEnd = symptom.ci[0];
   if (low > symptom.midpoint) return 'bad';
@@ -106,10 +119,7 @@ export interface StepReading {
  * bisect named that commit and the regression as the two that could be first.
  */
 function leansGood(r: StepReading, goodLayers: ReadonlySet<string>): boolean {
-  const c = r.by;
-  if (c === undefined || typeof c === 'string' || c.status !== 'ok' || c.total === undefined) return false;
-  if (c.digestChanged || controlMoved(c)) return false;
-  return c.total.ratio < r.symptom.midpoint && goodLayers.has(c.layer);
+  return measuredInFull(r.by) && r.by.total.ratio < r.symptom.midpoint && goodLayers.has(r.by.layer);
 }
 
 /**
@@ -129,10 +139,8 @@ export function endsVerdict(readings: readonly StepReading[], complete: boolean)
   if (bad.length > 0) return { code: exit.regressed, reason: `like the bad end: ${bad.map(describe).join(', ')}` };
   const open = readings.filter((r) => r.like === 'open');
   const good = readings.filter((r) => r.like === 'good');
-  const goodLayers = new Set(
-    good.flatMap((r) => (r.by === undefined || typeof r.by === 'string' || !complete ? [] : [r.by.layer])),
-  );
-  if (open.length > 0 && !open.every((r) => leansGood(r, goodLayers))) {
+  const goodLayers = new Set(good.flatMap((r) => (measuredInFull(r.by) ? [r.by.layer] : [])));
+  if (open.length > 0 && !(complete && open.every((r) => leansGood(r, goodLayers)))) {
     return {
       code: exit.cannotTell,
       reason: `${complete ? 'between the ends' : 'incomplete'}: ${open.map(describe).join(', ')}`,
