@@ -281,12 +281,16 @@ describe('bisect scenarios: one real change, one harmless change in another laye
       expect(c.total?.verdict, id).toBe('regressed');
       expect(c.attributed, id).toEqual(['sha1-dispatch']);
       expect(c.implementations).toMatchObject({ bad: 'generic', 'good+sha1-dispatch': 'generic' });
+      // SHA-1 runs no aes-core code: its swaps were not measured for this case.
+      expect(c.layersNotRun, id).toEqual(['aes-core']);
+      expect(c.layers.map((l) => l.layer)).toEqual(['sha1-dispatch']);
     }
     // The harmless aes-core change under a case it runs: nothing to attribute, and never "regressed" (it once
     // read x3.1 "regressed" when a variant's processes all started together, before the start waves).
     const harmless = result.cases.find((x) => x.id === 'cmac/aes-128/pl=48/preloaded/table')!;
     expect(harmless.attributed).toEqual([]);
     expect(harmless.total?.verdict, run.stdout).not.toBe('regressed');
+    expect(harmless.layersNotRun).toEqual(['sha1-dispatch']);
     expect(run.stdout).toMatch(/sha1-dispatch 0\.1\.0 -> 0\.1\.0 \(commit \w{7} -> \w{7}\): dispatch \w+ -> generic/);
     expect(run.code).toBe(1);
   });

@@ -142,6 +142,11 @@ export function caseLayers(c: Pick<CaseResult, 'layer'>): readonly string[] | un
   return stack === undefined ? undefined : [...stack, cliPackage];
 }
 
+/** The case layers whose stacks are known ('aes-core', ..., 'peers'). */
+export function knownCaseLayers(): string[] {
+  return Object.keys(layerStacks);
+}
+
 /** The packages of a case's layer and the layers below it (check --against compares their code), or undefined. */
 export function layerPackages(layer: string): readonly string[] | undefined {
   return layerStacks[layer];

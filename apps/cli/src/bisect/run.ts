@@ -40,7 +40,16 @@ import {
 import type { BisectCase, BisectResult, BisectVariant } from '@layerbench/bench-runner/results';
 import type { ResolvedComposition } from './side-sources.js';
 import type { LayerName } from './side-spec.js';
-import { dirsFor, stackChanges, type SideIdentity, type VariantPlan, planVariants } from './variants.js';
+import {
+  caseLayersSkipped,
+  caseRunsLayer,
+  dirsFor,
+  planVariants,
+  stackChanges,
+  variantRunsCase,
+  type SideIdentity,
+  type VariantPlan,
+} from './variants.js';
 import { cpuFields, describeCpuPlan, pinAll, type CpuPlan } from '../cpu.js';
 import { CompositionWorker, MixError, type VariantWorker } from './worker/client.js';
 import type { Measurement, WorkerCase, WorkerEnv } from './worker/protocol.js';
@@ -162,6 +171,7 @@ async function startVariants(inputs: BisectInputs, plans: VariantPlan[]): Promis
       ...(inputs.filter === undefined ? {} : { filter: inputs.filter }),
       skipPeers: !inputs.peers,
       warmupSeconds: WARMUP_SECONDS,
+      skipCaseLayers: caseLayersSkipped(plan),
     };
   };
   const workers = new Map<string, VariantWorker[]>(plans.map((p) => [p.id, []]));
@@ -237,7 +247,11 @@ async function startPairedVariants(inputs: BisectInputs, plans: VariantPlan[]): 
         skipPeers: !inputs.peers,
         warmupSeconds: WARMUP_SECONDS,
       },
-      order.map((plan) => ({ tag: tags.get(plan.id)!, dirs: dirsFor(plan, inputs.good, inputs.bad) })),
+      order.map((plan) => ({
+        tag: tags.get(plan.id)!,
+        dirs: dirsFor(plan, inputs.good, inputs.bad),
+        skipCaseLayers: caseLayersSkipped(plan),
+      })),
     );
   };
   const together = inputs.startTogether ?? startTogetherDefault();
@@ -308,6 +322,8 @@ function caseRecords(runs: VariantRun[]): CaseRecord[] {
         digests: new Map(),
       };
       for (const v of runs) {
+        // A swap of a layer this case does not run: not measured, not a problem (analyseCase leaves the layer out).
+        if (!variantRunsCase(v.plan, c.layer)) continue;
         if (v.workers.length === 0) record.problems.set(v.plan.id, `this mix cannot run: ${v.problem}`);
         else if (!v.cases.has(c.id)) {
           const failed = v.workers[0]!.suiteErrors.map((e) => `${e.suite}: ${e.message}`).join('; ');
@@ -485,6 +501,10 @@ export function emptyBisectCase(meta: Pick<WorkerCase, 'id' | 'layer' | 'params'
 /** Phase analyse: one case's statistics and attribution. */
 function analyseCase(record: CaseRecord, inputs: BisectInputs, measured: MeasureOutcome): BisectCase {
   const out = emptyBisectCase(record.meta);
+  // Only the layers this case runs were swapped for it; the others are named as such.
+  const layers = inputs.layers.filter((l) => caseRunsLayer(record.meta.layer, l));
+  const notRun = inputs.layers.filter((l) => !layers.includes(l));
+  if (notRun.length) out.layersNotRun = notRun;
   if (record.meta.bytesPerOp !== undefined) out.bytesPerOp = record.meta.bytesPerOp;
   const values: Record<string, number[][]> = {};
   // Paired: process p is the same process in every variant, so the model needs the positions kept.
@@ -518,7 +538,7 @@ function analyseCase(record: CaseRecord, inputs: BisectInputs, measured: Measure
       .join('; ');
     // No whole to attribute, but each layer swapped into the good stack still says what it does alone.
     if (model && values.good) {
-      for (const layer of inputs.layers) {
+      for (const layer of layers) {
         const c = model.compare('good', swapInId(layer));
         const share: BisectCase['layers'][number] = { layer, reproduced: 'neither', explains: false };
         if (c) share.swapIn = asEffect(c);
@@ -559,7 +579,7 @@ function analyseCase(record: CaseRecord, inputs: BisectInputs, measured: Measure
       return e && o && io ? { effect: e, overControl: o, inOverOut: io } : undefined;
     },
   };
-  const a = attributeCase(inputs.layers, comparisons, Object.fromEntries(record.problems), inputs.threshold)!;
+  const a = attributeCase(layers, comparisons, Object.fromEntries(record.problems), inputs.threshold)!;
   out.total = a.total;
   if (a.control) out.control = a.control;
   out.layers = a.layers;

@@ -12,8 +12,9 @@ import { readFileSync, realpathSync } from 'node:fs';
 import type { LayerFingerprint } from '@layerbench/bench-runner';
 import { CONTROL_ID, swapInId, swapOutId } from './attribution.js';
 import type { StackChange } from '@layerbench/bench-runner/results';
+import { knownCaseLayers, layerPackages } from '../between-runs.js';
 import type { ResolvedComposition } from './side-sources.js';
-import { ALL_LAYERS, CODE_LAYERS, type CodeLayerName, type LayerName } from './side-spec.js';
+import { ALL_LAYERS, CODE_LAYERS, packageNameOf, type CodeLayerName, type LayerName } from './side-spec.js';
 import type { WorkerEnv } from './worker/protocol.js';
 
 export type Side = 'good' | 'bad';
@@ -23,6 +24,8 @@ export interface VariantPlan {
   label: string;
   /** Which side each layer comes from. */
   take: Record<LayerName, Side>;
+  /** The layer a swap variant takes from the other side (absent: good, bad, the A/A control). */
+  swapped?: LayerName;
 }
 
 /** Identity of every layer of one side (code layers by content hash, the runtime by binary and version). */
@@ -84,14 +87,43 @@ export function planVariants(layers: readonly LayerName[]): VariantPlan[] {
       id: swapInId(layer),
       label: `good stack, ${layer} from bad`,
       take: { ...all('good'), [layer]: 'bad' },
+      swapped: layer,
     });
     plans.push({
       id: swapOutId(layer),
       label: `bad stack, ${layer} from good`,
       take: { ...all('bad'), [layer]: 'good' },
+      swapped: layer,
     });
   }
   return plans;
+}
+
+/**
+ * Whether a case of `caseLayer` runs code of `layer`: the engine and the
+ * runtime always; a code layer when it is the case's layer or one below it
+ * (the stacks the unchanged-code guard uses, between-runs.ts, checked
+ * against what every suite's cases call in suites/layer-use.test.ts); every
+ * layer for a case of a layer those stacks do not know. A swap of a layer
+ * the case does not run is the all-good or all-bad stack again for that case:
+ * measuring it costs time and can only add noise to the attribution.
+ */
+export function caseRunsLayer(caseLayer: string, layer: LayerName): boolean {
+  if (layer === 'bench-runner' || layer === 'runtime') return true;
+  const stack = layerPackages(caseLayer);
+  return stack === undefined || stack.includes(packageNameOf(layer));
+}
+
+/** The case layers (of the known stacks) a variant need not run: those that do not run the layer it swaps. */
+export function caseLayersSkipped(plan: VariantPlan): string[] {
+  const swapped = plan.swapped;
+  if (swapped === undefined) return [];
+  return knownCaseLayers().filter((caseLayer) => !caseRunsLayer(caseLayer, swapped));
+}
+
+/** Whether a variant measures cases of `caseLayer`. */
+export function variantRunsCase(plan: VariantPlan, caseLayer: string): boolean {
+  return plan.swapped === undefined || caseRunsLayer(caseLayer, plan.swapped);
 }
 
 /** The folder of each code layer in a variant. */

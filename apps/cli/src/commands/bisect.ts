@@ -288,7 +288,7 @@ async function bisect(args: string[], ctx: CommandContext): Promise<number> {
   // Peer libraries run on no layer of ours but the runtime and the engine: measuring them otherwise is an A/A test.
   const peers = chosen.peers || layers.includes('runtime') || layers.includes('bench-runner');
   log(
-    `swapping ${layers.length ? layers.join(', ') : 'nothing (the sides are identical)'}: ${3 + 2 * layers.length} variants (with the A/A control) x ${processes} processes${paired ? ' (paired: each process hosts every variant)' : ''}`,
+    `swapping ${layers.length ? layers.join(', ') : 'nothing (the sides are identical)'}: ${3 + 2 * layers.length} variants (with the A/A control) x ${processes} processes${paired ? ' (paired: each process hosts every variant)' : ''}; each case is measured under the swaps of the layers it runs only`,
   );
   const result = await runBisect({
     good: goodSide,

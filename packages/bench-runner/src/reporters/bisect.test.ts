@@ -107,6 +107,33 @@ describe('bisect reports', () => {
     expect(markdown).toContain('- cmac/aes-128/pl=48/preloaded/table: cmac reproduces the change only when swapped in');
   });
 
+  it('show a swapped layer a case does not run as such, explained in the legend, and read it back', () => {
+    const sha1 = bisectCase('sha1/64/dispatch', {
+      layer: 'sha1-dispatch',
+      total: effect(1.001, 0.02, 'unchanged'),
+      layers: [],
+      layersNotRun: ['aes-core', 'cmac'],
+      attributed: [],
+      oneWay: [],
+      notes: [],
+    });
+    const r = result({ cases: [bisectCase('cmac/aes-128/pl=48/preloaded/table'), sha1] });
+    const table = formatBisectTable(r);
+    expect(table).toMatch(
+      /\nsha1\/64\/dispatch +x1\.001 \[0\.981, 1\.021\] +unchanged +x1\.004 \[0\.984, 1\.024\] +not run +not run +-/,
+    );
+    expect(table).toContain("not run = the case does not run that layer's code (its swaps were not measured for it)");
+    expect(formatBisectMarkdown(r)).toContain(
+      '| `sha1/64/dispatch` | x1.001 [0.981, 1.021] | unchanged | x1.004 [0.984, 1.024] | not run | not run | - |',
+    );
+    // Without such a case the legend does not mention it.
+    expect(formatBisectTable(result())).not.toContain('not run');
+    const dir = mkdtempSync(join(tmpdir(), 'layerbench-bisect-not-run-'));
+    const file = join(dir, 'r.json');
+    writeFileSync(file, JSON.stringify(r));
+    expect(readBisectResult(file).cases[1]!.layersNotRun).toEqual(['aes-core', 'cmac']);
+  });
+
   it('say which layers differ when none was swapped (check --against compares whole stacks)', () => {
     const side = (spec: string, aesHash: string) => ({
       spec,

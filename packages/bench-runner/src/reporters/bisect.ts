@@ -117,9 +117,12 @@ function controlCell(c: BisectCase): string {
   return `${formatEffect(c.control)}${moved ? ' moved' : ''}`;
 }
 
+/** The cell of a swapped layer the case does not run (its swaps were not measured for it). */
+const notRunCell = 'not run';
+
 function layerCell(c: BisectCase, layer: string): string {
   const s = c.layers.find((l) => l.layer === layer);
-  if (!s) return '';
+  if (!s) return c.layersNotRun?.includes(layer) ? notRunCell : '';
   if (!s.swapIn && !s.swapOut) return 'cannot run';
   const share = s.share === undefined ? '' : ` ${Math.round(s.share * 100)}%`;
   const mark =
@@ -181,7 +184,10 @@ function legend(result: BisectResult): string {
   const control = result.options.paired
     ? 'A/A = a second copy of the good stack in the same processes against the good stack (the noise floor of this run)'
     : 'A/A = the good stack in processes of its own against the good stack (the noise floor of this run)';
-  return `${control}; ${LEGEND_REST}`;
+  const notRun = result.cases.some((c) => c.layersNotRun?.length)
+    ? `; ${notRunCell} = the case does not run that layer's code (its swaps were not measured for it)`
+    : '';
+  return `${control}; ${LEGEND_REST}${notRun}`;
 }
 
 const LEGEND_REST =

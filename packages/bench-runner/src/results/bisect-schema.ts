@@ -47,6 +47,12 @@ export const bisectCaseSchema = z.object({
   /** The A/A control: the good stack in processes of its own against the good stack. */
   control: bisectEffectSchema.optional(),
   layers: z.array(bisectLayerShareSchema),
+  /**
+   * Swapped layers whose code this case does not run (a cmac case and
+   * sha1-dispatch): their swaps were not measured for it, and it has no share
+   * of theirs in `layers`.
+   */
+  layersNotRun: z.array(z.string()).optional(),
   attributed: z.array(z.string()),
   /** Layers that reproduce the change one way only (named, not attributed). */
   oneWay: z.array(z.string()),

@@ -63,6 +63,8 @@ export interface WorkerOptions {
   skipPeers?: boolean;
   /** Seconds each case runs once at start-up, unmeasured (see the protocol). */
   warmupSeconds?: number;
+  /** Cases of these layers are left out (a swap variant's cases that do not run the layer it swaps). */
+  skipCaseLayers?: string[];
   /** Extra environment for the child (e.g. a forced dispatch). */
   env?: NodeJS.ProcessEnv;
 }
@@ -119,11 +121,13 @@ export class CompositionWorker implements VariantWorker {
 
   /** A worker of one composition (untagged: its modules load as usual). */
   static async start(options: WorkerOptions): Promise<CompositionWorker> {
-    const worker = await CompositionWorker.launch(options, [{ tag: '', dirs: options.dirs }]);
-    const only = worker.hosted[0];
-    if (only?.ok) {
-      worker.cases = only.cases;
-      worker.suiteErrors = only.suiteErrors;
+    const only: HostedVariant = { tag: '', dirs: options.dirs };
+    if (options.skipCaseLayers?.length) only.skipCaseLayers = options.skipCaseLayers;
+    const worker = await CompositionWorker.launch(options, [only]);
+    const hosted = worker.hosted[0];
+    if (hosted?.ok) {
+      worker.cases = hosted.cases;
+      worker.suiteErrors = hosted.suiteErrors;
     }
     return worker;
   }

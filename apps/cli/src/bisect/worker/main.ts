@@ -111,7 +111,10 @@ async function initVariant(
     const suites = message.suites.map((name) => registry.suiteByName(name));
     const built = registry.buildCases(suites, loaded.layers, { esptestSeconds: 1 });
     const selected = registry.selectCases(built.cases, message.filter === undefined ? {} : { filter: message.filter });
-    const kept = message.skipPeers ? selected.filter((c) => c.params.peer === undefined) : selected;
+    const skipLayers = variant.skipCaseLayers ?? [];
+    const kept = selected.filter(
+      (c) => !(message.skipPeers && c.params.peer !== undefined) && skipLayers.indexOf(c.layer) < 0,
+    );
     for (const c of kept) {
       // Bisection interleaves short slices, so fixed-time loops (esptest) run as timed slices too.
       host.cases.set(c.id, { ...c, fixedTimeSeconds: undefined });

@@ -37,6 +37,11 @@ export function withVariantTag(url: string, tag: string): string {
 export interface HostedVariant {
   tag: string;
   dirs: Record<CodeLayerName, string>;
+  /**
+   * Cases of these layers are neither kept nor warmed in this variant: they
+   * do not run the layer it swaps (bisect/variants.ts, caseLayersSkipped).
+   */
+  skipCaseLayers?: string[];
 }
 
 export type ParentMessage =
