@@ -5,9 +5,18 @@
 // analysis (the case's `layersNotRun`). That the stacks hold what each case
 // really calls is src/suites/layer-use.test.ts.
 import { describe, expect, it } from 'vitest';
-import { findRepoRoot } from '../src/bisect/side-sources.ts';
-import { CODE_LAYERS, type CodeLayerName } from '../src/bisect/side-spec.ts';
-import { caseLayersSkipped, caseRunsLayer, planVariants, variantRunsCase } from '../src/bisect/variants.ts';
+import { layerFingerprint } from '@layerbench/bench-runner';
+import { runBisect } from '../src/bisect/run.ts';
+import { findRepoRoot, LayerResolver } from '../src/bisect/side-sources.ts';
+import { CODE_LAYERS, parseSideSpec, type CodeLayerName } from '../src/bisect/side-spec.ts';
+import {
+  caseLayersSkipped,
+  caseRunsLayer,
+  identicalCaseLayers,
+  identify,
+  planVariants,
+  variantRunsCase,
+} from '../src/bisect/variants.ts';
 import { CompositionWorker } from '../src/bisect/worker/client.ts';
 import { join } from 'node:path';
 
@@ -73,6 +82,20 @@ describe('the variants a case is measured under', () => {
   });
 });
 
+describe('identicalCaseLayers: the cases no variant measures', () => {
+  it('are those of the case layers none of whose layers differ', () => {
+    expect(identicalCaseLayers(['cmac'])).toEqual(['aes-core', 'sha1-dispatch', 'esp', 'peers']);
+    expect(identicalCaseLayers(['aes-core'])).toEqual(['sha1-dispatch', 'peers']);
+    expect(identicalCaseLayers(['sha1-dispatch'])).toEqual(['aes-core', 'cmac', 'peers']);
+    expect(identicalCaseLayers(['esp'])).toEqual(['aes-core', 'cmac', 'sha1-dispatch', 'peers']);
+    expect(identicalCaseLayers(['cmac', 'sha1-dispatch'])).toEqual(['aes-core', 'peers']);
+    // The engine and the runtime run under every case.
+    expect(identicalCaseLayers(['bench-runner'])).toEqual([]);
+    expect(identicalCaseLayers(['runtime', 'cmac'])).toEqual([]);
+    expect(identicalCaseLayers([])).toEqual(['aes-core', 'cmac', 'sha1-dispatch', 'esp', 'peers']);
+  });
+});
+
 describe('a paired worker leaves out the cases a variant skips', () => {
   it('builds them in the variants that run them only', async () => {
     const root = findRepoRoot(process.cwd());
@@ -103,9 +126,45 @@ describe('a paired worker leaves out the cases a variant skips', () => {
       });
       const kept = variants.find((v) => v.tag === 'no-cmac');
       if (!kept || !('view' in kept)) throw new Error('unreachable');
+      // What it left out, by id and layer (bisect reports the cases no variant measured).
+      expect(kept.view.skipped).toEqual([{ id: 'cmac/aes-128/pl=48/preloaded/table', layer: 'cmac' }]);
       expect((await kept.view.measure('sha1/64/dispatch', 0.02)).status).toBe('ok');
     } finally {
       await worker.close();
     }
   }, 60_000);
+});
+
+describe('runBisect leaves the cases whose code is identical on both sides unmeasured, and names them', () => {
+  it('measures the cmac case only when cmac alone differs, and lists the SHA-1 case as identical code', async () => {
+    const root = findRepoRoot(process.cwd());
+    const resolver = new LayerResolver({ repoRoot: root });
+    const side = resolver.resolve(parseSideSpec('workspace', '--good'));
+    const good = identify(side, layerFingerprint);
+    // The same folders on both sides, told apart by cmac's code only: what a cmac-only commit gives.
+    const bad = { ...good, code: { ...good.code, cmac: `${good.code.cmac}-changed` } };
+    const result = await runBisect({
+      good: side,
+      bad: side,
+      goodId: good,
+      badId: bad,
+      layers: [],
+      suites: ['sha1', 'cmac'],
+      filter: '^(sha1/64/dispatch|cmac/aes-128/pl=48/preloaded/table)$',
+      peers: false,
+      timePerCase: 0.06,
+      rounds: 2,
+      processes: 2,
+      paired: true,
+      visitPercentile: 10,
+      threshold: 0.03,
+      alpha: 0.01,
+      machine: { cpuModel: 'test', cpuCount: 2, os: 'linux' },
+      cpu: { why: 'not pinned (test)' },
+    });
+    expect(result.cases.map((c) => c.id)).toEqual(['cmac/aes-128/pl=48/preloaded/table']);
+    expect(result.cases[0]!.status).toBe('ok');
+    expect(result.identicalCode).toEqual(['sha1/64/dispatch']);
+    expect(result.complete).toBe(true);
+  }, 120_000);
 });

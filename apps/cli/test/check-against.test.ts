@@ -71,6 +71,25 @@ describe('pairedCheckVerdict', () => {
     expect(pairedCheckVerdict(result([]), never)).toEqual({ code: 125, reason: 'no case was compared' });
   });
 
+  it('cases not measured because their code is identical count as such; all of them: good, nothing measured', () => {
+    const some = { ...result([bisectCase('cmac/x', 'cmac', 'unchanged')]), identicalCode: ['sha1/a', 'sha1/b'] };
+    expect(pairedCheckVerdict(some, never)).toEqual({
+      code: 0,
+      reason: '1 case(s) not regressed, 2 with identical code',
+    });
+    const all = { ...result([]), identicalCode: ['sha1/a', 'sha1/b'] };
+    expect(pairedCheckVerdict(all, never)).toEqual({
+      code: 0,
+      reason:
+        'the code of all 2 selected case(s) is identical on both sides (their layer, the layers below it, the engine, the runtime): nothing measured',
+    });
+    // Interrupted before anything was measured is not good.
+    expect(pairedCheckVerdict({ ...all, complete: false }, never).code).toBe(125);
+    // A regression beside them is still bad.
+    const bad = { ...result([bisectCase('cmac/x', 'cmac', 'regressed')]), identicalCode: ['sha1/a'] };
+    expect(pairedCheckVerdict(bad, never)).toEqual({ code: 1, reason: 'regressed: cmac/x' });
+  });
+
   it('good when an inconclusive case only may have got faster: its interval rules out a slowdown beyond the threshold', () => {
     // Measured over a harmless aes-core commit: esp stitched x0.985 [0.966, 1.006] at threshold 0.03.
     const faster = bisectCase('esp/x', 'esp', 'inconclusive');

@@ -43,7 +43,9 @@ import type { LayerName } from './side-spec.js';
 import {
   caseLayersSkipped,
   caseRunsLayer,
+  differingLayers,
   dirsFor,
+  identicalCaseLayers,
   planVariants,
   stackChanges,
   variantRunsCase,
@@ -159,6 +161,7 @@ interface CaseRecord {
  */
 async function startVariants(inputs: BisectInputs, plans: VariantPlan[]): Promise<VariantRun[]> {
   if (inputs.paired) return startPairedVariants(inputs, plans);
+  const skip = skipsOf(inputs);
   const progress = inputs.progress ?? (() => undefined);
   const random = inputs.random ?? Math.random;
   const optionsOf = (plan: VariantPlan) => {
@@ -171,7 +174,7 @@ async function startVariants(inputs: BisectInputs, plans: VariantPlan[]): Promis
       ...(inputs.filter === undefined ? {} : { filter: inputs.filter }),
       skipPeers: !inputs.peers,
       warmupSeconds: WARMUP_SECONDS,
-      skipCaseLayers: caseLayersSkipped(plan),
+      skipCaseLayers: skip(plan),
     };
   };
   const workers = new Map<string, VariantWorker[]>(plans.map((p) => [p.id, []]));
@@ -228,6 +231,7 @@ async function variantRuns(
  */
 async function startPairedVariants(inputs: BisectInputs, plans: VariantPlan[]): Promise<VariantRun[]> {
   const progress = inputs.progress ?? (() => undefined);
+  const skip = skipsOf(inputs);
   const workers = new Map<string, VariantWorker[]>(plans.map((p) => [p.id, []]));
   const problems = new Map<string, string>();
   const processes: CompositionWorker[] = [];
@@ -250,7 +254,7 @@ async function startPairedVariants(inputs: BisectInputs, plans: VariantPlan[]): 
       order.map((plan) => ({
         tag: tags.get(plan.id)!,
         dirs: dirsFor(plan, inputs.good, inputs.bad),
-        skipCaseLayers: caseLayersSkipped(plan),
+        skipCaseLayers: skip(plan),
       })),
     );
   };
@@ -280,6 +284,23 @@ async function startPairedVariants(inputs: BisectInputs, plans: VariantPlan[]): 
   const used = new Set(runs.flatMap((r) => r.workers.map((w) => w.pid)));
   await Promise.all(processes.filter((w) => !used.has(w.pid)).map((w) => w.close()));
   return runs;
+}
+
+/**
+ * The case layers each variant leaves out: those whose code is identical on
+ * both sides (every variant), and those that do not run the layer a swap
+ * variant swaps.
+ */
+function skipsOf(inputs: BisectInputs): (plan: VariantPlan) => string[] {
+  const identical = identicalCaseLayers(differingLayers(inputs.goodId, inputs.badId));
+  return (plan) => [...new Set([...identical, ...caseLayersSkipped(plan)])];
+}
+
+/** The selected cases no variant measured because their code is identical on both sides (from a good worker). */
+function identicalCases(inputs: BisectInputs, runs: VariantRun[]): string[] {
+  const identical = new Set(identicalCaseLayers(differingLayers(inputs.goodId, inputs.badId)));
+  const good = runs.find((r) => r.plan.id === 'good')?.workers[0];
+  return (good?.skipped ?? []).filter((c) => identical.has(c.layer)).map((c) => c.id);
 }
 
 /** Paired worker processes started at once: one per CPU this process may use. */
@@ -636,6 +657,7 @@ export async function runBisect(inputs: BisectInputs): Promise<BisectResult> {
     const { variants, envs } = await variantReports(runs, records);
     const cases = records.map((r) => analyseCase(r, inputs, measured));
     const summary = summarise(cases);
+    const identicalCode = identicalCases(inputs, runs);
     const result: BisectResult = {
       kind: 'layerbench/bisect',
       schemaVersion: 2,
@@ -660,6 +682,7 @@ export async function runBisect(inputs: BisectInputs): Promise<BisectResult> {
       changes: stackChanges(inputs.layers, inputs.goodId, inputs.badId, envs),
       variants,
       cases,
+      ...(identicalCode.length ? { identicalCode } : {}),
       summary,
       complete: !measured.interrupted && summary.notMeasured === 0,
     };

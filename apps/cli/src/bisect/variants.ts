@@ -121,6 +121,16 @@ export function caseLayersSkipped(plan: VariantPlan): string[] {
   return knownCaseLayers().filter((caseLayer) => !caseRunsLayer(caseLayer, swapped));
 }
 
+/**
+ * The case layers (of the known stacks) whose every layer is the same code on
+ * both sides: their cases cannot have changed, and no variant measures them.
+ * `differing` is every layer that differs, not only those swapped (--layers
+ * may swap fewer; the good and bad stacks still differ in the others).
+ */
+export function identicalCaseLayers(differing: readonly LayerName[]): string[] {
+  return knownCaseLayers().filter((caseLayer) => differing.every((layer) => !caseRunsLayer(caseLayer, layer)));
+}
+
 /** Whether a variant measures cases of `caseLayer`. */
 export function variantRunsCase(plan: VariantPlan, caseLayer: string): boolean {
   return plan.swapped === undefined || caseRunsLayer(caseLayer, plan.swapped);

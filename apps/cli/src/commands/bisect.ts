@@ -315,7 +315,9 @@ async function bisect(args: string[], ctx: CommandContext): Promise<number> {
       if (!chosen.quiet) ctx.stderr.write(`bisect: round ${round}/${rounds}\n`);
     },
   });
-  if (result.cases.length === 0) {
+  // Nothing the selected cases run differs: they cannot have changed (the report says which).
+  const allIdentical = result.cases.length === 0 && (result.identicalCode?.length ?? 0) > 0 && result.complete;
+  if (result.cases.length === 0 && !allIdentical) {
     ctx.stderr.write('layerbench bisect: no case to measure (check --suite/--filter, and the notes below)\n');
     ctx.stderr.write(`${formatBisectTable(result)}\n`);
     if (out !== undefined) await writeResultFile(out, result);
@@ -328,6 +330,7 @@ async function bisect(args: string[], ctx: CommandContext): Promise<number> {
   else if (format === 'markdown') ctx.stdout.write(`${formatBisectMarkdown(result)}\n`);
   else ctx.stdout.write(`${formatBisectTable(result)}\n`);
   if (!compared) {
+    if (allIdentical) return 0;
     if (!result.complete) return 3;
     ctx.stderr.write('layerbench bisect: no case could be compared between the good and bad stacks (see the notes)\n');
     return 2;

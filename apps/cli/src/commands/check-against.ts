@@ -75,8 +75,16 @@ export function pairedCheckVerdict(result: BisectResult, identical: (c: BisectCa
       reason: `${result.complete ? 'inconclusive' : 'incomplete'}: ${open.map((c) => c.id).join(', ')}`,
     };
   }
-  if (result.cases.length === 0) return { code: exit.cannotTell, reason: 'no case was compared' };
-  const same = result.cases.length - judged.length;
+  const unmeasured = result.identicalCode?.length ?? 0;
+  if (result.cases.length === 0) {
+    if (unmeasured > 0 && result.complete)
+      return {
+        code: exit.good,
+        reason: `the code of all ${unmeasured} selected case(s) is identical on both sides (their layer, the layers below it, the engine, the runtime): nothing measured`,
+      };
+    return { code: exit.cannotTell, reason: 'no case was compared' };
+  }
+  const same = result.cases.length - judged.length + unmeasured;
   return {
     code: exit.good,
     reason: `${judged.length} case(s) not regressed${same ? `, ${same} with identical code` : ''}${ruledOutNote(ruledOut.map((c) => ({ id: c.id, ratio: c.total!.ratio, ci: c.total!.ci })))}`,

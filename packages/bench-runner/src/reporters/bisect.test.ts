@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readBisectResult, type BisectCase, type BisectEffect, type BisectResult } from '../results/index.js';
-import { bisectIcon, formatBisectMarkdown, formatBisectTable } from './bisect.js';
+import { bisectIcon, formatBisectMarkdown, formatBisectTable, identicalCodeText } from './bisect.js';
 
 const effect = (ratio: number, half: number, verdict: BisectEffect['verdict']): BisectEffect => ({
   ratio,
@@ -132,6 +132,23 @@ describe('bisect reports', () => {
     const file = join(dir, 'r.json');
     writeFileSync(file, JSON.stringify(r));
     expect(readBisectResult(file).cases[1]!.layersNotRun).toEqual(['aes-core', 'cmac']);
+  });
+
+  it('name the cases not measured because their code is identical on both sides, in the headline and a line', () => {
+    const ids = Array.from({ length: 10 }, (_, i) => `sha1/${i}/dispatch`);
+    const r = result({ identicalCode: ids });
+    const table = formatBisectTable(r);
+    expect(table.split('\n')[0]).toContain('10 with identical code on both sides (not measured)');
+    expect(table).toContain(
+      'not measured: 10 case(s) whose code (their layer, the layers below it, the engine, the runtime) is identical on both sides, so they cannot have changed: sha1/0/dispatch, sha1/1/dispatch, sha1/2/dispatch, sha1/3/dispatch, sha1/4/dispatch, sha1/5/dispatch, sha1/6/dispatch, sha1/7/dispatch and 2 more',
+    );
+    expect(formatBisectMarkdown(r)).toContain('_Not measured: 10 case(s) whose code');
+    expect(identicalCodeText(result())).toBeUndefined();
+    expect(formatBisectTable(result())).not.toContain('identical');
+    const dir = mkdtempSync(join(tmpdir(), 'layerbench-bisect-identical-'));
+    const file = join(dir, 'r.json');
+    writeFileSync(file, JSON.stringify(r));
+    expect(readBisectResult(file).identicalCode).toEqual(ids);
   });
 
   it('say which layers differ when none was swapped (check --against compares whole stacks)', () => {

@@ -103,9 +103,12 @@ export function bisectHeadline(result: BisectResult): string {
           : s.inconclusive > 0
             ? 'No regression detected (some cases inconclusive)'
             : 'No change';
-  const extra = [s.failed ? `${s.failed} failed` : '', s.notMeasured ? `${s.notMeasured} not measured` : ''].filter(
-    Boolean,
-  );
+  const identical = result.identicalCode?.length ?? 0;
+  const extra = [
+    s.failed ? `${s.failed} failed` : '',
+    s.notMeasured ? `${s.notMeasured} not measured` : '',
+    identical ? `${identical} with identical code on both sides (not measured)` : '',
+  ].filter(Boolean);
   const counts = `${s.regressed} of ${n} cases regressed, ${s.improved} improved, ${s.unchanged} unchanged, ${s.inconclusive} inconclusive${extra.length ? `, ${extra.join(', ')}` : ''}`;
   const why = attributed.length ? `; explained by ${attributed.join(', ')}` : '';
   return `${head}: ${counts}${why}`;
@@ -216,6 +219,15 @@ function swappedLayersText(result: BisectResult): string {
     : 'none (the sides are identical)';
 }
 
+/** The cases left unmeasured because their code is identical on both sides, in one line (undefined: none). */
+export function identicalCodeText(result: BisectResult, shown = 8): string | undefined {
+  const ids = result.identicalCode ?? [];
+  if (ids.length === 0) return undefined;
+  const listed = ids.slice(0, shown).join(', ');
+  const more = ids.length > shown ? ` and ${ids.length - shown} more` : '';
+  return `not measured: ${ids.length} case(s) whose code (their layer, the layers below it, the engine, the runtime) is identical on both sides, so they cannot have changed: ${listed}${more}`;
+}
+
 export function formatBisectTable(result: BisectResult): string {
   const lines: string[] = [bisectHeadline(result), ''];
   if (!result.complete) lines.push(incompleteText(result), '');
@@ -224,6 +236,8 @@ export function formatBisectTable(result: BisectResult): string {
   lines.push(
     `${result.options.rounds} rounds, ${result.options.timePerCase}s per case per variant, ${visitText(result)}, threshold ${result.options.threshold}, ${confidenceLabel(result.options.alpha)} intervals`,
   );
+  const identical = identicalCodeText(result);
+  if (identical !== undefined) lines.push(identical);
   const attributedLayers = Object.keys(result.summary.attributed);
   if (attributedLayers.length) {
     lines.push('', 'Attributed:');
@@ -303,6 +317,8 @@ export function formatBisectMarkdown(result: BisectResult, options: BisectMarkdo
   }
   if (shown.length < cases.length)
     out.push('', `_${cases.length - shown.length} more cases with smaller changes are in the result file._`);
+  const identical = identicalCodeText(result);
+  if (identical !== undefined) out.push('', `_${md(identical[0]!.toUpperCase() + identical.slice(1))}._`);
   out.push('', `_${md(legend(result))}._`, '');
   if (result.changes.length) {
     out.push(`${h}# Stack changes`, '', '| kind | what | good | bad | reproduced by |', '|---|---|---|---|---|');

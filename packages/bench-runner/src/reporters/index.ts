@@ -20,6 +20,7 @@ export {
   describeLayerChange,
   bisectHeadline,
   bisectIcon,
+  identicalCodeText,
   incompleteText,
   formatEffect,
   formatRatio,

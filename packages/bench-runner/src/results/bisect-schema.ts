@@ -151,6 +151,12 @@ export const bisectResultSchema = z.object({
   changes: z.array(stackChangeSchema),
   variants: z.array(bisectVariantSchema),
   cases: z.array(bisectCaseSchema),
+  /**
+   * Cases selected but not measured: everything they run (their layer, the
+   * layers below it, the engine, the runtime) is the same code on both
+   * sides, so they cannot have changed; measuring them would be an A/A test.
+   */
+  identicalCode: z.array(z.string()).optional(),
   summary: z.object({
     regressed: z.number().int(),
     improved: z.number().int(),

@@ -74,6 +74,8 @@ type Pending = { resolve: (m: WorkerMessage) => void; reject: (e: Error) => void
 /** What bisect measures through: one variant in a worker process (a worker of its own, or one of a paired worker's). */
 export interface VariantWorker {
   readonly cases: WorkerCase[];
+  /** The selected cases this variant left out (its skipCaseLayers). */
+  readonly skipped: { id: string; layer: string }[];
   readonly suiteErrors: { suite: string; message: string }[];
   /** The process id (shared by every variant of a paired worker). */
   readonly pid: number | undefined;
@@ -89,6 +91,7 @@ class HostedVariantView implements VariantWorker {
     private readonly tag: string,
     readonly cases: WorkerCase[],
     readonly suiteErrors: { suite: string; message: string }[],
+    readonly skipped: { id: string; layer: string }[],
   ) {}
   get pid(): number | undefined {
     return this.worker.pid;
@@ -109,6 +112,7 @@ export type PairedVariant = { tag: string; view: VariantWorker } | { tag: string
 
 export class CompositionWorker implements VariantWorker {
   cases: WorkerCase[] = [];
+  skipped: { id: string; layer: string }[] = [];
   suiteErrors: { suite: string; message: string }[] = [];
   /** Per hosted variant, from the worker's ready message. */
   private hosted: ReadyVariant[] = [];
@@ -128,6 +132,7 @@ export class CompositionWorker implements VariantWorker {
     if (hosted?.ok) {
       worker.cases = hosted.cases;
       worker.suiteErrors = hosted.suiteErrors;
+      worker.skipped = hosted.skipped ?? [];
     }
     return worker;
   }
@@ -153,7 +158,7 @@ export class CompositionWorker implements VariantWorker {
       worker,
       variants: worker.hosted.map((h) =>
         h.ok
-          ? { tag: h.tag, view: new HostedVariantView(worker, h.tag, h.cases, h.suiteErrors) }
+          ? { tag: h.tag, view: new HostedVariantView(worker, h.tag, h.cases, h.suiteErrors, h.skipped ?? []) }
           : { tag: h.tag, problem: new MixError(h.message, h.layer) },
       ),
     };

@@ -112,9 +112,9 @@ async function initVariant(
     const built = registry.buildCases(suites, loaded.layers, { esptestSeconds: 1 });
     const selected = registry.selectCases(built.cases, message.filter === undefined ? {} : { filter: message.filter });
     const skipLayers = variant.skipCaseLayers ?? [];
-    const kept = selected.filter(
-      (c) => !(message.skipPeers && c.params.peer !== undefined) && skipLayers.indexOf(c.layer) < 0,
-    );
+    const wanted = selected.filter((c) => !(message.skipPeers && c.params.peer !== undefined));
+    const kept = wanted.filter((c) => skipLayers.indexOf(c.layer) < 0);
+    const skipped = wanted.filter((c) => skipLayers.indexOf(c.layer) >= 0).map((c) => ({ id: c.id, layer: c.layer }));
     for (const c of kept) {
       // Bisection interleaves short slices, so fixed-time loops (esptest) run as timed slices too.
       host.cases.set(c.id, { ...c, fixedTimeSeconds: undefined });
@@ -132,6 +132,7 @@ async function initVariant(
           ...(c.bytesPerOp === undefined ? {} : { bytesPerOp: c.bytesPerOp }),
         })),
         suiteErrors: built.errors.map((e) => ({ suite: e.suite, message: `${e.error.name}: ${e.error.message}` })),
+        ...(skipped.length ? { skipped } : {}),
       },
     };
   } catch (err) {

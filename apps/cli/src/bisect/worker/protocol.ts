@@ -82,7 +82,14 @@ export type FailStage = 'load' | 'suites' | 'one-copy';
 
 /** What one hosted variant has after init: its cases, or why it cannot run. */
 export type ReadyVariant =
-  | { tag: string; ok: true; cases: WorkerCase[]; suiteErrors: { suite: string; message: string }[] }
+  | {
+      tag: string;
+      ok: true;
+      cases: WorkerCase[];
+      suiteErrors: { suite: string; message: string }[];
+      /** Selected cases left out by skipCaseLayers. */
+      skipped?: { id: string; layer: string }[];
+    }
   | { tag: string; ok: false; stage: FailStage; layer?: string; message: string };
 
 /** What the worker's runtime and layers report about themselves. */
