@@ -159,9 +159,12 @@ interface CaseRecord {
  * x3.1. In waves, each variant's processes come from different start
  * conditions, and each wave's conditions are shared by every variant alike.
  */
-async function startVariants(inputs: BisectInputs, plans: VariantPlan[]): Promise<VariantRun[]> {
-  if (inputs.paired) return startPairedVariants(inputs, plans);
-  const skip = skipsOf(inputs);
+async function startVariants(
+  inputs: BisectInputs,
+  plans: VariantPlan[],
+  skip: (plan: VariantPlan) => string[],
+): Promise<VariantRun[]> {
+  if (inputs.paired) return startPairedVariants(inputs, plans, skip);
   const progress = inputs.progress ?? (() => undefined);
   const random = inputs.random ?? Math.random;
   const optionsOf = (plan: VariantPlan) => {
@@ -229,9 +232,12 @@ async function variantRuns(
  * it); the visits come later, pinned to one CPU. Measured on 2 CPUs: 13 cmac
  * cases x 7 variants, 22 s per process, one after the other 133 s.
  */
-async function startPairedVariants(inputs: BisectInputs, plans: VariantPlan[]): Promise<VariantRun[]> {
+async function startPairedVariants(
+  inputs: BisectInputs,
+  plans: VariantPlan[],
+  skip: (plan: VariantPlan) => string[],
+): Promise<VariantRun[]> {
   const progress = inputs.progress ?? (() => undefined);
-  const skip = skipsOf(inputs);
   const workers = new Map<string, VariantWorker[]>(plans.map((p) => [p.id, []]));
   const problems = new Map<string, string>();
   const processes: CompositionWorker[] = [];
@@ -287,20 +293,18 @@ async function startPairedVariants(inputs: BisectInputs, plans: VariantPlan[]): 
 }
 
 /**
- * The case layers each variant leaves out: those whose code is identical on
- * both sides (every variant), and those that do not run the layer a swap
+ * The case layers each variant leaves out: `identical` (code identical on
+ * both sides: every variant), and those that do not run the layer a swap
  * variant swaps.
  */
-function skipsOf(inputs: BisectInputs): (plan: VariantPlan) => string[] {
-  const identical = identicalCaseLayers(differingLayers(inputs.goodId, inputs.badId));
+function skipsOf(identical: readonly string[]): (plan: VariantPlan) => string[] {
   return (plan) => [...new Set([...identical, ...caseLayersSkipped(plan)])];
 }
 
-/** The selected cases no variant measured because their code is identical on both sides (from a good worker). */
-function identicalCases(inputs: BisectInputs, runs: VariantRun[]): string[] {
-  const identical = new Set(identicalCaseLayers(differingLayers(inputs.goodId, inputs.badId)));
+/** The selected cases of the `identical` case layers, which no variant measured (as a good worker left them out). */
+function identicalCases(identical: readonly string[], runs: VariantRun[]): string[] {
   const good = runs.find((r) => r.plan.id === 'good')?.workers[0];
-  return (good?.skipped ?? []).filter((c) => identical.has(c.layer)).map((c) => c.id);
+  return (good?.skipped ?? []).filter((c) => identical.includes(c.layer)).map((c) => c.id);
 }
 
 /** Paired worker processes started at once: one per CPU this process may use. */
@@ -647,7 +651,9 @@ export function summarise(cases: BisectCase[]): BisectResult['summary'] {
 export async function runBisect(inputs: BisectInputs): Promise<BisectResult> {
   const loadStart = loadAverage();
   const plans = planVariants(inputs.layers);
-  const runs = await startVariants(inputs, plans);
+  // Every layer that differs counts here, not only the swapped ones (--layers may swap fewer).
+  const identical = identicalCaseLayers(differingLayers(inputs.goodId, inputs.badId));
+  const runs = await startVariants(inputs, plans, skipsOf(identical));
   try {
     // Pinned once every worker is ready: their warm-ups ran on all CPUs, their visits run on one.
     const cpu = pinAll([...new Set(runs.flatMap((r) => r.workers.map((w) => w.pid)))], inputs.cpu);
@@ -657,7 +663,7 @@ export async function runBisect(inputs: BisectInputs): Promise<BisectResult> {
     const { variants, envs } = await variantReports(runs, records);
     const cases = records.map((r) => analyseCase(r, inputs, measured));
     const summary = summarise(cases);
-    const identicalCode = identicalCases(inputs, runs);
+    const identicalCode = identicalCases(identical, runs);
     const result: BisectResult = {
       kind: 'layerbench/bisect',
       schemaVersion: 2,

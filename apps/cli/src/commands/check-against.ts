@@ -11,8 +11,8 @@ import { formatBisectTable } from '@layerbench/bench-runner/reporters';
 import type { BisectCase, BisectResult } from '@layerbench/bench-runner/results';
 import { DEFAULT_VISIT_PERCENTILE, runBisect, summarise } from '../bisect/run.js';
 import { LayerSourceError, type LayerResolver } from '../bisect/side-sources.js';
-import { CODE_LAYERS, parseSideSpec, type CodeLayerName, type CompositionSpec } from '../bisect/side-spec.js';
-import { differingLayers, identify, type SideIdentity } from '../bisect/variants.js';
+import { ALL_LAYERS, CODE_LAYERS, packageNameOf, parseSideSpec, type CompositionSpec } from '../bisect/side-spec.js';
+import { caseRunsLayer, differingLayers, identify, type SideIdentity } from '../bisect/variants.js';
 import { checkedCpuPlan, planCpu } from '../cpu.js';
 import { progressStream } from '../terminal.js';
 import { BISECT_DEFAULTS, DEFAULT_BISECT_SUITES, PAIRED_DEFAULTS, resolverFor } from './bisect.js';
@@ -41,10 +41,9 @@ type Resolved = ReturnType<LayerResolver['resolve']>;
  * Cases of other layers (peers) are never taken as identical.
  */
 export function caseCodeIdentical(layer: string, good: SideIdentity, bad: SideIdentity): boolean {
-  const stack = layerPackages(layer)?.map((name) => name.replace(/^@layerbench\//, ''));
-  if (stack === undefined || !stack.every((l): l is CodeLayerName => (CODE_LAYERS as readonly string[]).includes(l)))
-    return false;
-  return [...stack, 'bench-runner' as const, 'runtime' as const].every((l) => good.code[l] === bad.code[l]);
+  const stack = layerPackages(layer);
+  if (stack === undefined || !stack.every((name) => CODE_LAYERS.some((l) => packageNameOf(l) === name))) return false;
+  return ALL_LAYERS.filter((l) => caseRunsLayer(layer, l)).every((l) => good.code[l] === bad.code[l]);
 }
 
 /** The bisect answer for a paired comparison of <spec> (good) with this checkout (bad). */

@@ -9,19 +9,23 @@
 // layer, so a recorder that records nothing fails here too.
 import { describe, expect, it } from 'vitest';
 import { layerPackages } from '../between-runs.js';
+import { caseRunsLayer } from '../bisect/variants.js';
 import { LAYER_KEYS } from '../bisect/worker/load-layers.js';
 import { loadWorkspaceLayers, type Layers } from '../layers.js';
 import { allSuites, peersSuite } from './index.js';
 
 type LayerKey = keyof Layers;
 
-/** The Layers keys of the packages in a case layer's stack (undefined: a layer the stacks do not know). */
+/**
+ * The Layers keys of the code layers bisect takes a case of `caseLayer` to run
+ * (caseRunsLayer, the predicate bisect itself uses); undefined for a layer the
+ * stacks do not know.
+ */
 function stackKeys(caseLayer: string): Set<LayerKey> | undefined {
-  const packages = layerPackages(caseLayer);
-  if (packages === undefined) return undefined;
+  if (layerPackages(caseLayer) === undefined) return undefined;
   const keys = new Set<LayerKey>();
-  for (const [layer, key] of Object.entries(LAYER_KEYS) as [string, LayerKey][]) {
-    if (packages.includes(`@layerbench/${layer}`)) keys.add(key);
+  for (const [layer, key] of Object.entries(LAYER_KEYS) as [keyof typeof LAYER_KEYS, LayerKey][]) {
+    if (caseRunsLayer(caseLayer, layer)) keys.add(key);
   }
   return keys;
 }
