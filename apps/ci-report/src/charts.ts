@@ -233,6 +233,16 @@ function ratioChart(id: string, title: string, rows: RatioRow[], alpha: number, 
   };
 }
 
+/**
+ * A case's row label in the attribution chart. A layer the case does not run
+ * was not swapped for it (its share is 0 because it was not measured, not
+ * because it was measured and cleared), so the label says so.
+ */
+export function attributionLabel(c: { id: string; layersNotRun?: string[] | undefined }): string {
+  const notRun = c.layersNotRun ?? [];
+  return notRun.length === 0 ? c.id : `${c.id} (not run: ${notRun.join(', ')})`;
+}
+
 function attributionChart(id: string, title: string, inputs: ReportInputs['bisects'][number]['data']): ChartSpec {
   const cases = inputs.cases.filter((c) => c.total);
   const pct = (r: number) => (r - 1) * 100;
@@ -261,7 +271,7 @@ function attributionChart(id: string, title: string, inputs: ReportInputs['bisec
     wrapCategoryLabels: true,
     config: {
       type: 'bar',
-      data: { labels: cases.map((c) => c.id), datasets },
+      data: { labels: cases.map(attributionLabel), datasets },
       options: {
         indexAxis: 'y',
         animation: false,

@@ -4,7 +4,7 @@
 // charts); --base and --head name the runs to compare and the report compares
 // them; ambiguous inputs are refused with one line, exit 2. And outputs are
 // checked before anything is read: a folder or a missing folder is exit 2.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -146,5 +146,30 @@ describe('output paths are checked before anything is read or rendered', () => {
     expect(main([fixture('compare.json'), '--markdown', join(dir, 'r.md'), '--html', join(dir, 'r.html')], io)).toBe(0);
     expect(readFileSync(join(dir, 'r.md'), 'utf8')).toMatch(/^## layerbench: /);
     expect(readFileSync(join(dir, 'r.html'), 'utf8')).toMatch(/^<!doctype html>/);
+  });
+});
+
+describe('the attribution chart of a bisection', () => {
+  it('names the layers a case does not run in its row label, and gives them no share', () => {
+    const bisect = JSON.parse(readFileSync(fixture('bisect.json'), 'utf8'));
+    for (const c of bisect.cases) {
+      if (!c.id.startsWith('sha1/')) continue;
+      c.layersNotRun = ['esp'];
+      c.layers = c.layers.filter((l: { layer: string }) => l.layer !== 'esp');
+    }
+    const dir = mkdtempSync(join(tmpdir(), 'lb-report-notrun-'));
+    const file = join(dir, 'bisect.json');
+    writeFileSync(file, JSON.stringify(bisect));
+    const chart = buildCharts(readReportInputs([file])).find((c) => c.id === 'bisect-layers-0')!;
+    const data = chart.config.data as { labels: string[]; datasets: { label: string; data: number[] }[] };
+    const measured = bisect.cases.filter((c: { total?: unknown }) => c.total);
+    expect(data.labels).toEqual(
+      measured.map((c: { id: string }) => (c.id.startsWith('sha1/') ? `${c.id} (not run: esp)` : c.id)),
+    );
+    const esp = data.datasets.find((d) => d.label === 'esp')!;
+    measured.forEach((c: { id: string }, i: number) => {
+      if (c.id.startsWith('sha1/')) expect(esp.data[i], c.id).toBe(0);
+    });
+    expect(data.labels.some((l) => !l.includes('not run'))).toBe(true);
   });
 });
