@@ -231,3 +231,33 @@ describe('bisect reports', () => {
     expect(() => readBisectResult(broken)).toThrow(/complete/);
   });
 });
+
+describe('the notes of a bisect', () => {
+  const leftOut = 'paired: process 2 of 6 left out: a stuck JIT outcome';
+  const many = result({
+    cases: [
+      bisectCase('c1', { notes: [leftOut] }),
+      bisectCase('c2', { notes: [leftOut, 'its own note'] }),
+      bisectCase('c3', { notes: [] }),
+      bisectCase('c4', { notes: [leftOut] }),
+      bisectCase('c5', { notes: ['paired: process 5 of 6 left out: a stuck JIT outcome'] }),
+    ],
+  });
+
+  it('give a note said of several cases once, naming every one of them; other notes stay per case', () => {
+    const table = formatBisectTable(many);
+    const notes = table.slice(table.indexOf('Notes:')).split('\n').slice(1);
+    expect(notes).toEqual([
+      `  3 cases: ${leftOut}: c1, c2, c4`,
+      '  c2: its own note',
+      '  c5: paired: process 5 of 6 left out: a stuck JIT outcome',
+    ]);
+    expect(formatBisectMarkdown(many)).toContain(`- 3 cases: ${leftOut}: c1, c2, c4\n`);
+  });
+
+  it('keep a note said of two cases as two lines', () => {
+    const two = result({ cases: [bisectCase('c1', { notes: [leftOut] }), bisectCase('c2', { notes: [leftOut] })] });
+    const table = formatBisectTable(two);
+    expect(table).toContain(`  c1: ${leftOut}\n  c2: ${leftOut}`);
+  });
+});

@@ -139,22 +139,52 @@ function layerCell(c: BisectCase, layer: string): string {
   return `in ${s.swapIn ? formatRatio(s.swapIn.ratio) : 'n/a'} out ${s.swapOut ? formatRatio(s.swapOut.ratio) : 'n/a'}${share}${mark}`;
 }
 
-function caseNotes(c: BisectCase): string[] {
+/** One note about one case: the case and what is said of it. */
+interface CaseNote {
+  id: string;
+  text: string;
+}
+
+function caseNotes(c: BisectCase): CaseNote[] {
   const notes: string[] = [];
-  if (c.problem) notes.push(`${c.id}: ${c.problem}`);
-  for (const n of c.notes) notes.push(`${c.id}: ${n}`);
-  if (c.digestChanged) notes.push(`${c.id}: the output digest differs between the good and bad stacks`);
+  if (c.problem) notes.push(c.problem);
+  notes.push(...c.notes);
+  if (c.digestChanged) notes.push('the output digest differs between the good and bad stacks');
   if (c.implementations) {
     const good = c.implementations.good;
     const bad = c.implementations.bad;
-    if (good !== bad) notes.push(`${c.id}: implementation ${good ?? '?'} -> ${bad ?? '?'}`);
+    if (good !== bad) notes.push(`implementation ${good ?? '?'} -> ${bad ?? '?'}`);
   }
   for (const l of c.layers) {
     // A variant that cannot run at all is reported once, with the variants; here only case-level failures.
     const own = (l.problem ?? '').split('; ').filter((p) => p && !p.includes('this mix cannot run'));
-    if (own.length) notes.push(`${c.id}: ${l.layer}: ${own.join('; ')}`);
+    if (own.length) notes.push(`${l.layer}: ${own.join('; ')}`);
   }
-  return notes;
+  return notes.map((text) => ({ id: c.id, text }));
+}
+
+/** Notes said of this many cases or more are given once, with the cases listed after them. */
+const groupNotesFrom = 3;
+
+/**
+ * The notes of the cases, one line each; a note said of several cases (a
+ * process left out of many cases, say) is one line that names every case it
+ * is said of, in the order the cases came, so nothing is dropped and the
+ * list stays readable.
+ */
+export function groupedCaseNotes(cases: readonly BisectCase[]): string[] {
+  const byText = new Map<string, string[]>();
+  for (const n of cases.flatMap(caseNotes)) {
+    const ids = byText.get(n.text) ?? [];
+    if (!ids.includes(n.id)) ids.push(n.id);
+    byText.set(n.text, ids);
+  }
+  const lines: string[] = [];
+  for (const [text, ids] of byText) {
+    if (ids.length >= groupNotesFrom) lines.push(`${ids.length} cases: ${text}: ${ids.join(', ')}`);
+    else for (const id of ids) lines.push(`${id}: ${text}`);
+  }
+  return lines;
 }
 
 function pad(rows: string[][]): string {
@@ -265,7 +295,7 @@ export function formatBisectTable(result: BisectResult): string {
   }
   lines.push('', pad(rows));
   lines.push('', legend(result));
-  const notes = [...mixProblems(result), ...result.cases.flatMap(caseNotes)];
+  const notes = [...mixProblems(result), ...groupedCaseNotes(result.cases)];
   if (notes.length) lines.push('', 'Notes:', ...notes.map((n) => `  ${n}`));
   return lines.join('\n');
 }
@@ -326,7 +356,7 @@ export function formatBisectMarkdown(result: BisectResult, options: BisectMarkdo
       out.push(`| ${c.kind} | ${md(c.what)} | ${md(c.good)} | ${md(c.bad)} | ${c.causedBy.join(', ') || '-'} |`);
     out.push('');
   }
-  const notes = [...mixProblems(result), ...shown.flatMap(caseNotes)];
+  const notes = [...mixProblems(result), ...groupedCaseNotes(shown)];
   if (notes.length) {
     out.push(`${h}# Notes`, '', ...notes.map((n) => `- ${md(n)}`), '');
   }
