@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { UsageError } from './args.js';
 import { allSuites, selectCases, suiteByName } from './suites/index.js';
-import { colorEnabled, styleFor } from './terminal.js';
+import { colorEnabled, roughDuration, roundsLeft, styleFor } from './terminal.js';
 
 const ids = (count: number) => Array.from({ length: count }, (_, i) => ({ id: `case/${String(i).padStart(3, '0')}` }));
 
@@ -72,5 +72,26 @@ describe('terminal', () => {
     expect(colorEnabled({ isTTY: true } as never, { TERM: 'dumb' })).toBe(false);
     expect(styleFor({ isTTY: false } as never, {}).red('x')).toBe('x');
     expect(styleFor({ isTTY: true } as never, {}).red('x')).toBe('\u001b[31mx\u001b[39m');
+  });
+});
+
+describe('the time left of a run of rounds', () => {
+  it('says nothing at the first round, then the mean round length times the rounds still to run', () => {
+    let t = 1_000;
+    const left = roundsLeft(() => t);
+    expect(left(1, 12)).toBe('');
+    t += 80_000; // round 1 took 80 s: 11 rounds of 80 s are left
+    expect(left(2, 12)).toBe(' (about 15 min left)');
+    t += 100_000; // mean 90 s over two rounds, 10 left
+    expect(left(3, 12)).toBe(' (about 15 min left)');
+    t += 9 * 90_000;
+    expect(left(12, 12)).toBe(' (about 90 s left)');
+  });
+
+  it('rounds a duration to seconds under two minutes and to minutes above', () => {
+    expect(roughDuration(0)).toBe('0 s');
+    expect(roughDuration(119_400)).toBe('119 s');
+    expect(roughDuration(150_000)).toBe('3 min');
+    expect(roughDuration(-5)).toBe('0 s');
   });
 });

@@ -33,3 +33,28 @@ export function styleFor(stream: Stream, env: NodeJS.ProcessEnv): Style {
 export function progressStream(ctx: CommandContext, quiet: boolean): Stream | undefined {
   return !quiet && ctx.stderr.isTTY === true ? ctx.stderr : undefined;
 }
+
+/** A duration for a progress line: whole seconds under two minutes, else whole minutes. */
+export function roughDuration(ms: number): string {
+  const s = Math.max(0, Math.round(ms / 1000));
+  return s < 120 ? `${s} s` : `${Math.round(s / 60)} min`;
+}
+
+/**
+ * The time left of a run of equal rounds, for the line that starts round
+ * `round` of `rounds`: the mean length of the rounds done so far times the
+ * rounds still to run (this one included). Empty before the first round is
+ * done, when there is nothing to go by. `now` is in milliseconds.
+ */
+export function roundsLeft(now: () => number = Date.now): (round: number, rounds: number) => string {
+  let start: number | undefined;
+  return (round, rounds) => {
+    const t = now();
+    if (round <= 1 || start === undefined) {
+      start = t;
+      return '';
+    }
+    const perRound = (t - start) / (round - 1);
+    return ` (about ${roughDuration(perRound * (rounds - round + 1))} left)`;
+  };
+}

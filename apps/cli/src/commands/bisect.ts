@@ -30,7 +30,7 @@ import { findRepoRoot, LayerResolver, LayerSourceError, type DepsMode } from '..
 import { parseLayerList, parseSideSpec, SpecError, type CompositionSpec, type LayerName } from '../bisect/side-spec.js';
 import { checkedCpuPlan, cpuChoice, cpuOptionHelp, planCpu } from '../cpu.js';
 import { outputPath } from '../result-files.js';
-import { progressStream } from '../terminal.js';
+import { progressStream, roundsLeft } from '../terminal.js';
 import type { Command, CommandContext } from './types.js';
 
 /** A side specification as an option value (bad syntax: a UsageError). Shared with check --against. */
@@ -290,6 +290,7 @@ async function bisect(args: string[], ctx: CommandContext): Promise<number> {
   log(
     `swapping ${layers.length ? layers.join(', ') : 'nothing (the sides are identical)'}: ${3 + 2 * layers.length} variants (with the A/A control) x ${processes} processes${paired ? ' (paired: each process hosts every variant)' : ''}; each case is measured under the swaps of the layers it runs only`,
   );
+  const timeLeft = roundsLeft();
   const result = await runBisect({
     good: goodSide,
     bad: badSide,
@@ -312,7 +313,8 @@ async function bisect(args: string[], ctx: CommandContext): Promise<number> {
     progress: log,
     // Said on stderr even when it is not a terminal (a CI log shows how far a bisect got), unless --quiet.
     onRound: (round, rounds) => {
-      if (!chosen.quiet) ctx.stderr.write(`bisect: round ${round}/${rounds}\n`);
+      const left = timeLeft(round, rounds);
+      if (!chosen.quiet) ctx.stderr.write(`bisect: round ${round}/${rounds}${left}\n`);
     },
   });
   // Nothing the selected cases run differs: they cannot have changed (the report says which).
