@@ -3,7 +3,7 @@
 import type { BisectResult } from '@layerbench/bench-runner/results';
 import { describe, expect, it } from 'vitest';
 import { emptyBisectCase } from '../src/bisect/run.ts';
-import { longerVisitsHint, pairedHint } from '../src/commands/bisect.ts';
+import { longerVisitsHint, pairedHint, withOutBeside } from '../src/commands/bisect.ts';
 
 function resultWith(totals: [string, number, 'inconclusive' | 'unchanged' | 'regressed'][]): BisectResult {
   const cases = totals.map(([id, ratio, verdict]) => ({
@@ -61,5 +61,25 @@ describe('longerVisitsHint', () => {
       "  layerbench bisect --paired --good git:abc --suite aes --filter '^(aes/aes-128/block/table)$' --time 2.4 --processes 10",
     );
     expect(longerVisitsHint(resultWith([['a', 1.01, 'inconclusive']]), [], 0.6, 6)).toBeUndefined();
+  });
+});
+
+describe('a hinted command never overwrites the result file of the bisect that printed it', () => {
+  const moved = resultWith([['sha1/1500/wasm', 1.062, 'inconclusive']]);
+
+  it('points --out at a file beside it, in both hints and both spellings', () => {
+    expect(pairedHint(moved, ['--suite', 'sha1', '--out', '/tmp/r/bisect.json'])).toContain(
+      '  layerbench bisect --paired --suite sha1 --out /tmp/r/bisect.paired.json',
+    );
+    expect(longerVisitsHint(moved, ['--paired', '--out=run.JSON', '--suite', 'sha1'], 0.6, 6)).toContain(
+      '  layerbench bisect --paired --out=run.longer.json --suite sha1 --filter',
+    );
+    expect(withOutBeside(['--out', 'result'], 'longer')).toEqual(['--out', 'result.longer.json']);
+    expect(withOutBeside(['--good', 'git:HEAD~1', '--bad', 'workspace'], 'longer')).toEqual([
+      '--good',
+      'git:HEAD~1',
+      '--bad',
+      'workspace',
+    ]);
   });
 });

@@ -370,6 +370,20 @@ function withoutOption(args: readonly string[], flag: string): string[] {
 }
 
 /**
+ * The arguments with `--out <file>` pointed at a file beside it
+ * (`bisect.json` -> `bisect.<suffix>.json`), so the command a hint repeats
+ * does not overwrite the result file of the bisect that printed it.
+ */
+export function withOutBeside(args: readonly string[], suffix: string): string[] {
+  const beside = (file: string) =>
+    /\.json$/i.test(file) ? file.replace(/\.json$/i, `.${suffix}.json`) : `${file}.${suffix}.json`;
+  return args.map((arg, i) => {
+    if (args[i - 1] === '--out') return beside(arg);
+    return arg.startsWith('--out=') ? `--out=${beside(arg.slice('--out='.length))}` : arg;
+  });
+}
+
+/**
  * For a paired bisect: the cases whose total change moved beyond the
  * threshold but stayed inconclusive, and the same command for them alone at
  * x`defaultLongerLook` --time: a fast case's visits at the default time are
@@ -384,7 +398,7 @@ export function longerVisitsHint(
 ): string | undefined {
   const moved = movedInconclusive(result);
   if (moved === undefined) return undefined;
-  const rest = ['--time', '--filter', '--processes'].reduce(withoutOption, [...args]);
+  const rest = ['--time', '--filter', '--processes'].reduce(withoutOption, withOutBeside(args, 'longer'));
   const more = String(longerLookProcesses(processes));
   return [
     `${moved.cases.length} case(s) moved by more than the threshold but are inconclusive compared within processes (${moved.named}).`,
@@ -418,7 +432,7 @@ export function pairedHint(result: BisectResult, args: readonly string[]): strin
   return [
     `${moved.cases.length} case(s) moved by more than the threshold but are inconclusive with each variant in processes of its own (${moved.named}).`,
     'To tell changes of a few percent, compare the variants within the same processes (BISECT.md, "Paired"):',
-    `  layerbench bisect --paired ${args
+    `  layerbench bisect --paired ${withOutBeside(args, 'paired')
       .filter((a) => a !== '--paired' && a !== '--separate')
       .map(shellWord)
       .join(' ')}`,
