@@ -238,7 +238,7 @@ function ratioChart(id: string, title: string, rows: RatioRow[], alpha: number, 
  * was not swapped for it (its share is 0 because it was not measured, not
  * because it was measured and cleared), so the label says so.
  */
-export function attributionLabel(c: { id: string; layersNotRun?: string[] | undefined }): string {
+function attributionLabel(c: { id: string; layersNotRun?: string[] | undefined }): string {
   const notRun = c.layersNotRun ?? [];
   return notRun.length === 0 ? c.id : `${c.id} (not run: ${notRun.join(', ')})`;
 }

@@ -139,13 +139,8 @@ function layerCell(c: BisectCase, layer: string): string {
   return `in ${s.swapIn ? formatRatio(s.swapIn.ratio) : 'n/a'} out ${s.swapOut ? formatRatio(s.swapOut.ratio) : 'n/a'}${share}${mark}`;
 }
 
-/** One note about one case: the case and what is said of it. */
-interface CaseNote {
-  id: string;
-  text: string;
-}
-
-function caseNotes(c: BisectCase): CaseNote[] {
+/** What the notes say of one case (without its id). */
+function caseNotes(c: BisectCase): string[] {
   const notes: string[] = [];
   if (c.problem) notes.push(c.problem);
   notes.push(...c.notes);
@@ -160,7 +155,7 @@ function caseNotes(c: BisectCase): CaseNote[] {
     const own = (l.problem ?? '').split('; ').filter((p) => p && !p.includes('this mix cannot run'));
     if (own.length) notes.push(`${l.layer}: ${own.join('; ')}`);
   }
-  return notes.map((text) => ({ id: c.id, text }));
+  return notes;
 }
 
 /** Notes said of this many cases or more are given once, with the cases listed after them. */
@@ -172,12 +167,14 @@ const groupNotesFrom = 3;
  * is said of, in the order the cases came, so nothing is dropped and the
  * list stays readable.
  */
-export function groupedCaseNotes(cases: readonly BisectCase[]): string[] {
+function groupedCaseNotes(cases: readonly BisectCase[]): string[] {
   const byText = new Map<string, string[]>();
-  for (const n of cases.flatMap(caseNotes)) {
-    const ids = byText.get(n.text) ?? [];
-    if (!ids.includes(n.id)) ids.push(n.id);
-    byText.set(n.text, ids);
+  for (const c of cases) {
+    for (const text of caseNotes(c)) {
+      const ids = byText.get(text) ?? [];
+      if (!ids.includes(c.id)) ids.push(c.id);
+      byText.set(text, ids);
+    }
   }
   const lines: string[] = [];
   for (const [text, ids] of byText) {
