@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   UsageError,
+  argWords,
   booleanOption,
   fraction,
   formatOptionHelp,
@@ -122,5 +123,23 @@ describe('parseArgs', () => {
     expect(help).toContain('-q, --quiet');
     expect(help).toContain('--filter <regex>');
     expect(help).toContain('(repeatable)');
+  });
+
+  it('records the command line as read, and argWords writes it back so that it parses the same', () => {
+    const args = ['aes', '-q', '--filter=--time', '--time', '0.5', '--filter', 'b', '--shard=1/2', '--', '--x'];
+    const parsed = parseArgs(args, spec);
+    expect(parsed.words).toEqual([
+      { positional: 'aes' },
+      { option: 'quiet' },
+      { option: 'filter', value: '--time' },
+      { option: 'time', value: '0.5' },
+      { option: 'filter', value: 'b' },
+      { option: 'shard', value: '1/2' },
+    ]);
+    const written = argWords(parsed.words);
+    expect(written).toEqual(['aes', '--quiet', '--filter=--time', '--time', '0.5', '--filter', 'b', '--shard', '1/2']);
+    const again = parseArgs(written, spec);
+    expect(again.options).toEqual(parsed.options);
+    expect(again.positionals).toEqual(parsed.positionals);
   });
 });

@@ -69,6 +69,31 @@ export interface ParsedArgs<O extends Record<string, OptionSpec>> {
   positionals: string[];
   /** Everything after a bare `--`, untouched. */
   rest: string[];
+  /**
+   * The command line as it was read, in order: each option by its long name
+   * with its value as written (none for a boolean), and each positional.
+   * A command that prints a command to run next builds it from these
+   * (`argWords`), never by scanning the raw arguments, which cannot tell a
+   * value that looks like a flag (`--filter --out`) from the flag.
+   */
+  words: ArgWord[];
+}
+
+/** One word of a parsed command line: an option (by long name) or a positional. */
+export type ArgWord = { option: string; value?: string } | { positional: string };
+
+/**
+ * Writes parsed words back as arguments that parse to the same thing: an
+ * option as `--name value`, or `--name=value` when its value starts with `-`
+ * (which parseArgs would not take as a separate value).
+ */
+export function argWords(words: readonly ArgWord[]): string[] {
+  return words.flatMap((word) => {
+    if ('positional' in word) return [word.positional];
+    const flag = `--${word.option}`;
+    if (word.value === undefined) return [flag];
+    return word.value.startsWith('-') ? [`${flag}=${word.value}`] : [flag, word.value];
+  });
 }
 
 export function booleanOption(description: string, short?: string): BooleanOption {
@@ -100,6 +125,7 @@ export function parseArgs<O extends Record<string, OptionSpec>>(
     values[name] = option.kind === 'boolean' ? false : option.kind === 'repeated' ? [] : undefined;
   }
   const positionals: string[] = [];
+  const words: ArgWord[] = [];
   let rest: string[] = [];
 
   for (let i = 0; i < args.length; i++) {
@@ -110,6 +136,7 @@ export function parseArgs<O extends Record<string, OptionSpec>>(
     }
     if (!arg.startsWith('-') || arg === '-') {
       positionals.push(arg);
+      words.push({ positional: arg });
       continue;
     }
     let name: string;
@@ -129,6 +156,7 @@ export function parseArgs<O extends Record<string, OptionSpec>>(
     if (option.kind === 'boolean') {
       if (inlineValue !== undefined) throw new UsageError(`${flag} takes no value, got '${flag}=${inlineValue}'`);
       values[name] = true;
+      words.push({ option: name });
       continue;
     }
     let raw = inlineValue;
@@ -143,6 +171,7 @@ export function parseArgs<O extends Record<string, OptionSpec>>(
       i++;
     }
     const parsed = option.parse(raw, flag);
+    words.push({ option: name, value: raw });
     if (option.kind === 'repeated') (values[name] as unknown[]).push(parsed);
     else values[name] = parsed;
   }
@@ -156,7 +185,7 @@ export function parseArgs<O extends Record<string, OptionSpec>>(
   if (positionals.length < min) {
     throw new UsageError(`missing argument ${positional!.name}`);
   }
-  return { options: values as OptionValues<O>, positionals, rest };
+  return { options: values as OptionValues<O>, positionals, rest, words };
 }
 
 /** The OPTIONS section of a command's help, one option per line. */

@@ -3,7 +3,8 @@
 import type { BisectResult } from '@layerbench/bench-runner/results';
 import { describe, expect, it } from 'vitest';
 import { emptyBisectCase } from '../src/bisect/run.ts';
-import { longerVisitsHint, pairedHint, withOutBeside } from '../src/commands/bisect.ts';
+import { argWords } from '../src/args.ts';
+import { hintWords, longerVisitsHint, pairedHint } from '../src/commands/bisect.ts';
 
 function resultWith(totals: [string, number, 'inconclusive' | 'unchanged' | 'regressed'][]): BisectResult {
   const cases = totals.map(([id, ratio, verdict]) => ({
@@ -72,14 +73,35 @@ describe('a hinted command never overwrites the result file of the bisect that p
       '  layerbench bisect --paired --suite sha1 --out /tmp/r/bisect.paired.json',
     );
     expect(longerVisitsHint(moved, ['--paired', '--out=run.JSON', '--suite', 'sha1'], 0.6, 6)).toContain(
-      '  layerbench bisect --paired --out=run.longer.json --suite sha1 --filter',
+      '  layerbench bisect --paired --out run.longer.json --suite sha1 --filter',
     );
-    expect(withOutBeside(['--out', 'result'], 'longer')).toEqual(['--out', 'result.longer.json']);
-    expect(withOutBeside(['--good', 'git:HEAD~1', '--bad', 'workspace'], 'longer')).toEqual([
+    expect(argWords(hintWords(['--out', 'result'], 'longer', []))).toEqual(['--out', 'result.longer.json']);
+    expect(argWords(hintWords(['--good', 'git:HEAD~1', '--bad', 'workspace'], 'longer', []))).toEqual([
       '--good',
       'git:HEAD~1',
       '--bad',
       'workspace',
     ]);
+  });
+});
+
+describe('a hinted command is built from the parsed options, not by scanning the raw arguments', () => {
+  const moved = resultWith([['sha1/1500/wasm', 1.062, 'inconclusive']]);
+
+  it('keeps a value that looks like a flag as the value it was, and drops only the options the hint sets', () => {
+    // A filter whose text is literally '--out', and an --out file named like a flag: the raw-argument
+    // scan took the first for the --out option and the second's value for a --time to drop.
+    const hint = longerVisitsHint(
+      moved,
+      ['--paired', '--filter=--out', '--out', 'x.json', '--repo=--time', '--time', '0.6', '--quiet'],
+      0.6,
+      6,
+    );
+    expect(hint).toContain(
+      "  layerbench bisect --paired --out x.longer.json --repo=--time --quiet --filter '^(sha1/1500/wasm)$' --time 2.4 --processes 12",
+    );
+    expect(pairedHint(moved, ['--separate', '--repo', 'paired', '--out=--weird'])).toContain(
+      '  layerbench bisect --paired --repo paired --out=--weird.paired.json',
+    );
   });
 });

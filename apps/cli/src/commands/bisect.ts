@@ -7,7 +7,9 @@
 import { collectEnv, layerFingerprint } from '@layerbench/bench-runner';
 import { writeResultFile } from '@layerbench/bench-runner/results';
 import {
+  type ArgWord,
   anyText,
+  argWords,
   formatOptionHelp,
   fraction,
   oneOf,
@@ -359,28 +361,18 @@ function movedInconclusive(result: BisectResult): { cases: BisectCase[]; named: 
   return { cases, named: `${names.join(', ')}${cases.length > 3 ? ', ...' : ''}` };
 }
 
-/** The arguments without an option that takes a value (`--flag v` or `--flag=v`). */
-function withoutOption(args: readonly string[], flag: string): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    if (args[i] === flag) i++;
-    else if (!args[i]!.startsWith(`${flag}=`)) out.push(args[i]!);
-  }
-  return out;
-}
-
 /**
- * The arguments with `--out <file>` pointed at a file beside it
- * (`bisect.json` -> `bisect.<suffix>.json`), so the command a hint repeats
- * does not overwrite the result file of the bisect that printed it.
+ * The bisect command line as parsed, with `--out <file>` pointed at a file
+ * beside it (`bisect.json` -> `bisect.<suffix>.json`), so the command a hint
+ * repeats does not overwrite the result file of the bisect that printed it,
+ * and without the options the hint sets itself.
  */
-export function withOutBeside(args: readonly string[], suffix: string): string[] {
+export function hintWords(args: readonly string[], suffix: string, dropped: readonly string[]): ArgWord[] {
   const beside = (file: string) =>
     /\.json$/i.test(file) ? file.replace(/\.json$/i, `.${suffix}.json`) : `${file}.${suffix}.json`;
-  return args.map((arg, i) => {
-    if (args[i - 1] === '--out') return beside(arg);
-    return arg.startsWith('--out=') ? `--out=${beside(arg.slice('--out='.length))}` : arg;
-  });
+  return parseArgs(args, argSpec)
+    .words.filter((word) => !('option' in word && dropped.includes(word.option)))
+    .map((word) => ('option' in word && word.option === 'out' ? { option: 'out', value: beside(word.value!) } : word));
 }
 
 /**
@@ -398,7 +390,7 @@ export function longerVisitsHint(
 ): string | undefined {
   const moved = movedInconclusive(result);
   if (moved === undefined) return undefined;
-  const rest = ['--time', '--filter', '--processes'].reduce(withoutOption, withOutBeside(args, 'longer'));
+  const rest = argWords(hintWords(args, 'longer', ['time', 'filter', 'processes']));
   const more = String(longerLookProcesses(processes));
   return [
     `${moved.cases.length} case(s) moved by more than the threshold but are inconclusive compared within processes (${moved.named}).`,
@@ -432,8 +424,7 @@ export function pairedHint(result: BisectResult, args: readonly string[]): strin
   return [
     `${moved.cases.length} case(s) moved by more than the threshold but are inconclusive with each variant in processes of its own (${moved.named}).`,
     'To tell changes of a few percent, compare the variants within the same processes (BISECT.md, "Paired"):',
-    `  layerbench bisect --paired ${withOutBeside(args, 'paired')
-      .filter((a) => a !== '--paired' && a !== '--separate')
+    `  layerbench bisect --paired ${argWords(hintWords(args, 'paired', ['paired', 'separate']))
       .map(shellWord)
       .join(' ')}`,
   ].join('\n');
