@@ -30,6 +30,7 @@ import { DEFAULT_VISIT_PERCENTILE, runBisect } from '../bisect/run.js';
 import { differingLayers, identify } from '../bisect/variants.js';
 import { findRepoRoot, LayerResolver, LayerSourceError, type DepsMode } from '../bisect/side-sources.js';
 import { parseLayerList, parseSideSpec, SpecError, type CompositionSpec, type LayerName } from '../bisect/side-spec.js';
+import { defaultSuites, SUITES_DEFAULT_HELP } from '../suite-choice.js';
 import { checkedCpuPlan, cpuChoice, cpuOptionHelp, planCpu } from '../cpu.js';
 import { outputPath } from '../result-files.js';
 import { progressStream, roundsLeft } from '../terminal.js';
@@ -53,8 +54,6 @@ const layerList = (raw: string): LayerName[] => {
     throw err;
   }
 };
-
-export const DEFAULT_BISECT_SUITES = ['sha1', 'cmac'];
 
 /** --percentile: 0 < p <= 100. */
 export const percentileValue = (raw: string, flag: string): number => {
@@ -102,7 +101,7 @@ const options = {
   good: valueOption('spec', 'the good side (see SIDES below)', side),
   bad: valueOption('spec', 'the bad side (default: workspace)', side),
   layers: valueOption('a,b,...', 'only swap these layers (default: every layer that differs)', layerList),
-  suite: repeatedOption('name', `a suite to measure (default: ${DEFAULT_BISECT_SUITES.join(', ')})`, anyText),
+  suite: repeatedOption('name', `a suite to measure (default: ${SUITES_DEFAULT_HELP})`, anyText),
   filter: valueOption('regex', 'only cases whose id matches', regexText),
   peers: booleanOption(
     "measure the peer libraries' cases too (default: only when the runtime or bench-runner differs)",
@@ -292,6 +291,11 @@ async function bisect(args: string[], ctx: CommandContext): Promise<number> {
   log(
     `swapping ${layers.length ? layers.join(', ') : 'nothing (the sides are identical)'}: ${3 + 2 * layers.length} variants (with the A/A control) x ${processes} processes${paired ? ' (paired: each process hosts every variant)' : ''}; each case is measured under the swaps of the layers it runs only`,
   );
+  const suites = chosen.suite.length
+    ? chosen.suite
+    : await defaultSuites(differingLayers(goodId, badId), chosen.filter, (m) => {
+        if (!chosen.quiet) ctx.stderr.write(`bisect: ${m}\n`);
+      });
   const timeLeft = roundsLeft();
   const result = await runBisect({
     good: goodSide,
@@ -299,7 +303,7 @@ async function bisect(args: string[], ctx: CommandContext): Promise<number> {
     goodId,
     badId,
     layers,
-    suites: chosen.suite.length ? chosen.suite : DEFAULT_BISECT_SUITES,
+    suites,
     ...(chosen.filter === undefined ? {} : { filter: chosen.filter }),
     peers,
     timePerCase: chosen.time ?? BISECT_DEFAULTS.time,

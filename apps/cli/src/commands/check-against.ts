@@ -15,7 +15,8 @@ import { ALL_LAYERS, CODE_LAYERS, packageNameOf, parseSideSpec, type Composition
 import { caseRunsLayer, differingLayers, identify, type SideIdentity } from '../bisect/variants.js';
 import { checkedCpuPlan, planCpu } from '../cpu.js';
 import { progressStream } from '../terminal.js';
-import { BISECT_DEFAULTS, DEFAULT_BISECT_SUITES, PAIRED_DEFAULTS, resolverFor } from './bisect.js';
+import { BISECT_DEFAULTS, PAIRED_DEFAULTS, resolverFor } from './bisect.js';
+import { defaultSuites } from '../suite-choice.js';
 import { layerPackages } from '../between-runs.js';
 import { checkExit as exit, controlMoved, ruledOutNote, slowdownRuledOut, type CheckVerdict } from './check-exit.js';
 import { defaultLongerLook, exactIds, longerLookProcesses, seconds } from './longer-look.js';
@@ -176,12 +177,36 @@ export async function checkAgainstStack(options: AgainstOptions, ctx: CommandCon
     );
     return exit.good;
   }
+  // The bad end of the range, the same at every step: resolved first, as it decides the suites.
+  let badEnd: { end: Resolved; endId: SideIdentity } | undefined;
+  if (options.bad !== undefined) {
+    try {
+      const end = resolver.resolve(options.bad);
+      badEnd = { end, endId: identify(end, layerFingerprint) };
+    } catch (err) {
+      // If it cannot be built, no step can be judged.
+      ctx.stderr.write(`layerbench check: cannot resolve --bad: ${(err as Error).message}\n`);
+      return exit.badInput;
+    }
+    if (badEnd.endId.code.runtime !== goodId.code.runtime) {
+      ctx.stderr.write(
+        'layerbench check: --bad names another runtime than --against; compare runtimes with `layerbench bisect`\n',
+      );
+      return exit.badInput;
+    }
+  }
   const env = collectEnv();
   const identical = (c: BisectCase) => caseCodeIdentical(c.layer, goodId, badId);
   const processes = options.processes ?? PAIRED_DEFAULTS.processes;
   const threshold = options.threshold ?? BISECT_DEFAULTS.threshold;
   const alpha = options.alpha ?? BISECT_DEFAULTS.alpha;
-  const suites = options.suites.length ? options.suites : DEFAULT_BISECT_SUITES;
+  // Chosen by what differs between the ends when both are named (every step then measures the same suites, and
+  // the ends' kept measurement serves them all), else between --against and this checkout.
+  const suites = options.suites.length
+    ? options.suites
+    : await defaultSuites(differingLayers(goodId, badEnd?.endId ?? badId, CODE_LAYERS), options.filter, (m) => {
+        if (!options.quiet) ctx.stderr.write(`check: ${m}\n`);
+      });
   const measureSides = (
     sides: { good: Resolved; goodId: SideIdentity; bad: Resolved; badId: SideIdentity },
     filter: string | undefined,
@@ -236,22 +261,8 @@ export async function checkAgainstStack(options: AgainstOptions, ctx: CommandCon
     ctx.stderr.write('layerbench check: interrupted\n');
     return 130;
   };
-  if (options.bad !== undefined) {
-    let end: Resolved;
-    try {
-      end = resolver.resolve(options.bad);
-    } catch (err) {
-      // The bad end is the same at every step: if it cannot be built, no step can be judged.
-      ctx.stderr.write(`layerbench check: cannot resolve --bad: ${(err as Error).message}\n`);
-      return exit.badInput;
-    }
-    const endId = identify(end, layerFingerprint);
-    if (endId.code.runtime !== goodId.code.runtime) {
-      ctx.stderr.write(
-        'layerbench check: --bad names another runtime than --against; compare runtimes with `layerbench bisect`\n',
-      );
-      return exit.badInput;
-    }
+  if (badEnd !== undefined && options.bad !== undefined) {
+    const { end, endId } = badEnd;
     const key: EndsKey = {
       good: goodId.code,
       bad: endId.code,

@@ -31,9 +31,9 @@ import { CompositionWorker, MixError } from '../bisect/worker/client.js';
 import type { WorkerCase } from '../bisect/worker/protocol.js';
 import { Interrupted, PairedStep, StepCommitError, type PairedStepOptions } from './find-paired.js';
 import { progressStream } from '../terminal.js';
+import { DEFAULT_BISECT_SUITES, defaultSuites } from '../suite-choice.js';
 import {
   BISECT_DEFAULTS,
-  DEFAULT_BISECT_SUITES,
   PAIRED_DEFAULTS,
   percentileValue,
   processCount,
@@ -50,7 +50,7 @@ const options = {
   filter: valueOption('regex', 'the case (a regular expression matching exactly one case id)', regexText),
   suite: repeatedOption(
     'name',
-    `the suite(s) holding the case (default: ${DEFAULT_BISECT_SUITES.join(', ')})`,
+    `the suite(s) holding the case (default: the layer suites holding a case --filter matches, and ${DEFAULT_BISECT_SUITES.join(', ')})`,
     anyText,
   ),
   time: valueOption(
@@ -517,7 +517,11 @@ async function find(args: string[], ctx: CommandContext): Promise<number> {
     resolver,
     good,
     bad,
-    suites: chosen.suite.length ? chosen.suite : DEFAULT_BISECT_SUITES,
+    suites: chosen.suite.length
+      ? chosen.suite
+      : await defaultSuites([], filter, (m) => {
+          if (!chosen.quiet) ctx.stderr.write(`find: ${m}\n`);
+        }),
     filter,
     processes,
     rounds: chosen.rounds ?? (paired ? PAIRED_DEFAULTS.rounds : BISECT_DEFAULTS.rounds),

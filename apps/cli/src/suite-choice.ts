@@ -1,0 +1,93 @@
+// Which suites bisect, check --against and find measure when no suite is
+// named. The default is sha1 and cmac (59 cases, a few minutes), to which the
+// own suites of every code layer that differs are added, and, with --filter,
+// every layer suite holding a case the filter matches. Without them a change
+// to a layer the default suites never run (esp; aes-core's CBC; the HMAC of
+// sha1-dispatch) left every selected case with identical code on both sides:
+// "nothing measured, exit 0" over a real regression, and in `git bisect run`
+// every step "good". Cases whose code is identical on both sides are still
+// not measured, so an added suite costs only the cases the change can reach.
+import type { LayerName } from './bisect/side-spec.js';
+import { loadWorkspaceLayers } from './layers.js';
+import { buildCases, selectCases, suiteByName } from './suites/index.js';
+
+export const DEFAULT_BISECT_SUITES = ['sha1', 'cmac'];
+
+/** The default as --suite's help says it. */
+export const SUITES_DEFAULT_HELP = `${DEFAULT_BISECT_SUITES.join(', ')}, and the own suite of each layer that differs (aes, hmac, esp), or that holds a case --filter matches`;
+
+/**
+ * The suites whose cases are of each code layer (`layerbench list --suites`):
+ * a change of the layer shows first in them. Checked against the suites'
+ * cases in suite-choice.test.ts.
+ */
+export const LAYER_OWN_SUITES: Readonly<Record<string, readonly string[]>> = {
+  'aes-core': ['aes'],
+  cmac: ['cmac'],
+  'sha1-dispatch': ['sha1', 'hmac'],
+  esp: ['esp'],
+};
+
+/** A suite added to the default, and why. */
+export interface AddedSuite {
+  suite: string;
+  why: string;
+}
+
+/** The default suites and the own suites of the code layers in `differing` (the engine and runtime have none). */
+export function suitesForChange(differing: readonly LayerName[]): AddedSuite[] {
+  const added: AddedSuite[] = [];
+  for (const layer of differing) {
+    for (const suite of LAYER_OWN_SUITES[layer] ?? []) {
+      if (!DEFAULT_BISECT_SUITES.includes(suite) && !added.some((a) => a.suite === suite)) {
+        added.push({ suite, why: `${layer} differs` });
+      }
+    }
+  }
+  return added;
+}
+
+/**
+ * The layer suites (this checkout's) holding a case whose id matches
+ * `filter`; none when this checkout's layers cannot be loaded (the filter
+ * then meets the usual "matches no case" answer).
+ */
+export async function suitesHolding(filter: string): Promise<string[]> {
+  let layers: Awaited<ReturnType<typeof loadWorkspaceLayers>>;
+  try {
+    layers = await loadWorkspaceLayers();
+  } catch {
+    return [];
+  }
+  const suites = [...new Set(Object.values(LAYER_OWN_SUITES).flat())];
+  return suites.filter((name) => {
+    const built = buildCases([suiteByName(name)], layers, {});
+    return selectCases(built.cases, { filter }).length > 0;
+  });
+}
+
+/**
+ * The suites to measure when none is named: the default, the own suites of
+ * the layers that differ, and with a filter the suites holding its cases.
+ * What was added to the default, and why, is said (`say`).
+ */
+export async function defaultSuites(
+  differing: readonly LayerName[],
+  filter: string | undefined,
+  say: (message: string) => void,
+): Promise<string[]> {
+  const added = suitesForChange(differing);
+  if (filter !== undefined) {
+    for (const suite of await suitesHolding(filter)) {
+      if (!DEFAULT_BISECT_SUITES.includes(suite) && !added.some((a) => a.suite === suite)) {
+        added.push({ suite, why: 'it holds cases --filter matches' });
+      }
+    }
+  }
+  const suites = [...DEFAULT_BISECT_SUITES, ...added.map((a) => a.suite)];
+  if (added.length > 0) {
+    const why = added.map((a) => `${a.suite} (${a.why})`).join(', ');
+    say(`measuring the suites ${suites.join(', ')}: added ${why}; name --suite to choose`);
+  }
+  return suites;
+}
