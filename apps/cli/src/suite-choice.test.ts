@@ -7,6 +7,7 @@ import {
   LAYER_OWN_SUITES,
   suitesForChange,
   suitesHolding,
+  unnamedOwnSuites,
 } from './suite-choice.js';
 import { buildCases, layerSuites, suiteByName } from './suites/index.js';
 
@@ -63,5 +64,18 @@ describe('defaultSuites', () => {
     said.length = 0;
     expect(await defaultSuites(['cmac'], '^cmac/', (m) => said.push(m))).toEqual(DEFAULT_BISECT_SUITES);
     expect(said).toEqual([]);
+  });
+});
+
+describe('unnamedOwnSuites', () => {
+  it('names each differing layer whose own suites --suite leaves out', () => {
+    expect(unnamedOwnSuites(['esp', 'cmac', 'runtime'], ['sha1', 'cmac'])).toEqual([
+      'esp differs, and its own suite esp is not among --suite sha1, cmac: its change shows only in the named cases that run esp (leave --suite out to measure them all)',
+    ]);
+    expect(unnamedOwnSuites(['sha1-dispatch'], ['sha1'])[0]).toMatch(
+      /^sha1-dispatch differs, and its own suite hmac is not/,
+    );
+    expect(unnamedOwnSuites(['aes-core'], ['cmac'])[0]).toMatch(/^aes-core differs, and its own suite aes is not/);
+    expect(unnamedOwnSuites(['esp', 'bench-runner'], ['esp'])).toEqual([]);
   });
 });

@@ -48,6 +48,23 @@ export function suitesForChange(differing: readonly LayerName[]): AddedSuite[] {
 }
 
 /**
+ * With --suite named: a line for each differing layer whose own suites are
+ * not among them (its change then shows only in named cases that run it,
+ * and none may), for stderr; empty when every such suite is named.
+ */
+export function unnamedOwnSuites(differing: readonly LayerName[], named: readonly string[]): string[] {
+  const lines: string[] = [];
+  for (const layer of differing) {
+    const own = [...(LAYER_OWN_SUITES[layer] ?? [])].filter((suite) => !named.includes(suite));
+    if (own.length === 0) continue;
+    lines.push(
+      `${layer} differs, and its own suite${own.length > 1 ? 's' : ''} ${own.join(', ')} ${own.length > 1 ? 'are' : 'is'} not among --suite ${named.join(', ')}: its change shows only in the named cases that run ${layer} (leave --suite out to measure them all)`,
+    );
+  }
+  return lines;
+}
+
+/**
  * The layer suites (this checkout's) holding a case whose id matches
  * `filter`; none when this checkout's layers cannot be loaded (the filter
  * then meets the usual "matches no case" answer).

@@ -30,7 +30,7 @@ import { DEFAULT_VISIT_PERCENTILE, runBisect } from '../bisect/run.js';
 import { differingLayers, identify } from '../bisect/variants.js';
 import { findRepoRoot, LayerResolver, LayerSourceError, type DepsMode } from '../bisect/side-sources.js';
 import { parseLayerList, parseSideSpec, SpecError, type CompositionSpec, type LayerName } from '../bisect/side-spec.js';
-import { defaultSuites, SUITES_DEFAULT_HELP } from '../suite-choice.js';
+import { defaultSuites, SUITES_DEFAULT_HELP, unnamedOwnSuites } from '../suite-choice.js';
 import { checkedCpuPlan, cpuChoice, cpuOptionHelp, planCpu } from '../cpu.js';
 import { outputPath } from '../result-files.js';
 import { progressStream, roundsLeft } from '../terminal.js';
@@ -291,11 +291,12 @@ async function bisect(args: string[], ctx: CommandContext): Promise<number> {
   log(
     `swapping ${layers.length ? layers.join(', ') : 'nothing (the sides are identical)'}: ${3 + 2 * layers.length} variants (with the A/A control) x ${processes} processes${paired ? ' (paired: each process hosts every variant)' : ''}; each case is measured under the swaps of the layers it runs only`,
   );
-  const suites = chosen.suite.length
-    ? chosen.suite
-    : await defaultSuites(differingLayers(goodId, badId), chosen.filter, (m) => {
-        if (!chosen.quiet) ctx.stderr.write(`bisect: ${m}\n`);
-      });
+  const say = (m: string) => {
+    if (!chosen.quiet) ctx.stderr.write(`bisect: ${m}\n`);
+  };
+  const differing = differingLayers(goodId, badId);
+  for (const line of chosen.suite.length ? unnamedOwnSuites(differing, chosen.suite) : []) say(line);
+  const suites = chosen.suite.length ? chosen.suite : await defaultSuites(differing, chosen.filter, say);
   const timeLeft = roundsLeft();
   const result = await runBisect({
     good: goodSide,

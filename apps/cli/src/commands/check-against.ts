@@ -16,7 +16,7 @@ import { caseRunsLayer, differingLayers, identify, type SideIdentity } from '../
 import { checkedCpuPlan, planCpu } from '../cpu.js';
 import { progressStream } from '../terminal.js';
 import { BISECT_DEFAULTS, PAIRED_DEFAULTS, resolverFor } from './bisect.js';
-import { defaultSuites } from '../suite-choice.js';
+import { defaultSuites, unnamedOwnSuites } from '../suite-choice.js';
 import { layerPackages } from '../between-runs.js';
 import { checkExit as exit, controlMoved, ruledOutNote, slowdownRuledOut, type CheckVerdict } from './check-exit.js';
 import { defaultLongerLook, exactIds, longerLookProcesses, seconds } from './longer-look.js';
@@ -202,11 +202,12 @@ export async function checkAgainstStack(options: AgainstOptions, ctx: CommandCon
   const alpha = options.alpha ?? BISECT_DEFAULTS.alpha;
   // Chosen by what differs between the ends when both are named (every step then measures the same suites, and
   // the ends' kept measurement serves them all), else between --against and this checkout.
-  const suites = options.suites.length
-    ? options.suites
-    : await defaultSuites(differingLayers(goodId, badEnd?.endId ?? badId, CODE_LAYERS), options.filter, (m) => {
-        if (!options.quiet) ctx.stderr.write(`check: ${m}\n`);
-      });
+  const say = (m: string) => {
+    if (!options.quiet) ctx.stderr.write(`check: ${m}\n`);
+  };
+  const differing = differingLayers(goodId, badEnd?.endId ?? badId, CODE_LAYERS);
+  for (const line of options.suites.length ? unnamedOwnSuites(differing, options.suites) : []) say(line);
+  const suites = options.suites.length ? options.suites : await defaultSuites(differing, options.filter, say);
   const measureSides = (
     sides: { good: Resolved; goodId: SideIdentity; bad: Resolved; badId: SideIdentity },
     filter: string | undefined,
