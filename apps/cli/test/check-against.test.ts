@@ -15,6 +15,7 @@ import { findRepoRoot } from '../src/bisect/side-sources.ts';
 import type { SideIdentity } from '../src/bisect/variants.ts';
 import {
   caseCodeIdentical,
+  decidedBeforeLongerLook,
   pairedCheckVerdict,
   undecidedCases,
   withLongerLook,
@@ -35,6 +36,22 @@ function result(cases: BisectCase[], complete = true): BisectResult {
 }
 
 const never = () => false;
+
+describe('decidedBeforeLongerLook', () => {
+  it('a regressed case whose code differs decides the step: no longer look for the open ones', () => {
+    const open = bisectCase('esp/x/stitched', 'esp', 'inconclusive');
+    const r = result([bisectCase('esp/x/split', 'esp', 'regressed'), open]);
+    expect(undecidedCases(r, never)).toEqual([open]);
+    expect(decidedBeforeLongerLook(r, never)).toBe('regressed: esp/x/split decides this step (bad)');
+  });
+
+  it('otherwise the open cases get their longer look', () => {
+    expect(decidedBeforeLongerLook(result([bisectCase('a', 'esp', 'inconclusive')]), never)).toBeUndefined();
+    // A regressed case whose code is identical on both sides decides nothing.
+    const r = result([bisectCase('cmac/x', 'cmac', 'regressed'), bisectCase('a', 'esp', 'inconclusive')]);
+    expect(decidedBeforeLongerLook(r, (c) => c.layer === 'cmac')).toBeUndefined();
+  });
+});
 
 describe('pairedCheckVerdict', () => {
   it('bad when a case whose code differs regressed, naming it', () => {

@@ -113,6 +113,20 @@ export function undecidedCases(result: BisectResult, identical: (c: BisectCase) 
 }
 
 /**
+ * Why a first look needs no longer look (undefined: it may need one): a case
+ * regressed beyond its A/A control makes the step bad whatever the open cases
+ * read, and the longer look measures only those, leaving the regressed ones
+ * as they are.
+ */
+export function decidedBeforeLongerLook(
+  result: BisectResult,
+  identical: (c: BisectCase) => boolean,
+): string | undefined {
+  const verdict = pairedCheckVerdict(result, identical);
+  return verdict.code === exit.regressed ? `${verdict.reason} decides this step (bad)` : undefined;
+}
+
+/**
  * The first look's result with the cases the longer look measured again
  * replaced by the longer look's figures (a case it could not measure keeps
  * the first look's, inconclusive). Each look is judged at alpha, so a case
@@ -243,12 +257,18 @@ export async function checkAgainstStack(options: AgainstOptions, ctx: CommandCon
     sides: Parameters<typeof measureSides>[0],
     filter: string | undefined,
     open: (r: BisectResult) => BisectCase[],
+    decided?: (r: BisectResult) => string | undefined,
   ): Promise<BisectResult | undefined> => {
     const first = await measureSides(sides, filter, time, processes);
     ctx.stdout.write(`${formatBisectTable(first)}\n`);
     if (first.incomplete?.interrupted) return undefined;
     const left = open(first);
     if (left.length === 0 || longer <= 1) return first;
+    const already = decided?.(first);
+    if (already !== undefined) {
+      ctx.stdout.write(`longer look: not needed for the ${left.length} case(s) left open: ${already}\n`);
+      return first;
+    }
     const more = longerLookProcesses(processes);
     ctx.stdout.write(
       `longer look: ${left.length} case(s) left open (inconclusive, or their A/A control moved) at --time ${time} in ${processes} processes, measured again at --time ${seconds(time * longer)} (x${longer}) in ${more} fresh processes: ${left.map((c) => c.id).join(', ')}\n`,
@@ -330,7 +350,14 @@ export async function checkAgainstStack(options: AgainstOptions, ctx: CommandCon
     ctx.stdout.write(`check: ${word} (exit ${verdict.code}): ${verdict.reason}\n`);
     return verdict.code;
   }
-  const result = await look({ good, goodId, bad, badId }, options.filter, (r) => undecidedCases(r, identical));
+  // A case regressed beyond its A/A control decides the step (bad), and the longer look measures only the
+  // open cases, leaving regressed ones as they are: it could not change the answer, only cost minutes.
+  const result = await look(
+    { good, goodId, bad, badId },
+    options.filter,
+    (r) => undecidedCases(r, identical),
+    (r) => decidedBeforeLongerLook(r, identical),
+  );
   if (result === undefined) return interrupted();
   const verdict = pairedCheckVerdict(result, identical);
   const word = verdict.code === exit.good ? 'good' : verdict.code === exit.regressed ? 'bad' : 'cannot tell';
