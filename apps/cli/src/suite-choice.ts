@@ -2,11 +2,13 @@
 // named. The default is sha1 and cmac (59 cases, a few minutes), to which the
 // own suites of every code layer that differs are added, and, with --filter,
 // every layer suite holding a case the filter matches. Without them a change
-// to a layer the default suites never run (esp; aes-core's CBC; the HMAC of
-// sha1-dispatch) left every selected case with identical code on both sides:
-// "nothing measured, exit 0" over a real regression, and in `git bisect run`
-// every step "good". Cases whose code is identical on both sides are still
-// not measured, so an added suite costs only the cases the change can reach.
+// to a layer the default suites never run (esp) left every selected case with
+// identical code on both sides: "nothing measured, exit 0" over a real
+// regression, and in `git bisect run` every step "good"; and a change to code
+// they run only in part (aes-core's CBC, sha1-dispatch's HMAC) was measured
+// only in cases that do not run it. Cases whose code is identical on both
+// sides are still not measured, so an added suite costs only the cases the
+// change can reach.
 import type { LayerName } from './bisect/side-spec.js';
 import { loadWorkspaceLayers } from './layers.js';
 import { buildCases, selectCases, suiteByName } from './suites/index.js';
@@ -14,7 +16,7 @@ import { buildCases, selectCases, suiteByName } from './suites/index.js';
 export const DEFAULT_BISECT_SUITES = ['sha1', 'cmac'];
 
 /** The default as --suite's help says it. */
-export const SUITES_DEFAULT_HELP = `${DEFAULT_BISECT_SUITES.join(', ')}, and the own suite of each layer that differs (aes, hmac, esp), or that holds a case --filter matches`;
+export const SUITES_DEFAULT_HELP = `${DEFAULT_BISECT_SUITES.join(', ')}, the own suites of each layer that differs (aes, hmac, esp) and each layer suite holding a case --filter matches`;
 
 /**
  * The suites whose cases are of each code layer (`layerbench list --suites`):
