@@ -253,9 +253,10 @@ async function bisect(args: string[], ctx: CommandContext): Promise<number> {
   const progress = progressStream(ctx, chosen.quiet);
   const log = (m: string) => progress?.write(`bisect: ${m}\n`);
   // Builds and downloads take minutes: said on stderr even when it is not a terminal (a CI log), unless --quiet.
-  const resolver = resolverFor(ctx, chosen, (m) => {
+  const say = (m: string) => {
     if (!chosen.quiet) ctx.stderr.write(`bisect: ${m}\n`);
-  });
+  };
+  const resolver = resolverFor(ctx, chosen, say);
   let goodSide: ReturnType<typeof resolver.resolve>;
   let badSide: ReturnType<typeof resolver.resolve>;
   try {
@@ -291,9 +292,6 @@ async function bisect(args: string[], ctx: CommandContext): Promise<number> {
   log(
     `swapping ${layers.length ? layers.join(', ') : 'nothing (the sides are identical)'}: ${3 + 2 * layers.length} variants (with the A/A control) x ${processes} processes${paired ? ' (paired: each process hosts every variant)' : ''}; each case is measured under the swaps of the layers it runs only`,
   );
-  const say = (m: string) => {
-    if (!chosen.quiet) ctx.stderr.write(`bisect: ${m}\n`);
-  };
   const differing = differingLayers(goodId, badId);
   for (const line of chosen.suite.length ? unnamedOwnSuites(differing, chosen.suite) : []) say(line);
   const suites = chosen.suite.length ? chosen.suite : await defaultSuites(differing, chosen.filter, say);
@@ -321,7 +319,7 @@ async function bisect(args: string[], ctx: CommandContext): Promise<number> {
     // Said on stderr even when it is not a terminal (a CI log shows how far a bisect got), unless --quiet.
     onRound: (round, rounds) => {
       const left = timeLeft(round, rounds);
-      if (!chosen.quiet) ctx.stderr.write(`bisect: round ${round}/${rounds}${left}\n`);
+      say(`round ${round}/${rounds}${left}`);
     },
   });
   // Nothing the selected cases run differs: they cannot have changed (the report says which).

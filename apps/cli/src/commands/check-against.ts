@@ -160,9 +160,10 @@ export interface AgainstOptions {
 export async function checkAgainstStack(options: AgainstOptions, ctx: CommandContext): Promise<number> {
   const progress = progressStream(ctx, options.quiet === true);
   const log = (m: string) => progress?.write(`check: ${m}\n`);
-  const resolver = resolverFor(ctx, {}, (m) => {
+  const say = (m: string) => {
     if (!options.quiet) ctx.stderr.write(`check: ${m}\n`);
-  });
+  };
+  const resolver = resolverFor(ctx, {}, say);
   let good: ReturnType<typeof resolver.resolve>;
   let bad: ReturnType<typeof resolver.resolve>;
   try {
@@ -216,9 +217,6 @@ export async function checkAgainstStack(options: AgainstOptions, ctx: CommandCon
   const alpha = options.alpha ?? BISECT_DEFAULTS.alpha;
   // Chosen by what differs between the ends when both are named (every step then measures the same suites, and
   // the ends' kept measurement serves them all), else between --against and this checkout.
-  const say = (m: string) => {
-    if (!options.quiet) ctx.stderr.write(`check: ${m}\n`);
-  };
   const differing = differingLayers(goodId, badEnd?.endId ?? badId, CODE_LAYERS);
   for (const line of options.suites.length ? unnamedOwnSuites(differing, options.suites) : []) say(line);
   const suites = options.suites.length ? options.suites : await defaultSuites(differing, options.filter, say);
