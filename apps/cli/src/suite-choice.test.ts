@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadWorkspaceLayers } from './layers.js';
 import {
+  chooseSuites,
   DEFAULT_BISECT_SUITES,
   defaultSuites,
   LAYER_OWN_SUITES,
@@ -77,5 +78,17 @@ describe('unnamedOwnSuites', () => {
     );
     expect(unnamedOwnSuites(['aes-core'], ['cmac'])[0]).toMatch(/^aes-core differs, and its own suite aes is not/);
     expect(unnamedOwnSuites(['esp', 'bench-runner'], ['esp'])).toEqual([]);
+  });
+});
+
+describe('chooseSuites', () => {
+  it('takes the named suites as they are, saying which differing layer they leave out; else the default', async () => {
+    const said: string[] = [];
+    expect(await chooseSuites(['sha1'], ['esp', 'sha1-dispatch'], '^esp/', (m) => said.push(m))).toEqual(['sha1']);
+    expect(said).toEqual(unnamedOwnSuites(['esp', 'sha1-dispatch'], ['sha1']));
+    expect(said).toHaveLength(2);
+    said.length = 0;
+    expect(await chooseSuites([], ['esp'], undefined, (m) => said.push(m))).toEqual([...DEFAULT_BISECT_SUITES, 'esp']);
+    expect(said).toHaveLength(1);
   });
 });

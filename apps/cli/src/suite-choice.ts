@@ -15,9 +15,6 @@ import { buildCases, selectCases, suiteByName } from './suites/index.js';
 
 export const DEFAULT_BISECT_SUITES = ['sha1', 'cmac'];
 
-/** The default as --suite's help says it. */
-export const SUITES_DEFAULT_HELP = `${DEFAULT_BISECT_SUITES.join(', ')}, the own suites of each layer that differs (aes, hmac, esp) and each layer suite holding a case --filter matches`;
-
 /**
  * The suites whose cases are of each code layer (`layerbench list --suites`):
  * a change of the layer shows first in them. Checked against the suites'
@@ -30,21 +27,28 @@ export const LAYER_OWN_SUITES: Readonly<Record<string, readonly string[]>> = {
   esp: ['esp'],
 };
 
+/** Every layer's own suites, once each: where --filter's cases are looked for. */
+const OWN_SUITES = [...new Set(Object.values(LAYER_OWN_SUITES).flat())];
+
+/** The default as --suite's help says it. */
+export const SUITES_DEFAULT_HELP = `${DEFAULT_BISECT_SUITES.join(', ')}, the own suites of each layer that differs (${OWN_SUITES.filter((suite) => !DEFAULT_BISECT_SUITES.includes(suite)).join(', ')}) and each layer suite holding a case --filter matches`;
+
 /** A suite added to the default, and why. */
 export interface AddedSuite {
   suite: string;
   why: string;
 }
 
-/** The default suites and the own suites of the code layers in `differing` (the engine and runtime have none). */
+/** Adds `suite` unless the default or `added` has it already. */
+function addSuite(added: AddedSuite[], suite: string, why: string): void {
+  if (!DEFAULT_BISECT_SUITES.includes(suite) && !added.some((a) => a.suite === suite)) added.push({ suite, why });
+}
+
+/** The own suites of the code layers in `differing` that the default lacks (the engine and runtime have none). */
 export function suitesForChange(differing: readonly LayerName[]): AddedSuite[] {
   const added: AddedSuite[] = [];
   for (const layer of differing) {
-    for (const suite of LAYER_OWN_SUITES[layer] ?? []) {
-      if (!DEFAULT_BISECT_SUITES.includes(suite) && !added.some((a) => a.suite === suite)) {
-        added.push({ suite, why: `${layer} differs` });
-      }
-    }
+    for (const suite of LAYER_OWN_SUITES[layer] ?? []) addSuite(added, suite, `${layer} differs`);
   }
   return added;
 }
@@ -57,7 +61,7 @@ export function suitesForChange(differing: readonly LayerName[]): AddedSuite[] {
 export function unnamedOwnSuites(differing: readonly LayerName[], named: readonly string[]): string[] {
   const lines: string[] = [];
   for (const layer of differing) {
-    const own = [...(LAYER_OWN_SUITES[layer] ?? [])].filter((suite) => !named.includes(suite));
+    const own = (LAYER_OWN_SUITES[layer] ?? []).filter((suite) => !named.includes(suite));
     if (own.length === 0) continue;
     lines.push(
       `${layer} differs, and its own suite${own.length > 1 ? 's' : ''} ${own.join(', ')} ${own.length > 1 ? 'are' : 'is'} not among --suite ${named.join(', ')}: its change shows only in the named cases that run ${layer} (leave --suite out to measure them all)`,
@@ -78,8 +82,7 @@ export async function suitesHolding(filter: string): Promise<string[]> {
   } catch {
     return [];
   }
-  const suites = [...new Set(Object.values(LAYER_OWN_SUITES).flat())];
-  return suites.filter((name) => {
+  return OWN_SUITES.filter((name) => {
     const built = buildCases([suiteByName(name)], layers, {});
     return selectCases(built.cases, { filter }).length > 0;
   });
@@ -97,11 +100,7 @@ export async function defaultSuites(
 ): Promise<string[]> {
   const added = suitesForChange(differing);
   if (filter !== undefined) {
-    for (const suite of await suitesHolding(filter)) {
-      if (!DEFAULT_BISECT_SUITES.includes(suite) && !added.some((a) => a.suite === suite)) {
-        added.push({ suite, why: 'it holds cases --filter matches' });
-      }
-    }
+    for (const suite of await suitesHolding(filter)) addSuite(added, suite, 'it holds cases --filter matches');
   }
   const suites = [...DEFAULT_BISECT_SUITES, ...added.map((a) => a.suite)];
   if (added.length > 0) {
@@ -109,4 +108,19 @@ export async function defaultSuites(
     say(`measuring the suites ${suites.join(', ')}: added ${why}; name --suite to choose`);
   }
   return suites;
+}
+
+/**
+ * The suites a command measures: those named with --suite (each differing
+ * layer whose own suite is not among them is said), or else defaultSuites.
+ */
+export async function chooseSuites(
+  named: readonly string[],
+  differing: readonly LayerName[],
+  filter: string | undefined,
+  say: (message: string) => void,
+): Promise<string[]> {
+  if (named.length === 0) return defaultSuites(differing, filter, say);
+  for (const line of unnamedOwnSuites(differing, named)) say(line);
+  return [...named];
 }

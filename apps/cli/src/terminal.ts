@@ -34,6 +34,16 @@ export function progressStream(ctx: CommandContext, quiet: boolean): Stream | un
   return !quiet && ctx.stderr.isTTY === true ? ctx.stderr : undefined;
 }
 
+/**
+ * A command's stderr lines, `<command>: <message>`: said even when stderr is
+ * not a terminal (a CI log shows what a long command is doing), unless --quiet.
+ */
+export function sayer(ctx: CommandContext, quiet: boolean | undefined, command: string): (message: string) => void {
+  return (message) => {
+    if (quiet !== true) ctx.stderr.write(`${command}: ${message}\n`);
+  };
+}
+
 /** A duration for a progress line: whole seconds under two minutes, else whole minutes. */
 export function roughDuration(ms: number): string {
   const s = Math.max(0, Math.round(ms / 1000));

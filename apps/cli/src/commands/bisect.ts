@@ -30,10 +30,10 @@ import { DEFAULT_VISIT_PERCENTILE, runBisect } from '../bisect/run.js';
 import { differingLayers, identify } from '../bisect/variants.js';
 import { findRepoRoot, LayerResolver, LayerSourceError, type DepsMode } from '../bisect/side-sources.js';
 import { parseLayerList, parseSideSpec, SpecError, type CompositionSpec, type LayerName } from '../bisect/side-spec.js';
-import { defaultSuites, SUITES_DEFAULT_HELP, unnamedOwnSuites } from '../suite-choice.js';
+import { chooseSuites, SUITES_DEFAULT_HELP } from '../suite-choice.js';
 import { checkedCpuPlan, cpuChoice, cpuOptionHelp, planCpu } from '../cpu.js';
 import { outputPath } from '../result-files.js';
-import { progressStream, roundsLeft } from '../terminal.js';
+import { progressStream, roundsLeft, sayer } from '../terminal.js';
 import type { Command, CommandContext } from './types.js';
 
 /** A side specification as an option value (bad syntax: a UsageError). Shared with check --against. */
@@ -253,9 +253,7 @@ async function bisect(args: string[], ctx: CommandContext): Promise<number> {
   const progress = progressStream(ctx, chosen.quiet);
   const log = (m: string) => progress?.write(`bisect: ${m}\n`);
   // Builds and downloads take minutes: said on stderr even when it is not a terminal (a CI log), unless --quiet.
-  const say = (m: string) => {
-    if (!chosen.quiet) ctx.stderr.write(`bisect: ${m}\n`);
-  };
+  const say = sayer(ctx, chosen.quiet, 'bisect');
   const resolver = resolverFor(ctx, chosen, say);
   let goodSide: ReturnType<typeof resolver.resolve>;
   let badSide: ReturnType<typeof resolver.resolve>;
@@ -292,9 +290,7 @@ async function bisect(args: string[], ctx: CommandContext): Promise<number> {
   log(
     `swapping ${layers.length ? layers.join(', ') : 'nothing (the sides are identical)'}: ${3 + 2 * layers.length} variants (with the A/A control) x ${processes} processes${paired ? ' (paired: each process hosts every variant)' : ''}; each case is measured under the swaps of the layers it runs only`,
   );
-  const differing = differingLayers(goodId, badId);
-  for (const line of chosen.suite.length ? unnamedOwnSuites(differing, chosen.suite) : []) say(line);
-  const suites = chosen.suite.length ? chosen.suite : await defaultSuites(differing, chosen.filter, say);
+  const suites = await chooseSuites(chosen.suite, differingLayers(goodId, badId), chosen.filter, say);
   const timeLeft = roundsLeft();
   const result = await runBisect({
     good: goodSide,

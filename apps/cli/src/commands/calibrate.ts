@@ -42,6 +42,7 @@ import {
 import { InputFileError, outputPath, readRunInput } from '../result-files.js';
 import { defaultRun, suiteByName } from '../suites/index.js';
 import { cpuChoice } from '../cpu.js';
+import { sayer } from '../terminal.js';
 import { calmStatesOf, defaultExtraProcesses, runInFreshProcess, shortOfFastState } from '../fresh-processes.js';
 import type { Command, CommandContext } from './types.js';
 
@@ -292,13 +293,6 @@ function severalProcessesLines(calibration: BetweenRunCalibration, keptIn?: stri
   return lines;
 }
 
-/** Says what it does, unless --quiet. */
-function sayer(ctx: CommandContext, quiet: boolean): (message: string) => void {
-  return (message) => {
-    if (!quiet) ctx.stderr.write(`calibrate: ${message}\n`);
-  };
-}
-
 /** Computes, stores and prints the calibration of these runs. */
 function finishCalibration(
   chosen: ReturnType<typeof parseArgs<typeof options>>['options'],
@@ -306,7 +300,7 @@ function finishCalibration(
   out: string | undefined,
   ctx: CommandContext,
 ): number {
-  const say = sayer(ctx, chosen.quiet);
+  const say = sayer(ctx, chosen.quiet, 'calibrate');
   say('comparing every pair of processes (cross-validated) ...');
   const calibration = calibrateBetweenRuns(runs, {
     ...(chosen.threshold === undefined ? {} : { threshold: chosen.threshold }),
@@ -379,7 +373,7 @@ async function betweenRuns(
   for (const name of suites) suiteByName(name);
   const names = useDefaults ? [...defaultRun.suites] : suites;
   const time = chosen.time ?? (useDefaults ? defaultRun.timePerCase : 1);
-  const say = sayer(ctx, chosen.quiet);
+  const say = sayer(ctx, chosen.quiet, 'calibrate');
   if (chosen['keep-runs'] !== undefined) {
     try {
       mkdirSync(resolve(ctx.cwd, chosen['keep-runs']), { recursive: true });

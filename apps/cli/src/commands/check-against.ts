@@ -14,9 +14,9 @@ import { LayerSourceError, type LayerResolver } from '../bisect/side-sources.js'
 import { ALL_LAYERS, CODE_LAYERS, packageNameOf, parseSideSpec, type CompositionSpec } from '../bisect/side-spec.js';
 import { caseRunsLayer, differingLayers, identify, type SideIdentity } from '../bisect/variants.js';
 import { checkedCpuPlan, planCpu } from '../cpu.js';
-import { progressStream } from '../terminal.js';
+import { progressStream, sayer } from '../terminal.js';
 import { BISECT_DEFAULTS, PAIRED_DEFAULTS, resolverFor } from './bisect.js';
-import { defaultSuites, unnamedOwnSuites } from '../suite-choice.js';
+import { chooseSuites } from '../suite-choice.js';
 import { layerPackages } from '../between-runs.js';
 import { checkExit as exit, controlMoved, ruledOutNote, slowdownRuledOut, type CheckVerdict } from './check-exit.js';
 import { defaultLongerLook, exactIds, longerLookProcesses, seconds } from './longer-look.js';
@@ -160,9 +160,7 @@ export interface AgainstOptions {
 export async function checkAgainstStack(options: AgainstOptions, ctx: CommandContext): Promise<number> {
   const progress = progressStream(ctx, options.quiet === true);
   const log = (m: string) => progress?.write(`check: ${m}\n`);
-  const say = (m: string) => {
-    if (!options.quiet) ctx.stderr.write(`check: ${m}\n`);
-  };
+  const say = sayer(ctx, options.quiet, 'check');
   const resolver = resolverFor(ctx, {}, say);
   let good: ReturnType<typeof resolver.resolve>;
   let bad: ReturnType<typeof resolver.resolve>;
@@ -193,11 +191,11 @@ export async function checkAgainstStack(options: AgainstOptions, ctx: CommandCon
     return exit.good;
   }
   // The bad end of the range, the same at every step: resolved first, as it decides the suites.
-  let badEnd: { end: Resolved; endId: SideIdentity } | undefined;
+  let badEnd: { spec: CompositionSpec; end: Resolved; endId: SideIdentity } | undefined;
   if (options.bad !== undefined) {
     try {
       const end = resolver.resolve(options.bad);
-      badEnd = { end, endId: identify(end, layerFingerprint) };
+      badEnd = { spec: options.bad, end, endId: identify(end, layerFingerprint) };
     } catch (err) {
       // If it cannot be built, no step can be judged.
       ctx.stderr.write(`layerbench check: cannot resolve --bad: ${(err as Error).message}\n`);
@@ -218,8 +216,7 @@ export async function checkAgainstStack(options: AgainstOptions, ctx: CommandCon
   // Chosen by what differs between the ends when both are named (every step then measures the same suites, and
   // the ends' kept measurement serves them all), else between --against and this checkout.
   const differing = differingLayers(goodId, badEnd?.endId ?? badId, CODE_LAYERS);
-  for (const line of options.suites.length ? unnamedOwnSuites(differing, options.suites) : []) say(line);
-  const suites = options.suites.length ? options.suites : await defaultSuites(differing, options.filter, say);
+  const suites = await chooseSuites(options.suites, differing, options.filter, say);
   const measureSides = (
     sides: { good: Resolved; goodId: SideIdentity; bad: Resolved; badId: SideIdentity },
     filter: string | undefined,
@@ -280,8 +277,8 @@ export async function checkAgainstStack(options: AgainstOptions, ctx: CommandCon
     ctx.stderr.write('layerbench check: interrupted\n');
     return 130;
   };
-  if (badEnd !== undefined && options.bad !== undefined) {
-    const { end, endId } = badEnd;
+  if (badEnd !== undefined) {
+    const { spec: badSpec, end, endId } = badEnd;
     const key: EndsKey = {
       good: goodId.code,
       bad: endId.code,
@@ -304,7 +301,7 @@ export async function checkAgainstStack(options: AgainstOptions, ctx: CommandCon
       ctx.stdout.write(`check: the two ends as measured at ${ends.createdAt} (kept in ${file})\n`);
     } else {
       ctx.stdout.write(
-        `check: measuring the two ends once, ${options.against.text} (good) and ${options.bad.text} (bad), kept in ${file} for the other steps\n`,
+        `check: measuring the two ends once, ${options.against.text} (good) and ${badSpec.text} (bad), kept in ${file} for the other steps\n`,
       );
       const sameAsGood = (c: BisectCase) => caseCodeIdentical(c.layer, goodId, endId);
       ends = await look({ good, goodId, bad: end, badId: endId }, options.filter, (r) => undecidedCases(r, sameAsGood));
@@ -314,7 +311,7 @@ export async function checkAgainstStack(options: AgainstOptions, ctx: CommandCon
     const symptoms = symptomsOf(ends);
     if (symptoms.length === 0) {
       ctx.stderr.write(
-        `layerbench check: no case regressed from ${options.against.text} to ${options.bad.text} (${ends.cases.length} case(s) measured): nothing for git bisect to find here (another --filter, suites or a longer --time)\n`,
+        `layerbench check: no case regressed from ${options.against.text} to ${badSpec.text} (${ends.cases.length} case(s) measured): nothing for git bisect to find here (another --filter, suites or a longer --time)\n`,
       );
       return exit.badInput;
     }

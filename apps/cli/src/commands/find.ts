@@ -30,8 +30,8 @@ import { asEffect, DEFAULT_VISIT_PERCENTILE, shuffle, visitValue, WARMUP_SECONDS
 import { CompositionWorker, MixError } from '../bisect/worker/client.js';
 import type { WorkerCase } from '../bisect/worker/protocol.js';
 import { Interrupted, PairedStep, StepCommitError, type PairedStepOptions } from './find-paired.js';
-import { progressStream } from '../terminal.js';
-import { DEFAULT_BISECT_SUITES, defaultSuites } from '../suite-choice.js';
+import { progressStream, sayer } from '../terminal.js';
+import { chooseSuites, DEFAULT_BISECT_SUITES } from '../suite-choice.js';
 import {
   BISECT_DEFAULTS,
   PAIRED_DEFAULTS,
@@ -492,9 +492,8 @@ async function find(args: string[], ctx: CommandContext): Promise<number> {
   const outFile = chosen.out === undefined ? undefined : outputPath(ctx, chosen.out);
   const progress = progressStream(ctx, chosen.quiet);
   // Builds and downloads take minutes: said on stderr even when it is not a terminal (a CI log), unless --quiet.
-  const resolver = resolverFor(ctx, chosen, (m) => {
-    if (!chosen.quiet) ctx.stderr.write(`find: ${m}\n`);
-  });
+  const say = sayer(ctx, chosen.quiet, 'find');
+  const resolver = resolverFor(ctx, chosen, say);
   const repo = resolver.repoRoot;
   const badRef = chosen.bad ?? 'HEAD';
   let good: string;
@@ -512,16 +511,12 @@ async function find(args: string[], ctx: CommandContext): Promise<number> {
   const threshold = chosen.threshold ?? BISECT_DEFAULTS.threshold;
   const processes = chosen.processes ?? (paired ? PAIRED_DEFAULTS.processes : BISECT_DEFAULTS.processes);
   const cpu = checkedCpuPlan(planCpu(chosen.cpu ?? 'auto'));
-  if (!chosen.quiet) ctx.stderr.write(`find: measuring processes ${describeCpuPlan(cpu)}\n`);
+  say(`measuring processes ${describeCpuPlan(cpu)}`);
   const settings: StepperSettings = {
     resolver,
     good,
     bad,
-    suites: chosen.suite.length
-      ? chosen.suite
-      : await defaultSuites([], filter, (m) => {
-          if (!chosen.quiet) ctx.stderr.write(`find: ${m}\n`);
-        }),
+    suites: await chooseSuites(chosen.suite, [], filter, say),
     filter,
     processes,
     rounds: chosen.rounds ?? (paired ? PAIRED_DEFAULTS.rounds : BISECT_DEFAULTS.rounds),
