@@ -65,7 +65,7 @@ for (const x of processes) {
     const fresh = [...ofRun.slice(at + 1), ...ofRun.slice(0, at)].slice(0, planned);
     if (fresh.length < planned) continue;
     const first = compare(x, y);
-    const plan = secondLookPlan({ processes: planned, alpha: first.alpha });
+    const plan = secondLookPlan({ processes: planned, head: first.head.env, alpha: first.alpha });
     // Fresh processes are measured only when the first comparison has a case to look at again.
     const looked =
       secondLookSuspects(first, plan).length === 0

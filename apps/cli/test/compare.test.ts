@@ -426,7 +426,8 @@ describe('check (git bisect run)', { timeout: heavyTestTimeout }, () => {
     );
     // The second look: with the 1000-fold baseline looked at (--second-look-below above it, so that no machine
     // load can move the case out of the range), check measures this checkout again in 2 fresh processes and
-    // keeps the verdict when each calls it regressed too; by default (x4) a 1000-fold change is not looked at.
+    // keeps the verdict when each calls it regressed too; by default (x4, times the load average over the CPU
+    // count when above 1) a 1000-fold change is not looked at.
     expect(bad.stdout).not.toContain('second look');
     const looked = await runCli(
       ['check', '--baseline', fasterBaseline, '--time', '0.2', '--second-look-below', '1e9', '--quiet'],

@@ -84,7 +84,7 @@ const options = {
   ),
   'second-look-below': valueOption(
     'ratio',
-    `the ratio below which a case called regressed one process a side gets the second look (default ${oneProcessModeRange}: per-process modes of x1.35-x3.1 were measured on a shared machine)`,
+    `the ratio below which a case called regressed one process a side gets the second look (default ${oneProcessModeRange}, per-process modes of x1.35-x3.1 were measured on a shared machine; times the head run's load average over its CPU count when above 1)`,
     positiveNumber('ratio'),
   ),
   'longer-look': valueOption(
@@ -130,7 +130,8 @@ export const checkCommand: Command = {
     'good. The build emits no comments, so a comment-only commit is such a commit.',
     '',
     `One process a side, a case called regressed by less than x${oneProcessModeRange} (what a process running`,
-    'a case in a mode of its own can look like) gets a second look: --second-look fresh',
+    'a case in a mode of its own can look like; on a loaded machine, x4 times the load',
+    'average over the CPU count) gets a second look: --second-look fresh',
     `processes of this checkout (default ${defaultSecondLookProcesses}), each compared with the baseline at alpha`,
     `${secondLookLeastAlpha}; it stays regressed only when each calls it regressed too, else inconclusive.`,
     '',
@@ -439,6 +440,7 @@ async function checkAgainstBaseline(args: string[], ctx: CommandContext): Promis
   const plan = secondLookPlan({
     processes: chosen['second-look'],
     below: chosen['second-look-below'],
+    head: measurement.run.env,
     alpha: comparison.alpha,
   });
   if (secondLookSuspects(comparison, plan).length > 0) {

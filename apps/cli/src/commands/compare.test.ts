@@ -3,7 +3,11 @@ import type { CaseComparison, Comparison } from '@layerbench/bench-runner';
 import { describe, expect, it } from 'vitest';
 import { oneProcessCaveat } from './compare.js';
 
-const verdictOf = (cases: Partial<CaseComparison>[]) => ({ cases }) as unknown as Comparison;
+const verdictOf = (cases: Partial<CaseComparison>[], load = 1) =>
+  ({
+    cases,
+    head: { createdAt: '', env: { cpuCount: 2, loadAvgStart: [load, 0, 0], loadAvgEnd: [load, 0, 0] } },
+  }) as unknown as Comparison;
 
 describe('oneProcessCaveat', () => {
   it('names regressed cases compared one process a side under x4, and only those', () => {
@@ -22,6 +26,10 @@ describe('oneProcessCaveat', () => {
       /^1 regressed case\(s\) compared one process a side moved less than x4 \(sha1\/64\/unrolled x1\.52\): /,
     );
     expect(oneProcessCaveat(verdictOf([{ id: 'a', verdict: 'regressed', ratio: 4.5 }]))).toBeUndefined();
+    // On a loaded machine (load 9 on 2 CPUs) the range is x4 times 4.5: a process's share of the CPUs.
+    expect(oneProcessCaveat(verdictOf([{ id: 'a', verdict: 'regressed', ratio: 4.5 }], 9))).toMatch(
+      /^1 regressed case\(s\) compared one process a side moved less than x18 \(x4 times the head run's load average 9\.0 over its 2 CPU\(s\)\) \(a x4\.50\): .*, and one that shares its CPUs with other processes runs slower by up to their number, /,
+    );
     expect(
       oneProcessCaveat(verdictOf([{ id: 'a', verdict: 'regressed', ratio: 1.1, processes: { base: 3, head: 3 } }])),
     ).toBeUndefined();

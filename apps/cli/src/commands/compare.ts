@@ -1,10 +1,10 @@
 // `layerbench compare <base.json> <head.json>`: per-case verdicts with ratio
 // and interval, fingerprint differences first (the first hints of where a
 // change came from), and an exit code a CI job can gate on.
-import { compareResults, sideBySide } from '@layerbench/bench-runner/compare';
+import { compareResults, peakLoad, sideBySide } from '@layerbench/bench-runner/compare';
 import { formatComparison, formatJson, formatMarkdown } from '@layerbench/bench-runner/reporters';
 import { writeResultFile } from '@layerbench/bench-runner/results';
-import type { CaseComparison, Comparison, RunResult } from '@layerbench/bench-runner';
+import type { CaseComparison, Comparison, EnvFingerprint, RunResult } from '@layerbench/bench-runner';
 import { anyText, booleanOption, formatOptionHelp, fraction, oneOf, parseArgs, valueOption } from '../args.js';
 import { caseLayers, chooseNoise } from '../between-runs.js';
 import { outputPath, readRunInput } from '../result-files.js';
@@ -134,27 +134,63 @@ export function comparisonVerdictLine(comparison: Comparison): string {
 export const oneProcessModeRange = 4;
 
 /**
- * The cases called regressed, compared one process a side, that moved less
- * than `below` (default oneProcessModeRange): what a process's mode of its
- * own can look like.
+ * How far a one-process regressed verdict can be the machine's rather than
+ * the code's: oneProcessModeRange, times the head run's oversubscription
+ * (its peak 1-minute load average over its CPU count) when that is above 1.
+ * A process that takes turns with L runnable processes on C CPUs can run
+ * every slice of a case up to about L/C times slower, on top of a mode of
+ * its own: a clean-clone CI run of this repository read a case x5.9 slower
+ * than usual, one process, at load 8.9 on 2 CPUs (2026-12-05), beyond x4.
  */
-export function oneProcessSuspects(comparison: Comparison, below = oneProcessModeRange): CaseComparison[] {
+export interface OneProcessRange {
+  /** The ratio below which a regressed case is a suspect. */
+  below: number;
+  /** Set when the head's load raised `below` above oneProcessModeRange. */
+  load?: { average: number; cpus: number };
+}
+
+/** The one-process suspect range for a head run's environment (see OneProcessRange). */
+export function oneProcessRange(head: EnvFingerprint): OneProcessRange {
+  const average = peakLoad(head);
+  const cpus = Math.max(1, head.cpuCount);
+  if (average <= cpus) return { below: oneProcessModeRange };
+  return { below: oneProcessModeRange * (average / cpus), load: { average, cpus } };
+}
+
+/** The range in words: "x4", or "x17.8 (x4 times load 8.9 on 2 CPU(s))". */
+export function oneProcessRangeText(range: OneProcessRange): string {
+  const below = `x${Number(range.below.toFixed(1))}`;
+  return range.load === undefined
+    ? below
+    : `${below} (x${oneProcessModeRange} times the head run's load average ${range.load.average.toFixed(1)} over its ${range.load.cpus} CPU(s))`;
+}
+
+/**
+ * The cases called regressed, compared one process a side, that moved less
+ * than `below` (default: oneProcessRange of the head run): what a process's
+ * mode of its own, or its share of a loaded machine, can look like.
+ */
+export function oneProcessSuspects(
+  comparison: Comparison,
+  below = oneProcessRange(comparison.head.env).below,
+): CaseComparison[] {
   return comparison.cases.filter((c) => c.verdict === 'regressed' && c.processes === undefined && c.ratio < below);
 }
 
 /**
  * The caveat for regressed cases compared one process a side that moved
- * less than oneProcessModeRange; undefined when there is none.
+ * less than oneProcessRange; undefined when there is none.
  */
 export function oneProcessCaveat(comparison: Comparison): string | undefined {
-  const within = oneProcessSuspects(comparison);
+  const range = oneProcessRange(comparison.head.env);
+  const within = oneProcessSuspects(comparison, range.below);
   if (within.length === 0) return undefined;
   const names = within
     .slice(0, 3)
     .map((c) => `${c.id} x${c.ratio.toFixed(2)}`)
     .join(', ');
   return [
-    `${within.length} regressed case(s) compared one process a side moved less than x${oneProcessModeRange} (${names}${within.length > 3 ? ', ...' : ''}): a process now and then runs a case in a mode of its own (x1.35-x2.9 measured on a shared machine; bench-runner README, "a floor"), which one process a side cannot tell from a regression.`,
+    `${within.length} regressed case(s) compared one process a side moved less than ${oneProcessRangeText(range)} (${names}${within.length > 3 ? ', ...' : ''}): a process now and then runs a case in a mode of its own (x1.35-x2.9 measured on a shared machine; bench-runner README, "a floor")${range.load === undefined ? '' : ', and one that shares its CPUs with other processes runs slower by up to their number'}, which one process a side cannot tell from a regression.`,
     'To confirm, run both sides with `layerbench run --processes 4` and compare again, or measure them side by side (`layerbench bisect --paired`).',
   ].join('\n');
 }

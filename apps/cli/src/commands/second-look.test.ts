@@ -1,11 +1,17 @@
-// check's second look at cases called regressed one process a side by less than x4.
-import type { CaseComparison, Comparison } from '@layerbench/bench-runner';
+// check's second look at cases called regressed one process a side by less than x4 (more on a loaded machine).
+import type { CaseComparison, Comparison, EnvFingerprint } from '@layerbench/bench-runner';
 import { describe, expect, it } from 'vitest';
 import { secondLook, secondLookAlpha, secondLookLines, secondLookPlan } from './second-look.js';
 
-const plan = secondLookPlan({ alpha: 0.01 });
+/** A head run's environment as far as the range reads it: its load averages and CPU count. */
+const envAt = (load: number, cpuCount = 2) =>
+  ({ cpuCount, loadAvgStart: [load, 0, 0], loadAvgEnd: [load / 2, 0, 0] }) as unknown as EnvFingerprint;
+const quiet = envAt(1.2);
 
-const comparisonOf = (cases: Partial<CaseComparison>[]) => ({ cases }) as unknown as Comparison;
+const plan = secondLookPlan({ head: quiet, alpha: 0.01 });
+
+const comparisonOf = (cases: Partial<CaseComparison>[], head = quiet) =>
+  ({ cases, head: { createdAt: '', env: head } }) as unknown as Comparison;
 
 const first = comparisonOf([
   // A process's mode of its own looks like this.
@@ -72,12 +78,13 @@ describe('secondLook', () => {
     expect(looked.comparison.cases[0]!.verdict).toBe('regressed');
     expect(secondLookLines(looked.looks, plan, 2)).toEqual([]);
     // --second-look 0: none at all.
-    expect(secondLook(first, [], secondLookPlan({ processes: 0, alpha: 0.01 })).looks).toEqual([]);
+    expect(secondLook(first, [], secondLookPlan({ processes: 0, head: quiet, alpha: 0.01 })).looks).toEqual([]);
   });
 
   it('looks below --second-look-below when given', () => {
-    const wide = secondLookPlan({ below: 10, alpha: 0.01 });
-    expect(wide).toEqual({ processes: 2, below: 10, alpha: 0.1 });
+    const wide = secondLookPlan({ below: 10, head: envAt(30), alpha: 0.01 });
+    // Given, it holds whatever the load.
+    expect(wide).toEqual({ processes: 2, range: { below: 10 }, alpha: 0.1 });
     const looked = secondLook(first, [comparisonOf([]), comparisonOf([])], wide);
     // sha1/1500/dispatch (x9.6) now too; the several-process case still not.
     expect(looked.looks.map((look) => look.id)).toEqual([
@@ -86,6 +93,27 @@ describe('secondLook', () => {
       'sha1/1500/dispatch',
     ]);
     expect(secondLookLines(looked.looks, wide, 2)[0]).toContain('by less than x10,');
+  });
+
+  it("widens the range by the head run's load average over its CPU count when above 1", () => {
+    // At most one runnable process per CPU: x4.
+    expect(secondLookPlan({ head: envAt(2), alpha: 0.01 }).range).toEqual({ below: 4 });
+    // Load 8.9 on 2 CPUs (a clean-clone CI run read a case x5.9 slower at that load, one process a side).
+    const loaded = secondLookPlan({ head: envAt(8.9), alpha: 0.01 });
+    expect(loaded.range.below).toBeCloseTo(17.8, 10);
+    expect(loaded.range.load).toEqual({ average: 8.9, cpus: 2 });
+    // The start's load or the end's, whichever is larger.
+    const atEnd = { ...envAt(1), loadAvgEnd: [6, 0, 0] } as EnvFingerprint;
+    expect(secondLookPlan({ head: atEnd, alpha: 0.01 }).range.below).toBeCloseTo(12, 10);
+    const looked = secondLook(first, [comparisonOf([]), comparisonOf([])], loaded);
+    expect(looked.looks.map((look) => look.id)).toEqual([
+      'sha1/64/unrolled',
+      'sha1/1500/unrolled',
+      'sha1/1500/dispatch',
+    ]);
+    expect(secondLookLines(looked.looks, loaded, 2)[0]).toContain(
+      "by less than x17.8 (x4 times the head run's load average 8.9 over its 2 CPU(s)), measured again",
+    );
   });
 
   it("looks again at alpha 0.1, or at check's own alpha when that is looser", () => {

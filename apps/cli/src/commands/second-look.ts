@@ -8,8 +8,8 @@
 // otherwise the case is inconclusive (125: git bisect skips the commit).
 // Measured over 13 hours of one-process pairs (CLI README, "check options";
 // scripts/second-look.mjs replays it).
-import type { CaseComparison, Comparison, Verdict } from '@layerbench/bench-runner';
-import { oneProcessModeRange, oneProcessSuspects } from './compare.js';
+import type { CaseComparison, Comparison, EnvFingerprint, Verdict } from '@layerbench/bench-runner';
+import { type OneProcessRange, oneProcessRange, oneProcessRangeText, oneProcessSuspects } from './compare.js';
 
 /** Fresh processes `check` measures a suspect case in by default (`--second-look`). */
 export const defaultSecondLookProcesses = 2;
@@ -39,25 +39,34 @@ export interface SecondLook {
   confirmed: boolean;
 }
 
-/** How check looks again: fresh processes, the ratio below which a regressed case is looked at, alpha. */
+/** How check looks again: fresh processes, the range of regressed cases looked at (below which ratio, and why), alpha. */
 export interface SecondLookPlan {
   processes: number;
-  below: number;
+  range: OneProcessRange;
   alpha: number;
 }
 
-/** The plan from check's options: --second-look, --second-look-below and its alpha. */
-export function secondLookPlan(options: { processes?: number; below?: number; alpha: number }): SecondLookPlan {
+/**
+ * The plan from check's options: --second-look, --second-look-below (by
+ * default the head run's oneProcessRange: x4, raised when it ran on a loaded
+ * machine) and its alpha.
+ */
+export function secondLookPlan(options: {
+  processes?: number;
+  below?: number;
+  head: EnvFingerprint;
+  alpha: number;
+}): SecondLookPlan {
   return {
     processes: options.processes ?? defaultSecondLookProcesses,
-    below: options.below ?? oneProcessModeRange,
+    range: options.below === undefined ? oneProcessRange(options.head) : { below: options.below },
     alpha: secondLookAlpha(options.alpha),
   };
 }
 
-/** The cases the second look is for: regressed, one process a side, by less than `below`. */
+/** The cases the second look is for: regressed, one process a side, by less than the plan's range. */
 export function secondLookSuspects(comparison: Comparison, plan: SecondLookPlan): CaseComparison[] {
-  return plan.processes > 0 ? oneProcessSuspects(comparison, plan.below) : [];
+  return plan.processes > 0 ? oneProcessSuspects(comparison, plan.range.below) : [];
 }
 
 /**
@@ -94,7 +103,7 @@ export function secondLook(
 export function secondLookLines(looks: readonly SecondLook[], plan: SecondLookPlan, finished: number): string[] {
   if (looks.length === 0) return [];
   const lines = [
-    `second look: ${looks.length} case(s) called regressed one process a side by less than x${plan.below}, measured again in ${plan.processes} fresh process(es) of this checkout${finished < plan.processes ? ` (${finished} finished)` : ''} (a process now and then runs a case in a mode of its own); regressed only when each calls it regressed too, at alpha ${plan.alpha}:`,
+    `second look: ${looks.length} case(s) called regressed one process a side by less than ${oneProcessRangeText(plan.range)}, measured again in ${plan.processes} fresh process(es) of this checkout${finished < plan.processes ? ` (${finished} finished)` : ''} (a process now and then runs a case in a mode of its own); regressed only when each calls it regressed too, at alpha ${plan.alpha}:`,
   ];
   const width = Math.max(...looks.map((look) => look.id.length));
   for (const look of looks) {
