@@ -212,6 +212,17 @@ export function positiveNumber(what: string): ValueParser<number> {
   };
 }
 
+/** A ratio above 1, such as a slowdown (x4): `what` says what it is a ratio of. */
+export function ratioAboveOne(what: string): ValueParser<number> {
+  return (raw, flag) => {
+    const value = Number(raw);
+    if (raw.trim() === '' || !Number.isFinite(value) || value <= 1) {
+      throw new UsageError(`${flag} must be a ratio above 1 (${what}, e.g. 4), got '${raw}'`);
+    }
+    return value;
+  };
+}
+
 /** A whole number of at least `least` (1: positive, 0: zero or more). */
 function wholeNumber(what: string, least: 0 | 1): ValueParser<number> {
   return (raw, flag) => {

@@ -249,6 +249,10 @@ describe('check --against: bad input exits 128 with one line', () => {
     [['check', '--against', 'git:v1', '--bad', 'sha1-dispatch=git:HEAD~2'], /--bad git:HEAD~2 moves/],
     [['check', '--against', 'git:v1', '--bad', 'workspace'], /--bad workspace is this checkout/],
     [['check', '--against', 'git:v1', '--bad', 'svn:1'], /--bad: unknown source 'svn:1'/],
+    [
+      ['check', '--baseline', 'x.json', '--second-look-below', '0.5'],
+      /--second-look-below must be a ratio above 1 \(checkout over baseline, e\.g\. 4\), got '0\.5'/,
+    ],
   ])('%j', async (args, message) => {
     const run = await runCli(args);
     expect(run.code).toBe(128);

@@ -18,6 +18,7 @@ import {
   parseArgs,
   positiveInteger,
   positiveNumber,
+  ratioAboveOne,
   regexText,
   valueOption,
 } from '../args.js';
@@ -85,7 +86,7 @@ const options = {
   'second-look-below': valueOption(
     'ratio',
     `the ratio below which a case called regressed one process a side gets the second look (default ${oneProcessModeRange}, per-process modes of x1.35-x3.1 were measured on a shared machine; times the head run's load average over its CPU count when above 1)`,
-    positiveNumber('ratio'),
+    ratioAboveOne('checkout over baseline'),
   ),
   'longer-look': valueOption(
     'x',
