@@ -249,6 +249,8 @@ describe('check --against: bad input exits 128 with one line', () => {
     [['check', '--against', 'git:v1', '--bad', 'sha1-dispatch=git:HEAD~2'], /--bad git:HEAD~2 moves/],
     [['check', '--against', 'git:v1', '--bad', 'workspace'], /--bad workspace is this checkout/],
     [['check', '--against', 'git:v1', '--bad', 'svn:1'], /--bad: unknown source 'svn:1'/],
+    [['check', '--against', 'git:v1', '--bad', 'git:main', '--each-step'], /--each-step and --bad exclude each other/],
+    [['check', '--baseline', 'x.json', '--each-step'], /--each-step belongs to --against/],
     [
       ['check', '--baseline', 'x.json', '--second-look-below', '0.5'],
       /--second-look-below must be a ratio above 1 \(checkout over baseline, e\.g\. 4\), got '0\.5'/,

@@ -146,6 +146,8 @@ export interface AgainstOptions {
   against: CompositionSpec;
   /** The bad end of the range (check-ends.ts): judge by each regressed case's midpoint between the two ends. */
   bad?: CompositionSpec | undefined;
+  /** The bad end is the git bisect session's (bisect-session.ts), not named with --bad. */
+  badFromSession?: boolean | undefined;
   suites: string[];
   filter?: string | undefined;
   time?: number | undefined;
@@ -198,7 +200,9 @@ export async function checkAgainstStack(options: AgainstOptions, ctx: CommandCon
       badEnd = { spec: options.bad, end, endId: identify(end, layerFingerprint) };
     } catch (err) {
       // If it cannot be built, no step can be judged.
-      ctx.stderr.write(`layerbench check: cannot resolve --bad: ${(err as Error).message}\n`);
+      ctx.stderr.write(
+        `layerbench check: cannot resolve --bad${options.badFromSession ? " (the git bisect session's bad end; --each-step judges every step against --against alone)" : ''}: ${(err as Error).message}\n`,
+      );
       return exit.badInput;
     }
     if (badEnd.endId.code.runtime !== goodId.code.runtime) {
@@ -311,7 +315,7 @@ export async function checkAgainstStack(options: AgainstOptions, ctx: CommandCon
     const symptoms = symptomsOf(ends);
     if (symptoms.length === 0) {
       ctx.stderr.write(
-        `layerbench check: no case regressed from ${options.against.text} to ${badSpec.text} (${ends.cases.length} case(s) measured): nothing for git bisect to find here (another --filter, suites or a longer --time)\n`,
+        `layerbench check: no case regressed from ${options.against.text} to ${badSpec.text}${options.badFromSession ? " (the git bisect session's bad end)" : ''} (${ends.cases.length} case(s) measured): nothing for git bisect to find here (another --filter, suites or a longer --time${options.badFromSession ? ', or --each-step to judge every step against --against alone' : ''})\n`,
       );
       return exit.badInput;
     }

@@ -28,7 +28,8 @@ import type { MeasureRequest } from '../measure.js';
 import { caseLayers, chooseNoise } from '../between-runs.js';
 import { InputFileError, readRunInput } from '../result-files.js';
 import { allSuites, selectCases, suiteByName } from '../suites/index.js';
-import { styleFor } from '../terminal.js';
+import { sayer, styleFor } from '../terminal.js';
+import { bisectSessionBad } from '../bisect-session.js';
 import { cpuChoice } from '../cpu.js';
 import type { Command, CommandContext } from './types.js';
 import { side } from './bisect.js';
@@ -64,6 +65,9 @@ const options = {
     'spec',
     'with --against: the bad end of the range (e.g. git:<commit>, a branch or a sha: not HEAD, which git bisect moves). The two ends are measured once (kept in .layerbench-cache for the other steps); each step judges only the cases that regressed between them, each against the midpoint of its own change',
     side,
+  ),
+  'each-step': booleanOption(
+    "with --against inside git bisect: measure every step against --against alone, instead of taking the session's bad end as --bad",
   ),
   filter: valueOption('regex', "only cases whose id matches (default: the baseline's filter)", regexText),
   time: valueOption('seconds', "seconds of measurement per case (default: the baseline's)", positiveNumber('seconds')),
@@ -152,6 +156,9 @@ export const checkCommand: Command = {
     'them, each against the midpoint of its own change (sqrt of bad/good): bad when',
     "its interval lies beyond it, good when below. A case that runs one end's code is",
     "that end's without measuring. No case regressed between the ends: 128.",
+    "Inside a git bisect session, --against <good> without --bad takes the session's",
+    'bad end (the commit first marked bad, from BISECT_LOG) as --bad and says so;',
+    '--each-step measures every step against <good> alone instead.',
     '',
     'Options:',
     formatOptionHelp(options),
@@ -313,6 +320,9 @@ async function checkAgainstBaseline(args: string[], ctx: CommandContext): Promis
       }
     }
     for (const name of parsed.positionals) suiteByName(name);
+    if (chosen.bad !== undefined && chosen['each-step']) {
+      throw new UsageError('--each-step and --bad exclude each other: --bad names the far end every step is judged by');
+    }
     if (chosen.bad !== undefined) {
       const moving = Object.values(chosen.bad.layers).find(
         (l): l is { kind: 'git'; ref: string } => l.kind === 'git' && movingRef(l.ref),
@@ -329,10 +339,23 @@ async function checkAgainstBaseline(args: string[], ctx: CommandContext): Promis
         throw new UsageError('--bad workspace is this checkout: name the bad end by its commit or a branch');
       }
     }
+    // Inside git bisect the session knows the far bad end: measure the two ends once rather than every case the
+    // range touches at every step.
+    const session = chosen.bad === undefined && !chosen['each-step'] ? bisectSessionBad(ctx.cwd) : undefined;
+    if (session !== undefined) {
+      sayer(
+        ctx,
+        chosen.quiet,
+        'check',
+      )(
+        `inside git bisect: the session's ${session.term} end ${session.commit.slice(0, 12)} is --bad: the two ends are measured once, then each step only on the cases that regressed between them (--each-step: every step against --against alone)`,
+      );
+    }
     return checkAgainstStack(
       {
         against: chosen.against,
-        bad: chosen.bad,
+        bad: session === undefined ? chosen.bad : side(`git:${session.commit}`, '--bad'),
+        badFromSession: session !== undefined,
         suites: parsed.positionals,
         filter: chosen.filter,
         time: chosen.time,
@@ -344,6 +367,9 @@ async function checkAgainstBaseline(args: string[], ctx: CommandContext): Promis
       },
       ctx,
     );
+  }
+  if (chosen['each-step']) {
+    throw new UsageError('--each-step belongs to --against; --baseline measures this checkout against its file');
   }
   if (chosen['longer-look'] !== undefined) {
     throw new UsageError('--longer-look belongs to --against; --baseline has its second look (--second-look)');
