@@ -9,6 +9,9 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 
+/** What to name when the session's bad end is not wanted. */
+export const eachStepHint = '--each-step: every step against --against alone';
+
 /** The bad end of the git bisect session under way in a checkout. */
 export interface BisectSessionEnd {
   /** The commit first marked bad (or with the session's term for bad): the far end of the range. */

@@ -21,6 +21,7 @@ import { layerPackages } from '../between-runs.js';
 import { checkExit as exit, controlMoved, ruledOutNote, slowdownRuledOut, type CheckVerdict } from './check-exit.js';
 import { defaultLongerLook, exactIds, longerLookProcesses, seconds } from './longer-look.js';
 import type { CommandContext } from './types.js';
+import { eachStepHint } from '../bisect-session.js';
 import {
   cacheEnds,
   cliCodeHash,
@@ -201,7 +202,7 @@ export async function checkAgainstStack(options: AgainstOptions, ctx: CommandCon
     } catch (err) {
       // If it cannot be built, no step can be judged.
       ctx.stderr.write(
-        `layerbench check: cannot resolve --bad${options.badFromSession ? " (the git bisect session's bad end; --each-step judges every step against --against alone)" : ''}: ${(err as Error).message}\n`,
+        `layerbench check: cannot resolve --bad${options.badFromSession ? ` (the git bisect session's bad end; ${eachStepHint})` : ''}: ${(err as Error).message}\n`,
       );
       return exit.badInput;
     }
@@ -315,7 +316,7 @@ export async function checkAgainstStack(options: AgainstOptions, ctx: CommandCon
     const symptoms = symptomsOf(ends);
     if (symptoms.length === 0) {
       ctx.stderr.write(
-        `layerbench check: no case regressed from ${options.against.text} to ${badSpec.text}${options.badFromSession ? " (the git bisect session's bad end)" : ''} (${ends.cases.length} case(s) measured): nothing for git bisect to find here (another --filter, suites or a longer --time${options.badFromSession ? ', or --each-step to judge every step against --against alone' : ''})\n`,
+        `layerbench check: no case regressed from ${options.against.text} to ${badSpec.text}${options.badFromSession ? " (the git bisect session's bad end)" : ''} (${ends.cases.length} case(s) measured): nothing for git bisect to find here (another --filter, suites or a longer --time${options.badFromSession ? `; ${eachStepHint}` : ''})\n`,
       );
       return exit.badInput;
     }

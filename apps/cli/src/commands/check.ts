@@ -29,7 +29,7 @@ import { caseLayers, chooseNoise } from '../between-runs.js';
 import { InputFileError, readRunInput } from '../result-files.js';
 import { allSuites, selectCases, suiteByName } from '../suites/index.js';
 import { sayer, styleFor } from '../terminal.js';
-import { bisectSessionBad } from '../bisect-session.js';
+import { bisectSessionBad, eachStepHint } from '../bisect-session.js';
 import { cpuChoice } from '../cpu.js';
 import type { Command, CommandContext } from './types.js';
 import { side } from './bisect.js';
@@ -343,12 +343,9 @@ async function checkAgainstBaseline(args: string[], ctx: CommandContext): Promis
     // range touches at every step.
     const session = chosen.bad === undefined && !chosen['each-step'] ? bisectSessionBad(ctx.cwd) : undefined;
     if (session !== undefined) {
-      sayer(
-        ctx,
-        chosen.quiet,
-        'check',
-      )(
-        `inside git bisect: the session's ${session.term} end ${session.commit.slice(0, 12)} is --bad: the two ends are measured once, then each step only on the cases that regressed between them (--each-step: every step against --against alone)`,
+      const say = sayer(ctx, chosen.quiet, 'check');
+      say(
+        `inside git bisect: the session's ${session.term} end ${session.commit.slice(0, 12)} is --bad: the two ends are measured once, then each step only on the cases that regressed between them (${eachStepHint})`,
       );
     }
     return checkAgainstStack(
