@@ -202,25 +202,24 @@ export function formatOptionHelp(options: Record<string, OptionSpec>): string {
 
 // ---- value parsers shared by the commands ----
 
-export function positiveNumber(what: string): ValueParser<number> {
+/** A finite number above `least`; `expected` completes "<flag> must be ...". */
+function numberAbove(least: number, expected: string): ValueParser<number> {
   return (raw, flag) => {
     const value = Number(raw);
-    if (raw.trim() === '' || !Number.isFinite(value) || value <= 0) {
-      throw new UsageError(`${flag} must be a positive number of ${what}, got '${raw}'`);
+    if (raw.trim() === '' || !Number.isFinite(value) || value <= least) {
+      throw new UsageError(`${flag} must be ${expected}, got '${raw}'`);
     }
     return value;
   };
 }
 
+export function positiveNumber(what: string): ValueParser<number> {
+  return numberAbove(0, `a positive number of ${what}`);
+}
+
 /** A ratio above 1, such as a slowdown (x4): `what` says what it is a ratio of. */
 export function ratioAboveOne(what: string): ValueParser<number> {
-  return (raw, flag) => {
-    const value = Number(raw);
-    if (raw.trim() === '' || !Number.isFinite(value) || value <= 1) {
-      throw new UsageError(`${flag} must be a ratio above 1 (${what}, e.g. 4), got '${raw}'`);
-    }
-    return value;
-  };
+  return numberAbove(1, `a ratio above 1 (${what}, e.g. 4)`);
 }
 
 /** A whole number of at least `least` (1: positive, 0: zero or more). */
@@ -266,6 +265,11 @@ export const anyText: ValueParser<string> = (raw, flag) => {
   if (raw === '') throw new UsageError(`${flag} must not be empty`);
   return raw;
 };
+
+/** `text` with every character a regular expression gives a meaning to escaped: matches `text` literally. */
+export function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
 
 /** A JavaScript regular expression; returned as its source text so results can record it. */
 export const regexText: ValueParser<string> = (raw, flag) => {

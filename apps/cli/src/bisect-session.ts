@@ -8,6 +8,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { escapeRegExp } from './args.js';
 
 /** What to name when the session's bad end is not wanted. */
 export const eachStepHint = '--each-step: every step against --against alone';
@@ -19,8 +20,6 @@ export interface BisectSessionEnd {
   /** The session's word for bad ('bad' unless `git bisect start --term-new`). */
   term: string;
 }
-
-const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
  * The first commit marked bad in BISECT_LOG, the bad end the session began

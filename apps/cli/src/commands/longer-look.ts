@@ -1,6 +1,7 @@
 // The longer look: cases a paired comparison left inconclusive, measured
 // again with longer visits (check --against does it; bisect --paired names
 // the command).
+import { escapeRegExp } from '../args.js';
 
 /**
  * How much longer the longer look measures (x4: --time 0.6 becomes 2.4).
@@ -24,7 +25,7 @@ export function seconds(value: number): string {
 
 /** A regular expression matching exactly these case ids. */
 export function exactIds(ids: readonly string[]): string {
-  return `^(${ids.map((id) => id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})$`;
+  return `^(${ids.map(escapeRegExp).join('|')})$`;
 }
 
 /**
