@@ -195,6 +195,12 @@ describe('bisect scenarios: one real change, one harmless change in another laye
     expect(c.attributed).toEqual(['aes-core']);
     expect(c.oneWay).not.toContain('cmac');
     expect(run.code).toBe(1);
+    // Which commit changed the layer it names: git answers, one commit in the range.
+    const range = `${history.base.slice(0, 12)}..${bad.slice(0, 12)}`;
+    expect(run.stderr).toContain(
+      `aes-core: 1 commit in ${range} changed packages/aes-core (README and test files left out):`,
+    );
+    expect(run.stderr).toContain(`  ${bad.slice(0, 12)} aes-core slower under CMAC; cmac: a harmless export`);
   });
 
   it("a capability bug in sha1-dispatch changes esp's composition, with a harmless esp change: sha1-dispatch, never esp", {

@@ -271,6 +271,11 @@ export function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
+/** An argument as a POSIX shell reads it back (single-quoted unless plain), for the commands hints print. */
+export function shellWord(arg: string): string {
+  return /^[\w@%+=:,./-][\w@%+=:,./~-]*$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
+}
+
 /** A JavaScript regular expression; returned as its source text so results can record it. */
 export const regexText: ValueParser<string> = (raw, flag) => {
   try {

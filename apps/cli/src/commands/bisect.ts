@@ -18,6 +18,7 @@ import {
   positiveNumber,
   regexText,
   repeatedOption,
+  shellWord,
   UsageError,
   valueOption,
   booleanOption,
@@ -28,8 +29,23 @@ import { formatBisectMarkdown, formatBisectTable } from '@layerbench/bench-runne
 import type { BisectCase, BisectResult } from '@layerbench/bench-runner/results';
 import { DEFAULT_VISIT_PERCENTILE, runBisect } from '../bisect/run.js';
 import { differingLayers, identify } from '../bisect/variants.js';
-import { findRepoRoot, LayerResolver, LayerSourceError, type DepsMode } from '../bisect/side-sources.js';
-import { parseLayerList, parseSideSpec, SpecError, type CompositionSpec, type LayerName } from '../bisect/side-spec.js';
+import {
+  findRepoRoot,
+  LayerResolver,
+  LayerSourceError,
+  type DepsMode,
+  type ResolvedLayer,
+} from '../bisect/side-sources.js';
+import { layerCommits, layerCommitsText } from '../bisect/layer-commits.js';
+import {
+  CODE_LAYERS,
+  parseLayerList,
+  parseSideSpec,
+  SpecError,
+  type CodeLayerName,
+  type CompositionSpec,
+  type LayerName,
+} from '../bisect/side-spec.js';
 import { chooseSuites, SUITES_DEFAULT_HELP } from '../suite-choice.js';
 import { checkedCpuPlan, cpuChoice, cpuOptionHelp, planCpu } from '../cpu.js';
 import { outputPath } from '../result-files.js';
@@ -338,6 +354,8 @@ async function bisect(args: string[], ctx: CommandContext): Promise<number> {
     ctx.stderr.write('layerbench bisect: no case could be compared between the good and bad stacks (see the notes)\n');
     return 2;
   }
+  const commits = attributedCommitsText(result, resolver.repoRoot, goodSide.layers, badSide.layers);
+  if (commits !== undefined) ctx.stderr.write(`\n${commits}\n`);
   if (!paired && oneRuntime) {
     const hint = pairedHint(result, args);
     if (hint !== undefined) ctx.stderr.write(`\n${hint}\n`);
@@ -346,6 +364,33 @@ async function bisect(args: string[], ctx: CommandContext): Promise<number> {
     if (hint !== undefined) ctx.stderr.write(`\n${hint}\n`);
   }
   return bisectExitCode(result);
+}
+
+/**
+ * For each layer the bisect attributed a change to, the commits between the
+ * ends that changed its folder (layer-commits.ts), and the `find` command
+ * when that leaves several; undefined when no layer was attributed or no
+ * side's commits are known.
+ */
+export function attributedCommitsText(
+  result: BisectResult,
+  repoRoot: string,
+  good: Record<CodeLayerName, ResolvedLayer>,
+  bad: Record<CodeLayerName, ResolvedLayer>,
+): string | undefined {
+  const lines: string[] = [];
+  for (const layer of Object.keys(result.summary.attributed)) {
+    if (!(CODE_LAYERS as readonly string[]).includes(layer)) continue;
+    const name = layer as CodeLayerName;
+    const found = layerCommits(repoRoot, good[name], bad[name]);
+    if (found === undefined) continue;
+    // The case it explains by the largest change: the one find is surest of.
+    const explained = result.cases
+      .filter((c) => c.attributed.includes(layer) && c.total !== undefined)
+      .sort((a, b) => Math.abs(Math.log(b.total!.ratio)) - Math.abs(Math.log(a.total!.ratio)))[0];
+    lines.push(...layerCommitsText(found, explained?.id));
+  }
+  return lines.length === 0 ? undefined : lines.join('\n');
 }
 
 /**
@@ -407,10 +452,6 @@ export function longerVisitsHint(
       .join(' ')}`,
   ].join('\n');
 }
-
-/** An argument as a POSIX shell reads it back (single-quoted unless plain). */
-const shellWord = (arg: string) =>
-  /^[\w@%+=:,./-][\w@%+=:,./~-]*$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
 
 /**
  * For an unpaired bisect: the cases whose total change moved beyond the

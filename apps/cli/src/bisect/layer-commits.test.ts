@@ -1,0 +1,130 @@
+// The commits that changed an attributed layer between bisect's ends, read from a real throwaway repository.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { layerCommits, layerCommitsText, type LayerCommits } from './layer-commits.js';
+import type { ResolvedLayer } from './side-sources.js';
+
+describe('layerCommits', () => {
+  let repo: string;
+  const git = (...args: string[]) => {
+    const r = spawnSync('git', args, { cwd: repo, encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`git ${args.join(' ')}: ${r.stderr}`);
+    return r.stdout.trim();
+  };
+  const commit = (path: string, text: string, subject: string) => {
+    mkdirSync(dirname(join(repo, path)), { recursive: true });
+    writeFileSync(join(repo, path), text);
+    git('add', path);
+    git('-c', 'user.email=t@t', '-c', 'user.name=t', 'commit', '-qm', subject);
+    return git('rev-parse', 'HEAD');
+  };
+  const side = (name: 'aes-core' | 'esp', source: string, commit?: string): ResolvedLayer => ({
+    name,
+    packageName: `@layerbench/${name}`,
+    dir: join(repo, 'packages', name),
+    source,
+    ...(commit === undefined ? {} : { commit }),
+  });
+  const c: Record<string, string> = {};
+
+  beforeAll(() => {
+    repo = mkdtempSync(join(tmpdir(), 'layerbench-layer-commits-'));
+    git('init', '-q');
+    c.base = commit('packages/aes-core/src/index.ts', 'export const a = 1;\n', 'base');
+    c.esp = commit('packages/esp/src/index.ts', 'export const e = 1;\n', 'esp: a harmless export');
+    c.aes = commit('packages/aes-core/src/index.ts', 'export const a = 2;\n', "aes-core: the slow one's");
+    c.readme = commit('packages/aes-core/README.md', 'docs\n', 'aes-core: README');
+    c.tests = commit('packages/aes-core/src/index.test.ts', 'test\n', 'aes-core: a test');
+    c.moreTests = commit('packages/aes-core/test/more.ts', 'test\n', 'aes-core: a test folder');
+  });
+  afterAll(() => rmSync(repo, { recursive: true, force: true }));
+
+  it('lists the commits that changed the layer folder, oldest first, README and test files left out', () => {
+    const found = layerCommits(repo, side('aes-core', 'git:base', c.base), side('aes-core', 'git:HEAD', c.moreTests));
+    expect(found).toMatchObject({ layer: 'aes-core', folder: 'packages/aes-core', good: c.base, bad: c.moreTests });
+    expect(found?.commits).toEqual([{ commit: c.aes, subject: "aes-core: the slow one's" }]);
+    expect(found?.uncommitted).toBe(false);
+    const esp = layerCommits(repo, side('esp', 'git:base', c.base), side('esp', 'git:HEAD', c.moreTests));
+    expect(esp?.commits.map((x) => x.commit)).toEqual([c.esp]);
+  });
+
+  it('takes the workspace as HEAD and says when the folder has changes in no commit', () => {
+    const good = side('aes-core', 'git:base', c.base);
+    expect(layerCommits(repo, good, side('aes-core', 'workspace'))).toMatchObject({
+      bad: c.moreTests,
+      uncommitted: false,
+    });
+    writeFileSync(join(repo, 'packages/aes-core/src/index.ts'), 'export const a = 3;\n');
+    writeFileSync(join(repo, 'packages/aes-core/README.md'), 'more docs\n');
+    try {
+      expect(layerCommits(repo, good, side('aes-core', 'workspace'))?.uncommitted).toBe(true);
+      // A README edit alone is not a change of the code.
+      git('checkout', '--', 'packages/aes-core/src/index.ts');
+      expect(layerCommits(repo, good, side('aes-core', 'workspace'))?.uncommitted).toBe(false);
+    } finally {
+      git('checkout', '--', 'packages');
+    }
+  });
+
+  it('is undefined when a side has no commit, or the good end is not an ancestor of the bad one', () => {
+    expect(layerCommits(repo, side('aes-core', 'dir:/x'), side('aes-core', 'git:HEAD', c.moreTests))).toBeUndefined();
+    expect(
+      layerCommits(repo, side('aes-core', 'git:HEAD', c.moreTests), side('aes-core', 'tgz:/x.tgz')),
+    ).toBeUndefined();
+    expect(
+      layerCommits(repo, side('aes-core', 'git:HEAD', c.moreTests), side('aes-core', 'git:base', c.base)),
+    ).toBeUndefined();
+  });
+});
+
+describe('layerCommitsText', () => {
+  const good = 'a'.repeat(40);
+  const bad = 'b'.repeat(40);
+  const found = (commits: number, uncommitted = false): LayerCommits => ({
+    layer: 'aes-core',
+    folder: 'packages/aes-core',
+    good,
+    bad,
+    commits: Array.from({ length: commits }, (_, i) => ({ commit: String(i).repeat(40), subject: `change ${i}` })),
+    uncommitted,
+  });
+  const caseId = 'cmac/aes-128/pl=48/preloaded/ct';
+
+  it('names the one commit, with no find command', () => {
+    expect(layerCommitsText(found(1), caseId)).toEqual([
+      'aes-core: 1 commit in aaaaaaaaaaaa..bbbbbbbbbbbb changed packages/aes-core (README and test files left out):',
+      '  000000000000 change 0',
+    ]);
+  });
+
+  it('lists several, at most eight, and gives the find command for a case the layer explains', () => {
+    const lines = layerCommitsText(found(10), caseId);
+    expect(lines[0]).toContain('10 commits in aaaaaaaaaaaa..bbbbbbbbbbbb changed packages/aes-core');
+    expect(lines.filter((l) => /^ {2}\d{12} change \d$/.test(l))).toHaveLength(8);
+    expect(lines).toContain('  ... and 2 more (git log aaaaaaaaaaaa..bbbbbbbbbbbb -- packages/aes-core)');
+    expect(lines.at(-1)).toBe(
+      "  To name the commit: layerbench find --good aaaaaaaaaaaa --bad bbbbbbbbbbbb --filter '^cmac/aes-128/pl=48/preloaded/ct$'",
+    );
+  });
+
+  it('says when no commit changed the folder: a shared build input, or the workspace', () => {
+    const shared = layerCommitsText(found(0), caseId);
+    expect(shared[0]).toContain('its built code differs through a shared build input');
+    expect(shared.at(-1)).toContain('To name the commit: layerbench find');
+    expect(layerCommitsText(found(0, true), caseId)).toEqual([
+      'aes-core: no commit in aaaaaaaaaaaa..bbbbbbbbbbbb changed packages/aes-core; the workspace has changes there in no commit (git status -- packages/aes-core)',
+    ]);
+    const both = layerCommitsText(found(1, true), caseId);
+    expect(both.at(-1)).toBe('  and the workspace has changes there in no commit (git status -- packages/aes-core)');
+  });
+
+  it('quotes a case id a shell would read otherwise, and escapes it as a regular expression', () => {
+    expect(layerCommitsText(found(2), 'esp/seal/pl=1400/ct+wasm/split').at(-1)).toContain(
+      "--filter '^esp/seal/pl=1400/ct\\+wasm/split$'",
+    );
+    expect(layerCommitsText(found(2), undefined).some((l) => l.includes('find'))).toBe(false);
+  });
+});
