@@ -143,10 +143,12 @@ export const oneProcessModeRange = 4;
  * at 1.244 µs against its usual 211 ns, x5.9, and answered bad. Not the
  * preemption of a few slices (its fastest-low figure moved as much), nor the
  * CPU's state (the probe moved x1.06), nor the whole loop in a lower tier
- * (the warm-up waits for TurboFan; Sparkplug runs this case at 6.5 µs):
- * most likely another JIT outcome (other optimised code, or one callee left
- * in a lower tier), which V8 can reach when its background compiles finish
- * in another order, as they do when other processes take the CPUs. So the
+ * (the warm-up waits for TurboFan; Sparkplug runs this case at 6.5 µs).
+ * What it was is open. A monitor beside three busy loops saw short rounds
+ * of every backend read more than x2 (table 124 of 46587, bitsliced 203),
+ * nearly all in the CPU's slow state, and no compile or deoptimisation near
+ * 52 of 57 such table rounds (--trace-opt --trace-deopt; CLI README, "check
+ * options"), but those lasted one ~25 ms round, not a whole case. So the
  * range grows with the load.
  */
 export interface OneProcessRange {
