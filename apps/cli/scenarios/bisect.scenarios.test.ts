@@ -195,12 +195,20 @@ describe('bisect scenarios: one real change, one harmless change in another laye
     expect(c.attributed).toEqual(['aes-core']);
     expect(c.oneWay).not.toContain('cmac');
     expect(run.code).toBe(1);
-    // Which commit changed the layer it names: git answers, one commit in the range.
-    const range = `${history.base.slice(0, 12)}..${bad.slice(0, 12)}`;
-    expect(run.stderr).toContain(
-      `aes-core: 1 commit in ${range} changed packages/aes-core (README and test files left out):`,
+    // Which commit changed the layer it names: git answers, one commit in the range, in the report and the file.
+    expect(result.layerCommits).toEqual([
+      {
+        layer: 'aes-core',
+        folder: 'packages/aes-core',
+        good: history.base,
+        bad,
+        commits: [{ commit: bad, subject: 'aes-core slower under CMAC; cmac: a harmless export' }],
+        uncommitted: false,
+      },
+    ]);
+    expect(run.stdout).toContain(
+      `1 commit changed packages/aes-core: ${bad.slice(0, 12)} aes-core slower under CMAC; cmac: a harmless export)`,
     );
-    expect(run.stderr).toContain(`  ${bad.slice(0, 12)} aes-core slower under CMAC; cmac: a harmless export`);
   });
 
   it("a capability bug in sha1-dispatch changes esp's composition, with a harmless esp change: sha1-dispatch, never esp", {

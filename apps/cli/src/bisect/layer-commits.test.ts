@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { layerCommits, layerCommitsText, type LayerCommits } from './layer-commits.js';
+import { findHintLines, layerCommits, type LayerCommits } from './layer-commits.js';
 import type { ResolvedLayer } from './side-sources.js';
 
 describe('layerCommits', () => {
@@ -80,7 +80,7 @@ describe('layerCommits', () => {
   });
 });
 
-describe('layerCommitsText', () => {
+describe('findHintLines', () => {
   const good = 'a'.repeat(40);
   const bad = 'b'.repeat(40);
   const found = (commits: number, uncommitted = false): LayerCommits => ({
@@ -92,39 +92,38 @@ describe('layerCommitsText', () => {
     uncommitted,
   });
   const caseId = 'cmac/aes-128/pl=48/preloaded/ct';
+  const find =
+    "To name the commit: layerbench find --good aaaaaaaaaaaa --bad bbbbbbbbbbbb --filter '^cmac/aes-128/pl=48/preloaded/ct$'";
 
-  it('names the one commit, with no find command', () => {
-    expect(layerCommitsText(found(1), caseId)).toEqual([
-      'aes-core: 1 commit in aaaaaaaaaaaa..bbbbbbbbbbbb changed packages/aes-core (README and test files left out):',
-      '  000000000000 change 0',
-    ]);
+  it('says nothing when one commit changed the folder (the report names it), or only the workspace did', () => {
+    expect(findHintLines(found(1), caseId)).toEqual([]);
+    expect(findHintLines(found(1, true), caseId)).toEqual([]);
+    expect(findHintLines(found(0, true), caseId)).toEqual([]);
   });
 
   it('lists several, at most eight, and gives the find command for a case the layer explains', () => {
-    const lines = layerCommitsText(found(10), caseId);
-    expect(lines[0]).toContain('10 commits in aaaaaaaaaaaa..bbbbbbbbbbbb changed packages/aes-core');
-    expect(lines.filter((l) => /^ {2}\d{12} change \d$/.test(l))).toHaveLength(8);
+    const lines = findHintLines(found(10), caseId);
+    expect(lines[0]).toBe(
+      'aes-core: 10 commits in aaaaaaaaaaaa..bbbbbbbbbbbb changed packages/aes-core (README and test files left out):',
+    );
+    expect(lines.filter((line) => /^ {2}\d{12} change \d$/.test(line))).toHaveLength(8);
     expect(lines).toContain('  ... and 2 more (git log aaaaaaaaaaaa..bbbbbbbbbbbb -- packages/aes-core)');
-    expect(lines.at(-1)).toBe(
-      "  To name the commit: layerbench find --good aaaaaaaaaaaa --bad bbbbbbbbbbbb --filter '^cmac/aes-128/pl=48/preloaded/ct$'",
+    expect(lines.at(-1)).toBe(find);
+    expect(findHintLines(found(2, true), caseId)).toContain(
+      '  and the workspace has changes there in no commit (git status -- packages/aes-core)',
     );
   });
 
-  it('says when no commit changed the folder: a shared build input, or the workspace', () => {
-    const shared = layerCommitsText(found(0), caseId);
-    expect(shared[0]).toContain('its built code differs through a shared build input');
-    expect(shared.at(-1)).toContain('To name the commit: layerbench find');
-    expect(layerCommitsText(found(0, true), caseId)).toEqual([
-      'aes-core: no commit in aaaaaaaaaaaa..bbbbbbbbbbbb changed packages/aes-core; the workspace has changes there in no commit (git status -- packages/aes-core)',
-    ]);
-    const both = layerCommitsText(found(1, true), caseId);
-    expect(both.at(-1)).toBe('  and the workspace has changes there in no commit (git status -- packages/aes-core)');
+  it('when no commit changed the folder: a shared build input, and find', () => {
+    const lines = findHintLines(found(0), caseId);
+    expect(lines[0]).toContain('its built code differs through a shared build input');
+    expect(lines.at(-1)).toBe(find);
   });
 
-  it('quotes a case id a shell would read otherwise, and escapes it as a regular expression', () => {
-    expect(layerCommitsText(found(2), 'esp/seal/pl=1400/ct+wasm/split').at(-1)).toContain(
+  it('quotes a case id a shell would read otherwise, escaped as a regular expression; no case, no command', () => {
+    expect(findHintLines(found(2), 'esp/seal/pl=1400/ct+wasm/split').at(-1)).toContain(
       "--filter '^esp/seal/pl=1400/ct\\+wasm/split$'",
     );
-    expect(layerCommitsText(found(2), undefined).some((l) => l.includes('find'))).toBe(false);
+    expect(findHintLines(found(2), undefined)).toEqual([]);
   });
 });

@@ -6,29 +6,15 @@
 // when several did, `layerbench find` measures the commits.
 import { spawnSync } from 'node:child_process';
 import { escapeRegExp, shellWord } from '../args.js';
+import type { LayerCommits } from '@layerbench/bench-runner/results';
 import type { ResolvedLayer } from './side-sources.js';
 
-/** A commit that changed a layer's source. */
-export interface LayerCommit {
-  commit: string;
-  subject: string;
-}
+export type { LayerCommits };
 
-/** The commits between the ends that changed one layer's folder. */
-export interface LayerCommits {
-  layer: string;
-  /** The layer's folder in the repository, e.g. `packages/aes-core`. */
-  folder: string;
-  good: string;
-  bad: string;
-  /** Oldest first; README, changelog and test files left out (they do not change the built code). */
-  commits: LayerCommit[];
-  /** The bad side is the workspace and the folder has changes in no commit. */
-  uncommitted: boolean;
+/** The pathspec of a layer's folder without the files that cannot change what its build runs. */
+function codeOf(folder: string): string[] {
+  return [folder, ...['**/*.md', '**/*.test.ts', '**/test/**'].map((glob) => `:(exclude,glob)${folder}/${glob}`)];
 }
-
-// Files in a layer's folder that cannot change what its build runs.
-const NOT_CODE = [':(exclude,glob)**/*.md', ':(exclude,glob)**/*.test.ts', ':(exclude,glob)**/test/**'];
 
 function git(repoRoot: string, args: string[]): { ok: boolean; out: string } {
   const r = spawnSync('git', args, { cwd: repoRoot, encoding: 'utf8' });
@@ -54,8 +40,7 @@ export function layerCommits(repoRoot: string, good: ResolvedLayer, bad: Resolve
     '--format=%H%x09%s',
     `${good.commit}..${badCommit}`,
     '--',
-    folder,
-    ...NOT_CODE.map((p) => p.replace(')', `)${folder}/`)),
+    ...codeOf(folder),
   ]);
   if (!log.ok) return undefined;
   const commits = log.out
@@ -66,14 +51,7 @@ export function layerCommits(repoRoot: string, good: ResolvedLayer, bad: Resolve
       return { commit: line.slice(0, tab), subject: line.slice(tab + 1) };
     });
   const status = workspace
-    ? git(repoRoot, [
-        'status',
-        '--porcelain',
-        '--untracked-files=all',
-        '--',
-        folder,
-        ...NOT_CODE.map((p) => p.replace(')', `)${folder}/`)),
-      ])
+    ? git(repoRoot, ['status', '--porcelain', '--untracked-files=all', '--', ...codeOf(folder)])
     : { ok: true, out: '' };
   return {
     layer: good.name,
@@ -89,36 +67,30 @@ export function layerCommits(repoRoot: string, good: ResolvedLayer, bad: Resolve
 const LISTED = 8;
 
 /**
- * The lines saying which commits changed an attributed layer, and, when that
- * leaves more than one candidate, the `layerbench find` command that names
- * the one (over `caseId`, a case the layer explains).
+ * When the commits leave more than one candidate for a layer the bisect
+ * attributed (several commits, or none: a shared build input), the lines
+ * listing them and the `layerbench find` command that names the one, over
+ * `caseId`, a case the layer explains; none when one commit, or only the
+ * workspace's uncommitted changes, changed its folder (the report names it).
  */
-export function layerCommitsText(found: LayerCommits, caseId: string | undefined): string[] {
+export function findHintLines(found: LayerCommits, caseId: string | undefined): string[] {
+  const n = found.commits.length;
+  // find measures commits: worth it when several could be the one, or none of them changed the folder.
+  if (caseId === undefined || n === 1 || (n === 0 && found.uncommitted)) return [];
   const short = (c: string) => c.slice(0, 12);
   const range = `${short(found.good)}..${short(found.bad)}`;
-  const n = found.commits.length;
-  const status = `git status -- ${found.folder}`;
-  const lines: string[] = [];
-  if (n === 0) {
-    lines.push(
-      found.uncommitted
-        ? `${found.layer}: no commit in ${range} changed ${found.folder}; the workspace has changes there in no commit (${status})`
-        : `${found.layer}: no commit in ${range} changed ${found.folder} (README and test files left out): its built code differs through a shared build input`,
-    );
-  } else {
-    lines.push(
-      `${found.layer}: ${n === 1 ? '1 commit' : `${n} commits`} in ${range} changed ${found.folder} (README and test files left out):`,
-    );
-    for (const c of found.commits.slice(0, LISTED)) lines.push(`  ${short(c.commit)} ${c.subject}`);
-    if (n > LISTED) lines.push(`  ... and ${n - LISTED} more (git log ${range} -- ${found.folder})`);
-    if (found.uncommitted) lines.push(`  and the workspace has changes there in no commit (${status})`);
-  }
-  // find measures commits: worth it when several could be the one, or none of them changed the folder.
-  if (caseId !== undefined && (n >= 2 || (n === 0 && !found.uncommitted))) {
-    const filter = shellWord(`^${escapeRegExp(caseId)}$`);
-    lines.push(
-      `  To name the commit: layerbench find --good ${short(found.good)} --bad ${short(found.bad)} --filter ${filter}`,
-    );
-  }
+  const lines =
+    n === 0
+      ? [
+          `${found.layer}: no commit in ${range} changed ${found.folder} (README and test files left out): its built code differs through a shared build input.`,
+        ]
+      : [`${found.layer}: ${n} commits in ${range} changed ${found.folder} (README and test files left out):`];
+  for (const c of found.commits.slice(0, LISTED)) lines.push(`  ${short(c.commit)} ${c.subject}`);
+  if (n > LISTED) lines.push(`  ... and ${n - LISTED} more (git log ${range} -- ${found.folder})`);
+  if (found.uncommitted)
+    lines.push(`  and the workspace has changes there in no commit (git status -- ${found.folder})`);
+  lines.push(
+    `To name the commit: layerbench find --good ${short(found.good)} --bad ${short(found.bad)} --filter ${shellWord(`^${escapeRegExp(caseId)}$`)}`,
+  );
   return lines;
 }

@@ -26,7 +26,7 @@ import {
 import { movedButInconclusive } from '@layerbench/bench-runner/compare';
 import { defaultLongerLook, exactIds, longerLookProcesses, seconds } from './longer-look.js';
 import { formatBisectMarkdown, formatBisectTable } from '@layerbench/bench-runner/reporters';
-import type { BisectCase, BisectResult } from '@layerbench/bench-runner/results';
+import type { BisectCase, BisectResult, LayerCommits } from '@layerbench/bench-runner/results';
 import { DEFAULT_VISIT_PERCENTILE, runBisect } from '../bisect/run.js';
 import { differingLayers, identify } from '../bisect/variants.js';
 import {
@@ -36,7 +36,7 @@ import {
   type DepsMode,
   type ResolvedLayer,
 } from '../bisect/side-sources.js';
-import { layerCommits, layerCommitsText } from '../bisect/layer-commits.js';
+import { findHintLines, layerCommits } from '../bisect/layer-commits.js';
 import {
   CODE_LAYERS,
   parseLayerList,
@@ -334,6 +334,8 @@ async function bisect(args: string[], ctx: CommandContext): Promise<number> {
       say(`round ${round}/${rounds}${left}`);
     },
   });
+  const inRange = attributedLayerCommits(result, resolver.repoRoot, goodSide.layers, badSide.layers);
+  if (inRange.length > 0) result.layerCommits = inRange;
   // Nothing the selected cases run differs: they cannot have changed (the report says which).
   const allIdentical = result.cases.length === 0 && (result.identicalCode?.length ?? 0) > 0 && result.complete;
   if (result.cases.length === 0 && !allIdentical) {
@@ -354,8 +356,8 @@ async function bisect(args: string[], ctx: CommandContext): Promise<number> {
     ctx.stderr.write('layerbench bisect: no case could be compared between the good and bad stacks (see the notes)\n');
     return 2;
   }
-  const commits = attributedCommitsText(result, resolver.repoRoot, goodSide.layers, badSide.layers);
-  if (commits !== undefined) ctx.stderr.write(`\n${commits}\n`);
+  const findHint = findHintText(result);
+  if (findHint !== undefined) ctx.stderr.write(`\n${findHint}\n`);
   if (!paired && oneRuntime) {
     const hint = pairedHint(result, args);
     if (hint !== undefined) ctx.stderr.write(`\n${hint}\n`);
@@ -368,28 +370,32 @@ async function bisect(args: string[], ctx: CommandContext): Promise<number> {
 
 /**
  * For each layer the bisect attributed a change to, the commits between the
- * ends that changed its folder (layer-commits.ts), and the `find` command
- * when that leaves several; undefined when no layer was attributed or no
- * side's commits are known.
+ * ends that changed its folder (layer-commits.ts); none for a layer whose
+ * sides are not commits of one repository.
  */
-export function attributedCommitsText(
+export function attributedLayerCommits(
   result: BisectResult,
   repoRoot: string,
   good: Record<CodeLayerName, ResolvedLayer>,
   bad: Record<CodeLayerName, ResolvedLayer>,
-): string | undefined {
-  const lines: string[] = [];
-  for (const layer of Object.keys(result.summary.attributed)) {
-    if (!(CODE_LAYERS as readonly string[]).includes(layer)) continue;
-    const name = layer as CodeLayerName;
-    const found = layerCommits(repoRoot, good[name], bad[name]);
-    if (found === undefined) continue;
-    // The case it explains by the largest change: the one find is surest of.
+): LayerCommits[] {
+  return Object.keys(result.summary.attributed)
+    .filter((layer): layer is CodeLayerName => (CODE_LAYERS as readonly string[]).includes(layer))
+    .flatMap((layer) => layerCommits(repoRoot, good[layer], bad[layer]) ?? []);
+}
+
+/**
+ * The `layerbench find` command for each attributed layer that more than one
+ * commit could have changed (findHintLines), over the case the layer
+ * explains by the largest change; undefined when there is none.
+ */
+export function findHintText(result: BisectResult): string | undefined {
+  const lines = (result.layerCommits ?? []).flatMap((found) => {
     const explained = result.cases
-      .filter((c) => c.attributed.includes(layer) && c.total !== undefined)
+      .filter((c) => c.attributed.includes(found.layer) && c.total !== undefined)
       .sort((a, b) => Math.abs(Math.log(b.total!.ratio)) - Math.abs(Math.log(a.total!.ratio)))[0];
-    lines.push(...layerCommitsText(found, explained?.id));
-  }
+    return findHintLines(found, explained?.id);
+  });
   return lines.length === 0 ? undefined : lines.join('\n');
 }
 

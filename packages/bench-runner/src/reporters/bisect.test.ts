@@ -90,6 +90,36 @@ function result(over: Partial<BisectResult> = {}): BisectResult {
 }
 
 describe('bisect reports', () => {
+  it('name the commits that changed an attributed layer between the ends, and read them back', () => {
+    const layerCommits = (commits: number, uncommitted = false) => [
+      {
+        layer: 'aes-core',
+        folder: 'packages/aes-core',
+        good: 'a'.repeat(40),
+        bad: 'b'.repeat(40),
+        commits: Array.from({ length: commits }, (_, i) => ({ commit: String(i).repeat(40), subject: `change ${i}` })),
+        uncommitted,
+      },
+    ];
+    const one = result({ layerCommits: layerCommits(1) });
+    expect(formatBisectTable(one)).toContain(
+      'Attributed:\n  aes-core ? -> ? (1 commit changed packages/aes-core: 000000000000 change 0)',
+    );
+    expect(formatBisectMarkdown(one)).toContain(
+      '- **aes-core** explains 1 case: aes-core ? -> ? (1 commit changed packages/aes-core: 000000000000 change 0)',
+    );
+    expect(formatBisectTable(result({ layerCommits: layerCommits(3, true) }))).toContain(
+      '(3 commits changed packages/aes-core and the workspace has changes there in no commit: git log aaaaaaaaaaaa..bbbbbbbbbbbb -- packages/aes-core)',
+    );
+    expect(formatBisectTable(result({ layerCommits: layerCommits(0) }))).toContain(
+      '(no commit changed packages/aes-core: its built code differs through a shared build input)',
+    );
+    expect(formatBisectTable(result())).toContain('Attributed:\n  aes-core ? -> ?\n');
+    const dir = mkdtempSync(join(tmpdir(), 'layerbench-bisect-commits-'));
+    writeFileSync(join(dir, 'b.json'), JSON.stringify(one));
+    expect(readBisectResult(join(dir, 'b.json')).layerCommits).toEqual(layerCommits(1));
+  });
+
   it('show the A/A control beside each total, and a one-way layer as such', () => {
     const table = formatBisectTable(result());
     expect(table).toMatch(

@@ -32,6 +32,28 @@ function commitOf(result: BisectResult, side: 'good' | 'bad', layer: string): st
 const MAX_EFFECTS = 3;
 
 /**
+ * Which commits between the ends changed the layer's folder, as the bisect
+ * recorded them (`layerCommits`), e.g. `1 commit changed packages/aes-core:
+ * 61e54548f956 aes-core ct: ...`; undefined when it did not record them.
+ */
+function layerCommitsNote(result: BisectResult, layer: string): string | undefined {
+  const found = result.layerCommits?.find((l) => l.layer === layer);
+  if (found === undefined) return undefined;
+  const n = found.commits.length;
+  const workspace = found.uncommitted ? ' and the workspace has changes there in no commit' : '';
+  if (n === 0) {
+    return found.uncommitted
+      ? `no commit changed ${found.folder}; the workspace has changes there in no commit`
+      : `no commit changed ${found.folder}: its built code differs through a shared build input`;
+  }
+  if (n === 1) {
+    const only = found.commits[0]!;
+    return `1 commit changed ${found.folder}${workspace}: ${only.commit.slice(0, 12)} ${only.subject}`;
+  }
+  return `${n} commits changed ${found.folder}${workspace}: git log ${found.good.slice(0, 12)}..${found.bad.slice(0, 12)} -- ${found.folder}`;
+}
+
+/**
  * One line naming what changed in a layer: version, commit, and every
  * dispatch/capability/OpenSSL change its swap reproduces, e.g.
  * `sha1-dispatch 0.1.0 -> 0.1.0 (commit abc1234 -> def5678): dispatch sha1-dispatch: block unrolled -> generic`.
@@ -40,7 +62,11 @@ export function describeLayerChange(result: BisectResult, layer: string): string
   let text = `${layer} ${shortVersion(result, 'good', layer)} -> ${shortVersion(result, 'bad', layer)}`;
   const g = commitOf(result, 'good', layer);
   const b = commitOf(result, 'bad', layer);
-  if (g !== b) text += ` (commit ${g ?? 'none'} -> ${b ?? 'none'})`;
+  const notes: string[] = [];
+  if (g !== b) notes.push(`commit ${g ?? 'none'} -> ${b ?? 'none'}`);
+  const inRange = layerCommitsNote(result, layer);
+  if (inRange !== undefined) notes.push(inRange);
+  if (notes.length > 0) text += ` (${notes.join('; ')})`;
   const reported = (v: string) => v !== 'not reported';
   const effects = result.changes
     .filter((c) => c.kind !== 'layer' && c.kind !== 'runtime' && c.causedBy.includes(layer))

@@ -111,6 +111,19 @@ export const bisectSideSchema = z.object({
   layers: z.array(layerFingerprintSchema),
 });
 
+/** The commits between the two ends that changed one attributed layer's folder (git log good..bad -- folder). */
+export const layerCommitsSchema = z.object({
+  layer: z.string(),
+  /** The layer's folder in the repository, e.g. `packages/aes-core`. */
+  folder: z.string(),
+  good: z.string(),
+  bad: z.string(),
+  /** Oldest first; README, changelog and test files left out (they do not change the built code). */
+  commits: z.array(z.object({ commit: z.string(), subject: z.string() })),
+  /** The bad side was a workspace whose folder had changes in no commit. */
+  uncommitted: z.boolean(),
+});
+
 export const bisectResultSchema = z.object({
   kind: z.literal('layerbench/bisect'),
   schemaVersion: z.literal(2),
@@ -157,6 +170,12 @@ export const bisectResultSchema = z.object({
    * sides, so they cannot have changed; measuring them would be an A/A test.
    */
   identicalCode: z.array(z.string()).optional(),
+  /**
+   * For each attributed layer whose two sides are commits of one repository
+   * (or the bad one its workspace), the commits between them that changed
+   * its folder.
+   */
+  layerCommits: z.array(layerCommitsSchema).optional(),
   summary: z.object({
     regressed: z.number().int(),
     improved: z.number().int(),
@@ -188,6 +207,7 @@ export type BisectVariantEnv = z.infer<typeof bisectVariantEnvSchema>;
 export type BisectCase = z.infer<typeof bisectCaseSchema>;
 export type BisectVariant = z.infer<typeof bisectVariantSchema>;
 export type StackChange = z.infer<typeof stackChangeSchema>;
+export type LayerCommits = z.infer<typeof layerCommitsSchema>;
 export type BisectResult = z.infer<typeof bisectResultSchema>;
 export const BISECT_KIND = 'layerbench/bisect';
 /** The bisect schema versions this reader knows (1 had one process per variant and no A/A control: not read). */

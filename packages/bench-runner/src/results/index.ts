@@ -28,6 +28,7 @@ export {
   bisectVariantEnvSchema,
   bisectSideSchema,
   stackChangeSchema,
+  layerCommitsSchema,
   readBisectResult,
   BISECT_KIND,
   BISECT_SCHEMA_VERSIONS,
@@ -40,6 +41,7 @@ export type {
   BisectVariant,
   BisectVariantEnv,
   StackChange,
+  LayerCommits,
 } from './bisect-schema.js';
 export {
   findResultSchema,
