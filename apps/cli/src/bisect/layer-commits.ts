@@ -1,7 +1,7 @@
 // Which commits between the two ends changed a layer that bisect attributed a
 // regression to. bisect swaps whole layers, so its answer is "aes-core did
 // it", with the layer's commit on each side; when the range holds several
-// commits, the next question is which of them. Most often only one of them
+// commits, the next question is which of them. Often only one of them
 // touched that layer's folder, and git says so without measuring anything;
 // when several did, `layerbench find` measures the commits.
 import { spawnSync } from 'node:child_process';
