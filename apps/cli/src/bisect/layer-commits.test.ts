@@ -125,5 +125,8 @@ describe('findHintLines', () => {
       "--filter '^esp/seal/pl=1400/ct\\+wasm/split$'",
     );
     expect(findHintLines(found(2), undefined)).toEqual([]);
+    expect(findHintLines(found(2), caseId, '/work/my repo').at(-1)).toBe(
+      "To name the commit: layerbench find --repo '/work/my repo' --good aaaaaaaaaaaa --bad bbbbbbbbbbbb --filter '^cmac/aes-128/pl=48/preloaded/ct$'",
+    );
   });
 });

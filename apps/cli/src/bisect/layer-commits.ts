@@ -70,10 +70,10 @@ const LISTED = 8;
  * When the commits leave more than one candidate for a layer the bisect
  * attributed (several commits, or none: a shared build input), the lines
  * listing them and the `layerbench find` command that names the one, over
- * `caseId`, a case the layer explains; none when one commit, or only the
+ * `caseId`, a case the layer explains, in `repo` when given; none when one commit, or only the
  * workspace's uncommitted changes, changed its folder (the report names it).
  */
-export function findHintLines(found: LayerCommits, caseId: string | undefined): string[] {
+export function findHintLines(found: LayerCommits, caseId: string | undefined, repo?: string): string[] {
   const n = found.commits.length;
   // find measures commits: worth it when several could be the one, or none of them changed the folder.
   if (caseId === undefined || n === 1 || (n === 0 && found.uncommitted)) return [];
@@ -90,7 +90,7 @@ export function findHintLines(found: LayerCommits, caseId: string | undefined): 
   if (found.uncommitted)
     lines.push(`  and the workspace has changes there in no commit (git status -- ${found.folder})`);
   lines.push(
-    `To name the commit: layerbench find --good ${short(found.good)} --bad ${short(found.bad)} --filter ${shellWord(`^${escapeRegExp(caseId)}$`)}`,
+    `To name the commit: layerbench find ${repo === undefined ? '' : `--repo ${shellWord(repo)} `}--good ${short(found.good)} --bad ${short(found.bad)} --filter ${shellWord(`^${escapeRegExp(caseId)}$`)}`,
   );
   return lines;
 }

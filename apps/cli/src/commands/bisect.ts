@@ -356,7 +356,7 @@ async function bisect(args: string[], ctx: CommandContext): Promise<number> {
     ctx.stderr.write('layerbench bisect: no case could be compared between the good and bad stacks (see the notes)\n');
     return 2;
   }
-  const findHint = findHintText(result);
+  const findHint = findHintText(result, chosen.repo);
   if (findHint !== undefined) ctx.stderr.write(`\n${findHint}\n`);
   if (!paired && oneRuntime) {
     const hint = pairedHint(result, args);
@@ -387,14 +387,15 @@ export function attributedLayerCommits(
 /**
  * The `layerbench find` command for each attributed layer that more than one
  * commit could have changed (findHintLines), over the case the layer
- * explains by the largest change; undefined when there is none.
+ * explains by the largest change (with bisect's --repo, when given);
+ * undefined when there is none.
  */
-export function findHintText(result: BisectResult): string | undefined {
+export function findHintText(result: BisectResult, repo?: string): string | undefined {
   const lines = (result.layerCommits ?? []).flatMap((found) => {
     const explained = result.cases
       .filter((c) => c.attributed.includes(found.layer) && c.total !== undefined)
       .sort((a, b) => Math.abs(Math.log(b.total!.ratio)) - Math.abs(Math.log(a.total!.ratio)))[0];
-    return findHintLines(found, explained?.id);
+    return findHintLines(found, explained?.id, repo);
   });
   return lines.length === 0 ? undefined : lines.join('\n');
 }
