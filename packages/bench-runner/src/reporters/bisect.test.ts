@@ -103,10 +103,10 @@ describe('bisect reports', () => {
     ];
     const one = result({ layerCommits: layerCommits(1) });
     expect(formatBisectTable(one)).toContain(
-      'Attributed:\n  aes-core ? -> ? (1 commit changed packages/aes-core: 000000000000 change 0)',
+      'Attributed:\n  aes-core ? -> ? (1 commit changed packages/aes-core: 000000000000 "change 0")',
     );
     expect(formatBisectMarkdown(one)).toContain(
-      '- **aes-core** explains 1 case: aes-core ? -> ? (1 commit changed packages/aes-core: 000000000000 change 0)',
+      '- **aes-core** explains 1 case: aes-core ? -> ? (1 commit changed packages/aes-core: 000000000000 "change 0")',
     );
     expect(formatBisectTable(result({ layerCommits: layerCommits(3, true) }))).toContain(
       '(3 commits changed packages/aes-core and the workspace has changes there in no commit: git log aaaaaaaaaaaa..bbbbbbbbbbbb -- packages/aes-core)',

@@ -34,7 +34,7 @@ const MAX_EFFECTS = 3;
 /**
  * Which commits between the ends changed the layer's folder, as the bisect
  * recorded them (`layerCommits`), e.g. `1 commit changed packages/aes-core:
- * 61e54548f956 aes-core ct: ...`; undefined when it did not record them.
+ * 61e54548f956 "aes-core ct: ..."`; undefined when it did not record them.
  */
 function layerCommitsNote(result: BisectResult, layer: string): string | undefined {
   const found = result.layerCommits?.find((l) => l.layer === layer);
@@ -48,7 +48,8 @@ function layerCommitsNote(result: BisectResult, layer: string): string | undefin
   }
   if (n === 1) {
     const only = found.commits[0]!;
-    return `1 commit changed ${found.folder}${workspace}: ${only.commit.slice(0, 12)} ${only.subject}`;
+    // Quoted: a subject can hold the ';', ':' and ')' this line is built of.
+    return `1 commit changed ${found.folder}${workspace}: ${only.commit.slice(0, 12)} ${JSON.stringify(only.subject)}`;
   }
   return `${n} commits changed ${found.folder}${workspace}: git log ${found.good.slice(0, 12)}..${found.bad.slice(0, 12)} -- ${found.folder}`;
 }
