@@ -48,6 +48,11 @@ export function isLayerName(name: string): name is LayerName {
   return (ALL_LAYERS as readonly string[]).includes(name);
 }
 
+/** A layer with code of its own (not the runtime). */
+export function isCodeLayerName(name: string): name is CodeLayerName {
+  return (CODE_LAYERS as readonly string[]).includes(name);
+}
+
 export function defaultSpec(): CompositionSpec {
   const layers = {} as Record<CodeLayerName, LayerSource>;
   for (const l of CODE_LAYERS) layers[l] = { kind: 'workspace' };

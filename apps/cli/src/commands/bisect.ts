@@ -38,7 +38,7 @@ import {
 } from '../bisect/side-sources.js';
 import { findHintLines, layerCommits } from '../bisect/layer-commits.js';
 import {
-  CODE_LAYERS,
+  isCodeLayerName,
   parseLayerList,
   parseSideSpec,
   SpecError,
@@ -380,7 +380,7 @@ export function attributedLayerCommits(
   bad: Record<CodeLayerName, ResolvedLayer>,
 ): LayerCommits[] {
   return Object.keys(result.summary.attributed)
-    .filter((layer): layer is CodeLayerName => (CODE_LAYERS as readonly string[]).includes(layer))
+    .filter(isCodeLayerName)
     .flatMap((layer) => layerCommits(repoRoot, good[layer], bad[layer]) ?? []);
 }
 
