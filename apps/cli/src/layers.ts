@@ -5,6 +5,9 @@ import type * as AesCore from '@layerbench/aes-core';
 import type * as Cmac from '@layerbench/cmac';
 import type * as Sha1Dispatch from '@layerbench/sha1-dispatch';
 import type * as Esp from '@layerbench/esp';
+import { staleBuildProblem } from './built-from.js';
+import { enginePackage, layerPackages, workspacePackageDir } from './layer-env.js';
+import { InputFileError } from './result-files.js';
 
 export interface Layers {
   aes: typeof AesCore;
@@ -13,8 +16,21 @@ export interface Layers {
   esp: typeof Esp;
 }
 
-/** The layers of this workspace (the default composition). */
-export async function loadWorkspaceLayers(): Promise<Layers> {
+/**
+ * What keeps the workspace's build from being measured: each layer package
+ * (and the engine) whose dist/ was built from other sources than its src/
+ * holds now (built-from.ts), one line each. What would run is not the code
+ * the results would be labelled with.
+ */
+export function workspaceBuildProblems(): string[] {
+  return [...Object.values(layerPackages), enginePackage].flatMap((name) => {
+    const problem = staleBuildProblem(workspacePackageDir(name), 'run `npm run build` at the repository root');
+    return problem === undefined ? [] : [`${name}: ${problem}`];
+  });
+}
+
+/** The layers of this workspace as built, whatever their sources say since (env, suite choice). */
+export async function importWorkspaceLayers(): Promise<Layers> {
   const [aes, cmac, sha1, esp] = await Promise.all([
     import('@layerbench/aes-core'),
     import('@layerbench/cmac'),
@@ -22,4 +38,16 @@ export async function loadWorkspaceLayers(): Promise<Layers> {
     import('@layerbench/esp'),
   ]);
   return { aes, cmac, sha1, esp };
+}
+
+/** An InputFileError (exit 2) when workspaceBuildProblems finds one: before measuring anything. */
+export function assertWorkspaceBuilt(): void {
+  const problems = workspaceBuildProblems();
+  if (problems.length > 0) throw new InputFileError(problems.join('\n'));
+}
+
+/** The layers of this workspace (the default composition) to measure, once assertWorkspaceBuilt has passed. */
+export async function loadWorkspaceLayers(): Promise<Layers> {
+  assertWorkspaceBuilt();
+  return importWorkspaceLayers();
 }

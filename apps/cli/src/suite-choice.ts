@@ -10,7 +10,7 @@
 // sides are still not measured, so an added suite costs only the cases the
 // change can reach.
 import type { LayerName } from './bisect/side-spec.js';
-import { loadWorkspaceLayers } from './layers.js';
+import { importWorkspaceLayers } from './layers.js';
 import { buildCases, selectCases, suiteByName } from './suites/index.js';
 
 export const DEFAULT_BISECT_SUITES = ['sha1', 'cmac'];
@@ -76,9 +76,9 @@ export function unnamedOwnSuites(differing: readonly LayerName[], named: readonl
  * then meets the usual "matches no case" answer).
  */
 export async function suitesHolding(filter: string): Promise<string[]> {
-  let layers: Awaited<ReturnType<typeof loadWorkspaceLayers>>;
+  let layers: Awaited<ReturnType<typeof importWorkspaceLayers>>;
   try {
-    layers = await loadWorkspaceLayers();
+    layers = await importWorkspaceLayers();
   } catch {
     return [];
   }

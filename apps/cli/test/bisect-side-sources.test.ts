@@ -10,6 +10,7 @@ import { readBisectResult } from '@layerbench/bench-runner/results';
 import { LayerLoadError, loadLayers } from '../src/bisect/worker/load-layers.ts';
 import { findRepoRoot, LayerResolver, LayerSourceError } from '../src/bisect/side-sources.ts';
 import { CODE_LAYERS, type CodeLayerName } from '../src/bisect/side-spec.ts';
+import { writeStamp } from '../../../scripts/build-stamp.mjs';
 import { runCli } from './spawn-cli.ts';
 
 const root = findRepoRoot(process.cwd());
@@ -42,6 +43,19 @@ describe('layer sources', () => {
     );
     expect(() => resolver.resolveLayer('esp', { kind: 'git', ref: 'no-such-ref-xyz' })).toThrow(
       /git:no-such-ref-xyz is not a commit/,
+    );
+  });
+
+  it('refuses a layer whose dist/ was built from other sources than its src/ holds', () => {
+    // A built copy of the workspace's cmac, stamped, whose source then changes (an edit without a rebuild).
+    const copy = join(dir, 'cmac-stale');
+    for (const sub of ['package.json', 'dist', 'src'])
+      cpSync(join(root, 'packages/cmac', sub), join(copy, sub), { recursive: true });
+    writeStamp(copy);
+    expect(resolver.resolveLayer('cmac', { kind: 'dir', path: copy, whole: false }).dir).toBe(copy);
+    writeFileSync(join(copy, 'src/cmac.ts'), '// edited after the build\n', { flag: 'a' });
+    expect(() => resolver.resolveLayer('cmac', { kind: 'dir', path: copy, whole: false })).toThrow(
+      /^cmac from dir:.*: dist\/ was built from other sources than src\/ holds now \(changed since the build: src\/cmac\.ts\); run `npm run build` in .*cmac-stale$/,
     );
   });
 

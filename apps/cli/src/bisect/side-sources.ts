@@ -21,6 +21,7 @@ import {
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import { resolvePackageEntry } from './worker/load-layers.js';
+import { staleBuildProblem } from '../built-from.js';
 import {
   CODE_LAYERS,
   describeSource,
@@ -199,7 +200,10 @@ export class LayerResolver {
     const label = describeSource(source);
     switch (source.kind) {
       case 'workspace':
-        return this.checkBuilt({ name, packageName, dir: join(this.repoRoot, 'packages', name), source: label });
+        return this.checkBuilt(
+          { name, packageName, dir: join(this.repoRoot, 'packages', name), source: label },
+          this.repoRoot,
+        );
       case 'git': {
         const { commit, root } = this.gitCheckout(source.ref, name);
         return this.checkBuilt({ name, packageName, dir: join(root, 'packages', name), source: label, commit });
@@ -207,14 +211,15 @@ export class LayerResolver {
       case 'dir': {
         const base = isAbsolute(source.path) ? source.path : resolve(this.repoRoot, source.path);
         const dir = source.whole ? join(base, 'packages', name) : base;
-        return this.checkBuilt({ name, packageName, dir, source: label });
+        return this.checkBuilt({ name, packageName, dir, source: label }, source.whole ? base : undefined);
       }
       case 'tgz':
         return this.checkBuilt({ name, packageName, dir: this.unpackTarball(source.path, name), source: label });
     }
   }
 
-  private checkBuilt(layer: ResolvedLayer): ResolvedLayer {
+  /** `buildRoot`: where `npm run build` rebuilds the layer (the checkout holding it). */
+  private checkBuilt(layer: ResolvedLayer, buildRoot?: string): ResolvedLayer {
     const pkgPath = join(layer.dir, 'package.json');
     if (!existsSync(pkgPath)) {
       throw new LayerSourceError(
@@ -248,6 +253,9 @@ export class LayerResolver {
         layer.source,
       );
     }
+    const stale = staleBuildProblem(layer.dir, `run \`npm run build\` in ${buildRoot ?? layer.dir}`);
+    if (stale !== undefined)
+      throw new LayerSourceError(`${layer.name} from ${layer.source}: ${stale}`, layer.name, layer.source);
     return layer;
   }
 

@@ -6,6 +6,7 @@
 // separate-run comparisons and each case's minimum detectable effect at this
 // --time. `--interleaved` instead calibrates interleaved measurement in one
 // process (what bisect does).
+import { assertWorkspaceBuilt } from '../layers.js';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -371,6 +372,8 @@ async function betweenRuns(
     throw new UsageError(`--processes ${processes} is too few: leave-two-out cross-validation needs at least 4`);
   const useDefaults = suites.length === 0;
   for (const name of suites) suiteByName(name);
+  // Each process would fail the same way: said once, before any starts.
+  assertWorkspaceBuilt();
   const names = useDefaults ? [...defaultRun.suites] : suites;
   const time = chosen.time ?? (useDefaults ? defaultRun.timePerCase : 1);
   const say = sayer(ctx, chosen.quiet, 'calibrate');

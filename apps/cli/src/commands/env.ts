@@ -6,7 +6,7 @@ import { formatJson } from '@layerbench/bench-runner/reporters';
 import type { EnvFingerprint } from '@layerbench/bench-runner';
 import { booleanOption, formatOptionHelp, oneOf, parseArgs, UsageError, valueOption } from '../args.js';
 import { describeLayers } from '../layer-env.js';
-import { loadWorkspaceLayers } from '../layers.js';
+import { importWorkspaceLayers, workspaceBuildProblems } from '../layers.js';
 import { styleFor } from '../terminal.js';
 import type { Command, CommandContext } from './types.js';
 
@@ -88,7 +88,7 @@ async function printEnv(args: string[], ctx: CommandContext): Promise<number> {
   const { options: chosen } = parseArgs(args, argSpec);
   if (chosen.json && chosen.format === 'text') throw new UsageError('--json and --format text contradict each other');
   const json = chosen.json || chosen.format === 'json';
-  const report = describeLayers(await loadWorkspaceLayers());
+  const report = describeLayers(await importWorkspaceLayers());
   const env = collectEnv(
     report.capabilities === undefined
       ? { dispatch: report.dispatch, layers: report.layers }
@@ -96,6 +96,8 @@ async function printEnv(args: string[], ctx: CommandContext): Promise<number> {
   );
   const style = styleFor(ctx.stderr, ctx.env);
   for (const note of report.missing) ctx.stderr.write(`${style.dim('note:')} ${note}\n`);
+  // The fingerprint is of dist/, as built: said when the sources have moved on since.
+  for (const problem of workspaceBuildProblems()) ctx.stderr.write(`${style.yellow('stale build:')} ${problem}\n`);
   ctx.stdout.write(json ? formatJson(env).replace(/\n?$/, '\n') : `${formatEnvText(env)}\n`);
   return 0;
 }

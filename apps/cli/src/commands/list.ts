@@ -1,6 +1,7 @@
 // `layerbench list [suite...]`: the suites, or the case ids a run would
 // measure with the same --filter and --shard (nothing is measured).
 import { booleanOption, formatOptionHelp, oneOf, parseArgs, regexText, shardSpec, valueOption } from '../args.js';
+import { importWorkspaceLayers } from '../layers.js';
 import { prepareCases, suiteErrorLines } from '../measure.js';
 import { allSuites, defaultRun, suitesFor } from '../suites/index.js';
 import { styleFor } from '../terminal.js';
@@ -62,13 +63,17 @@ async function listCases(args: string[], ctx: CommandContext): Promise<number> {
   }
 
   const suites = suitesFor(parsed.positionals);
-  const { built, selected } = await prepareCases({
-    suites,
-    selection: {
-      ...(chosen.filter === undefined ? {} : { filter: chosen.filter }),
-      ...(chosen.shard === undefined ? {} : { shard: chosen.shard }),
+  // Listing measures nothing: the cases of the layers as built, even when their sources have moved on since.
+  const { built, selected } = await prepareCases(
+    {
+      suites,
+      selection: {
+        ...(chosen.filter === undefined ? {} : { filter: chosen.filter }),
+        ...(chosen.shard === undefined ? {} : { shard: chosen.shard }),
+      },
     },
-  });
+    await importWorkspaceLayers(),
+  );
   if (json) {
     const rows = selected.map((benchCase) => ({
       id: benchCase.id,
