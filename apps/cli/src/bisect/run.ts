@@ -92,6 +92,8 @@ export interface BisectInputs {
   progress?: (message: string) => void;
   /** Once per round (a CI log's progress). */
   onRound?: (round: number, rounds: number) => void;
+  /** After each wave of worker starts: how many of the `processes` are loaded and warmed up (a CI log's progress). */
+  onStarted?: (started: number, processes: number) => void;
 }
 
 /**
@@ -188,6 +190,7 @@ async function startVariants(
       random,
     );
     const started = await Promise.allSettled(starting.map((plan) => CompositionWorker.start(optionsOf(plan))));
+    inputs.onStarted?.(wave + 1, inputs.processes);
     started.forEach((s, i) => {
       const plan = starting[i]!;
       if (s.status === 'fulfilled') workers.get(plan.id)!.push(s.value);
@@ -265,7 +268,9 @@ async function startPairedVariants(
     );
   };
   const together = inputs.startTogether ?? startTogetherDefault();
-  const outcomes = await startInWaves(inputs.processes, together, startOne);
+  const outcomes = await startInWaves(inputs.processes, together, startOne, (started) =>
+    inputs.onStarted?.(started, inputs.processes),
+  );
   for (const [p, outcome] of outcomes.entries()) {
     if (outcome.status === 'rejected') {
       const e = outcome.reason as Error;
@@ -314,18 +319,21 @@ export function startTogetherDefault(): number {
 
 /**
  * Runs start(0) .. start(count - 1) in waves of up to `together` at once,
- * each wave after the previous one has settled; the outcomes in index order.
+ * each wave after the previous one has settled (then `onWave` with how many
+ * have settled so far); the outcomes in index order.
  */
 export async function startInWaves<T>(
   count: number,
   together: number,
   start: (index: number) => Promise<T>,
+  onWave?: (settled: number) => void,
 ): Promise<PromiseSettledResult<T>[]> {
   const size = Math.max(1, Math.floor(together));
   const outcomes: PromiseSettledResult<T>[] = [];
   for (let first = 0; first < count; first += size) {
     const wave = Array.from({ length: Math.min(size, count - first) }, (_, i) => first + i);
     outcomes.push(...(await Promise.allSettled(wave.map((index) => start(index)))));
+    onWave?.(outcomes.length);
   }
   return outcomes;
 }

@@ -27,7 +27,7 @@ import { movedButInconclusive } from '@layerbench/bench-runner/compare';
 import { defaultLongerLook, exactIds, longerLookProcesses, seconds } from './longer-look.js';
 import { formatBisectMarkdown, formatBisectTable } from '@layerbench/bench-runner/reporters';
 import type { BisectCase, BisectResult, LayerCommits } from '@layerbench/bench-runner/results';
-import { DEFAULT_VISIT_PERCENTILE, runBisect } from '../bisect/run.js';
+import { DEFAULT_VISIT_PERCENTILE, runBisect, startTogetherDefault } from '../bisect/run.js';
 import { differingLayers, identify } from '../bisect/variants.js';
 import {
   findRepoRoot,
@@ -308,6 +308,14 @@ async function bisect(args: string[], ctx: CommandContext): Promise<number> {
   );
   const suites = await chooseSuites(chosen.suite, differingLayers(goodId, badId), chosen.filter, say);
   const timeLeft = roundsLeft();
+  // Loading and warming every variant's cases up takes minutes in a bisect of many cases: said as it goes.
+  const together = paired ? Math.min(processes, startTogetherDefault()) : 1;
+  const waves = Math.ceil(processes / together);
+  const wavesLeft = roundsLeft();
+  wavesLeft(1, waves);
+  say(
+    `starting ${processes} worker processes${paired ? `, ${together} at a time, each loading every variant` : ', one of each variant at a time'} and warming their cases up`,
+  );
   const result = await runBisect({
     good: goodSide,
     bad: badSide,
@@ -329,6 +337,10 @@ async function bisect(args: string[], ctx: CommandContext): Promise<number> {
     signal: ctx.signal,
     progress: log,
     // Said on stderr even when it is not a terminal (a CI log shows how far a bisect got), unless --quiet.
+    onStarted: (started, total) => {
+      const wave = Math.ceil(started / together);
+      say(`${started}/${total} worker processes ready${wave < waves ? wavesLeft(wave + 1, waves) : ''}`);
+    },
     onRound: (round, rounds) => {
       const left = timeLeft(round, rounds);
       say(`round ${round}/${rounds}${left}`);
