@@ -6,6 +6,7 @@ export interface StaleSources {
   removed: string[];
 }
 export declare function sourceDigests(packageDir: string): Record<string, string>;
+export declare function distDigest(packageDir: string): string;
 export declare function writeStamp(packageDir: string): void;
 export declare function staleSources(packageDir: string): StaleSources | undefined;
 export declare function describeStale(stale: StaleSources, shown?: number): string;

@@ -6,9 +6,9 @@
 // name: bisect answers "no change" or blames the wrong layer, check passes a
 // regression. The layer's build ends with `node ../../scripts/build-stamp.mjs`,
 // which records the sha256 of every file under src/ except tests (the files
-// `tsc` and the code generators build dist/ from) in .layerbench-built-from.json
-// beside dist/ (git-ignored; a turbo build output, so a cached build restores
-// it with dist/). The CLI compares it with src/ before measuring a layer
+// `tsc` and the code generators build dist/ from), and one of dist/ itself, in
+// .layerbench-built-from.json beside dist/ (git-ignored; a turbo build output,
+// so a cached build restores it with dist/). The CLI compares it with src/ before measuring a layer
 // (staleSources) and stops with the files that changed.
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -48,17 +48,36 @@ export function sourceDigests(packageDir) {
   return digests;
 }
 
-/** Records the current sources of the package in `packageDir` as those its dist/ was built from. */
+/**
+ * sha256 over the paths and contents of every file under dist/: the stamp
+ * holds it, so a stamp left beside a dist/ that a build without this step
+ * wrote later (an older commit's build, checked out by git bisect) is known
+ * not to describe it.
+ */
+export function distDigest(packageDir) {
+  const dist = path.join(packageDir, 'dist');
+  const hash = createHash('sha256');
+  if (!existsSync(dist)) return hash.digest('hex');
+  for (const rel of walk(dist, '', []).sort()) {
+    const data = readFileSync(path.join(dist, rel));
+    hash.update(`${rel}\0${data.length}\0`);
+    hash.update(data);
+  }
+  return hash.digest('hex');
+}
+
+/** Records the current sources of the package in `packageDir` as those its dist/ (as it is now) was built from. */
 export function writeStamp(packageDir) {
-  const stamp = { kind: stampKind, sources: sourceDigests(packageDir) };
+  const stamp = { kind: stampKind, dist: distDigest(packageDir), sources: sourceDigests(packageDir) };
   writeFileSync(path.join(packageDir, stampFile), `${JSON.stringify(stamp, null, 1)}\n`);
 }
 
 /**
  * How the sources of the package in `packageDir` differ from those its dist/
  * was built from: undefined when they are the same or when no readable stamp
- * says (a package built without this step, a tarball); otherwise the files
- * changed, added and removed since the build, each sorted.
+ * of this dist/ says (a package built without this step, a tarball, a dist/
+ * rebuilt since by a build without it); otherwise the files changed, added
+ * and removed since the build, each sorted.
  */
 export function staleSources(packageDir) {
   let stamp;
@@ -68,6 +87,7 @@ export function staleSources(packageDir) {
     return undefined;
   }
   if (stamp?.kind !== stampKind || typeof stamp.sources !== 'object' || stamp.sources === null) return undefined;
+  if (stamp.dist !== distDigest(packageDir)) return undefined;
   const built = stamp.sources;
   const now = sourceDigests(packageDir);
   const changed = Object.keys(now).filter((f) => f in built && built[f] !== now[f]);

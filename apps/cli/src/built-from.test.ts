@@ -1,11 +1,11 @@
 // The build stamp (scripts/build-stamp.mjs) and what the CLI makes of it: a
 // layer whose src/ moved on after its build is named with the files that
 // changed; test files, and packages built without a stamp, are not.
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { sourceDigests, staleSources, stampFile, writeStamp } from '../../../scripts/build-stamp.mjs';
+import { distDigest, sourceDigests, staleSources, stampFile, writeStamp } from '../../../scripts/build-stamp.mjs';
 import { staleBuildProblem } from './built-from.js';
 import { enginePackage, layerPackages, workspacePackageDir } from './layer-env.js';
 import { workspaceBuildProblems } from './layers.js';
@@ -62,6 +62,16 @@ describe('build stamp', () => {
     expect(staleSources(pkg)).toBeUndefined();
   });
 
+  it("cannot tell once dist/ was rebuilt without a stamp (an older commit's build)", () => {
+    put('dist/index.js', 'export const a = 1;\n');
+    writeStamp(pkg);
+    put('src/index.ts', 'export const a = 0;\n');
+    expect(staleSources(pkg)?.changed).toEqual(['src/index.ts']);
+    // The older build wrote its own dist/ and left the stamp of the newer one.
+    put('dist/index.js', 'export const a = 0;\n');
+    expect(staleSources(pkg)).toBeUndefined();
+  });
+
   it('cannot tell without a readable stamp', () => {
     expect(staleSources(pkg)).toBeUndefined();
     writeFileSync(join(pkg, stampFile), '{ not json');
@@ -73,8 +83,12 @@ describe('build stamp', () => {
 
 describe("this workspace's build", () => {
   it('stamps every layer and the engine, and is current (npm test builds first)', () => {
-    for (const name of [...Object.values(layerPackages), enginePackage])
-      expect(existsSync(join(workspacePackageDir(name), stampFile)), name).toBe(true);
+    for (const name of [...Object.values(layerPackages), enginePackage]) {
+      const dir = workspacePackageDir(name);
+      // The stamp is of this dist/, so the comparison below is made, not skipped.
+      const stamp = JSON.parse(readFileSync(join(dir, stampFile), 'utf8')) as { dist: string };
+      expect(stamp.dist, name).toBe(distDigest(dir));
+    }
     expect(workspaceBuildProblems()).toEqual([]);
   });
 });

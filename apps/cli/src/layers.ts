@@ -40,10 +40,15 @@ export async function importWorkspaceLayers(): Promise<Layers> {
   return { aes, cmac, sha1, esp };
 }
 
-/** An InputFileError (exit 2) when workspaceBuildProblems finds one: before measuring anything. */
+/** The workspace's build is not of its sources (workspaceBuildProblems): bad input, exit 2 (check: 128). */
+export class StaleBuildError extends InputFileError {
+  override name = 'StaleBuildError';
+}
+
+/** A StaleBuildError when workspaceBuildProblems finds one: before measuring anything. */
 export function assertWorkspaceBuilt(): void {
   const problems = workspaceBuildProblems();
-  if (problems.length > 0) throw new InputFileError(problems.join('\n'));
+  if (problems.length > 0) throw new StaleBuildError(problems.join('\n'));
 }
 
 /** The layers of this workspace (the default composition) to measure, once assertWorkspaceBuilt has passed. */

@@ -274,8 +274,10 @@ async function bisect(args: string[], ctx: CommandContext): Promise<number> {
   let goodSide: ReturnType<typeof resolver.resolve>;
   let badSide: ReturnType<typeof resolver.resolve>;
   try {
-    goodSide = resolver.resolve(chosen.good);
+    // The bad side first: by default the workspace, whose stale build (side-sources) is found at once, before
+    // the good side's worktree is built (minutes).
     badSide = resolver.resolve(bad);
+    goodSide = resolver.resolve(chosen.good);
   } catch (err) {
     if (err instanceof LayerSourceError) {
       ctx.stderr.write(`layerbench bisect: ${err.message}\n`);

@@ -1,6 +1,7 @@
 // `layerbench check --baseline <file>`: one step of `git bisect run`. Measures
 // the baseline's cases on this checkout and answers good (0), regressed (1) or
 // cannot tell (125, which makes git bisect skip the commit).
+import { StaleBuildError } from '../layers.js';
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -190,7 +191,12 @@ export const checkCommand: Command = {
     } catch (error) {
       const style = styleFor(ctx.stderr, ctx.env);
       if (error instanceof UsageError || error instanceof InputFileError) {
-        const hint = error instanceof UsageError ? ' (see layerbench check --help)' : '';
+        const hint =
+          error instanceof UsageError
+            ? ' (see layerbench check --help)'
+            : error instanceof StaleBuildError
+              ? ' (or give check --build, which builds first: at every step of git bisect run, as git checks each commit out)'
+              : '';
         ctx.stderr.write(`${style.red('layerbench:')} ${error.message}${hint}\n`);
         return checkExit.badInput;
       }
