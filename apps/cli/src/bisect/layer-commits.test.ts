@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findHintLines, layerCommits, type LayerCommits } from './layer-commits.js';
+import { findHintLines, layerCommits, runLayerCommitLines, type LayerCommits } from './layer-commits.js';
 import type { ResolvedLayer } from './side-sources.js';
 
 describe('layerCommits', () => {
@@ -67,6 +67,27 @@ describe('layerCommits', () => {
     } finally {
       git('checkout', '--', 'packages');
     }
+  });
+
+  it("lists, for compare, the commits between two runs' commits for each layer whose code differs", () => {
+    const short = (x: string) => x.slice(0, 12);
+    expect(
+      runLayerCommitLines(repo, [
+        { layer: 'aes-core', base: c.base, head: c.moreTests },
+        { layer: 'esp', base: c.aes, head: c.moreTests },
+        { layer: 'cmac', base: c.base, head: c.base },
+        { layer: 'sha1-dispatch', base: c.base },
+        // Not an ancestor: no line.
+        { layer: 'bench-runner', base: c.moreTests, head: c.base },
+      ]),
+    ).toEqual([
+      'Layers whose built code differs between the runs, and the commits that changed them (README and test files left out):',
+      `  aes-core: 1 commit in ${short(c.base)}..${short(c.moreTests)} changed packages/aes-core:`,
+      `    ${short(c.aes)} aes-core: the slow one's`,
+      `  esp: no commit in ${short(c.aes)}..${short(c.moreTests)} changed packages/esp: its built code differs through a shared build input`,
+      `  cmac: both runs at ${short(c.base)}, its code differs all the same (a change in no commit on one side)`,
+    ]);
+    expect(runLayerCommitLines(repo, [{ layer: 'esp', base: c.moreTests, head: c.base }])).toEqual([]);
   });
 
   it('is undefined when a side has no commit, or the good end is not an ancestor of the bad one', () => {

@@ -8,6 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { escapeRegExp, shellWord } from '../args.js';
 import type { LayerCommits } from '@layerbench/bench-runner/results';
 import type { ResolvedLayer } from './side-sources.js';
+import type { CodeLayerName } from './side-spec.js';
 
 export type { LayerCommits };
 
@@ -27,7 +28,11 @@ function git(repoRoot: string, args: string[]): { ok: boolean; out: string } {
  * side is its workspace) and the good one is an ancestor of the bad one;
  * undefined otherwise (a directory, a tarball, unrelated commits).
  */
-export function layerCommits(repoRoot: string, good: ResolvedLayer, bad: ResolvedLayer): LayerCommits | undefined {
+export function layerCommits(
+  repoRoot: string,
+  good: Pick<ResolvedLayer, 'name' | 'commit'>,
+  bad: Pick<ResolvedLayer, 'commit' | 'source'>,
+): LayerCommits | undefined {
   if (good.commit === undefined) return undefined;
   const workspace = bad.source === 'workspace';
   const badCommit = bad.commit ?? (workspace ? git(repoRoot, ['rev-parse', 'HEAD']).out : undefined);
@@ -93,4 +98,48 @@ export function findHintLines(found: LayerCommits, caseId: string | undefined, r
     `To name the commit: layerbench find ${repo === undefined ? '' : `--repo ${shellWord(repo)} `}--good ${short(found.good)} --bad ${short(found.bad)} --filter ${shellWord(`^${escapeRegExp(caseId)}$`)}`,
   );
   return lines;
+}
+
+/**
+ * For `compare`: each layer whose built code differs between two runs, with
+ * the commits between the runs' commits (their fingerprints') that changed
+ * its folder, when `repoRoot` holds both and the base's is an ancestor of the
+ * head's; the lines saying so (none when there is no such layer). A run
+ * records the commit its checkout was at, not whether it had uncommitted
+ * changes: two runs of one commit whose code differs say so.
+ */
+export function runLayerCommitLines(
+  repoRoot: string,
+  changed: readonly { layer: CodeLayerName; base?: string; head?: string }[],
+): string[] {
+  const lines: string[] = [];
+  const short = (c: string) => c.slice(0, 12);
+  for (const { layer, base, head } of changed) {
+    if (base === undefined || head === undefined) continue;
+    if (base === head) {
+      lines.push(
+        `  ${layer}: both runs at ${short(base)}, its code differs all the same (a change in no commit on one side)`,
+      );
+      continue;
+    }
+    const found = layerCommits(repoRoot, { name: layer, commit: base }, { commit: head, source: `git:${head}` });
+    if (found === undefined) continue;
+    const n = found.commits.length;
+    const range = `${short(base)}..${short(head)}`;
+    if (n === 0) {
+      lines.push(
+        `  ${layer}: no commit in ${range} changed ${found.folder}: its built code differs through a shared build input`,
+      );
+      continue;
+    }
+    lines.push(`  ${layer}: ${n} commit${n === 1 ? '' : 's'} in ${range} changed ${found.folder}:`);
+    for (const c of found.commits.slice(0, LISTED)) lines.push(`    ${short(c.commit)} ${c.subject}`);
+    if (n > LISTED) lines.push(`    ... and ${n - LISTED} more (git log ${range} -- ${found.folder})`);
+  }
+  return lines.length === 0
+    ? []
+    : [
+        'Layers whose built code differs between the runs, and the commits that changed them (README and test files left out):',
+        ...lines,
+      ];
 }

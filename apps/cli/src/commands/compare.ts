@@ -6,6 +6,9 @@ import { formatComparison, formatJson, formatMarkdown } from '@layerbench/bench-
 import { writeResultFile } from '@layerbench/bench-runner/results';
 import type { CaseComparison, Comparison, EnvFingerprint, RunResult } from '@layerbench/bench-runner';
 import { anyText, booleanOption, formatOptionHelp, fraction, oneOf, parseArgs, valueOption } from '../args.js';
+import { runLayerCommitLines } from '../bisect/layer-commits.js';
+import { findRepoRoot } from '../bisect/side-sources.js';
+import { CODE_LAYERS, packageNameOf } from '../bisect/side-spec.js';
 import { caseLayers, chooseNoise } from '../between-runs.js';
 import { outputPath, readRunInput } from '../result-files.js';
 import { styleFor } from '../terminal.js';
@@ -211,6 +214,30 @@ export function sideBySideHint(base: RunResult, head: RunResult, comparison: Com
   return [hint.summary, 'To tell, measure both sides in the same worker processes:', `  ${hint.command}`].join('\n');
 }
 
+/**
+ * Which commits changed the code layers whose built code differs between
+ * the runs (runLayerCommitLines), when the current folder is in a git
+ * checkout holding both runs' commits; undefined otherwise.
+ */
+export function changedLayerCommitText(ctx: CommandContext, base: RunResult, head: RunResult): string | undefined {
+  const commitOf = (run: RunResult, name: string) => run.env.layers.find((l) => l.name === name);
+  const changed = CODE_LAYERS.flatMap((layer) => {
+    const b = commitOf(base, packageNameOf(layer));
+    const h = commitOf(head, packageNameOf(layer));
+    if (b?.contentHash === undefined || h?.contentHash === undefined || b.contentHash === h.contentHash) return [];
+    return [{ layer, ...(b.commit ? { base: b.commit } : {}), ...(h.commit ? { head: h.commit } : {}) }];
+  });
+  if (changed.length === 0) return undefined;
+  let repoRoot: string;
+  try {
+    repoRoot = findRepoRoot(ctx.cwd);
+  } catch {
+    return undefined;
+  }
+  const lines = runLayerCommitLines(repoRoot, changed);
+  return lines.length === 0 ? undefined : lines.join('\n');
+}
+
 async function compareFiles(args: string[], ctx: CommandContext): Promise<number> {
   const parsed = parseArgs(args, argSpec);
   const chosen = parsed.options;
@@ -241,6 +268,8 @@ async function compareFiles(args: string[], ctx: CommandContext): Promise<number
   const line = comparisonVerdictLine(comparison);
   if (chosen.format !== 'markdown') ctx.stdout.write(`\n${code === 0 ? style.green(line) : style.red(line)}\n`);
   else if (code === compareExit.cannotTell) ctx.stderr.write(`layerbench compare: ${line}\n`);
+  const commits = changedLayerCommitText(ctx, base, head);
+  if (commits !== undefined) ctx.stderr.write(`\n${commits}\n`);
   const hint = sideBySideHint(base, head, comparison);
   if (hint !== undefined) ctx.stderr.write(`\n${hint}\n`);
   const caveat = oneProcessCaveat(comparison);
