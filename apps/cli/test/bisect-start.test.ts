@@ -32,6 +32,13 @@ describe('startInWaves', () => {
     );
   });
 
+  it('reports after each wave how many have settled (the progress lines), failed ones included', async () => {
+    const t = tracked(new Set([3]));
+    const settled: number[] = [];
+    await startInWaves(5, 2, t.start, (n) => settled.push(n));
+    expect(settled).toEqual([2, 4, 5]);
+  });
+
   it('one at a time when asked (the order before), and all at once when there are more CPUs than processes', async () => {
     const one = tracked();
     await startInWaves(5, 1, one.start);
