@@ -6,7 +6,6 @@
 // separate-run comparisons and each case's minimum detectable effect at this
 // --time. `--interleaved` instead calibrates interleaved measurement in one
 // process (what bisect does).
-import { assertWorkspaceBuilt } from '../layers.js';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -40,6 +39,7 @@ import {
   regexText,
   valueOption,
 } from '../args.js';
+import { assertWorkspaceBuilt } from '../layers.js';
 import { InputFileError, outputPath, readRunInput } from '../result-files.js';
 import { defaultRun, suiteByName } from '../suites/index.js';
 import { cpuChoice } from '../cpu.js';

@@ -1,7 +1,6 @@
 // `layerbench check --baseline <file>`: one step of `git bisect run`. Measures
 // the baseline's cases on this checkout and answers good (0), regressed (1) or
 // cannot tell (125, which makes git bisect skip the commit).
-import { StaleBuildError } from '../layers.js';
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -27,6 +26,7 @@ import { exactIdsFilter, extraProcessesFor, measureInProcesses, runInProcesses }
 import { failureLines, measure, prepareCases, suiteErrorLines, unmeasuredEnv } from '../measure.js';
 import type { MeasureRequest } from '../measure.js';
 import { caseLayers, chooseNoise } from '../between-runs.js';
+import { StaleBuildError } from '../layers.js';
 import { InputFileError, readRunInput } from '../result-files.js';
 import { allSuites, selectCases, suiteByName } from '../suites/index.js';
 import { sayer, styleFor } from '../terminal.js';
