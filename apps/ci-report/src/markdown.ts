@@ -10,6 +10,8 @@ import {
   formatBisectMarkdown,
   formatEffect,
   formatNs,
+  layerCommitsLines,
+  layerCommitsTitle,
   markdownCell,
 } from '@layerbench/bench-runner/reporters';
 import { sideBySide } from '@layerbench/bench-runner/compare';
@@ -264,6 +266,13 @@ function fingerprintLines(inputs: ReportInputs): string[] {
         `| ${markdownCell(d.kind)} | ${markdownCell(d.what)} | ${markdownCell(d.base)} | ${markdownCell(d.head)} |`,
       );
     }
+    out.push('');
+  }
+  // Which commits changed the layers whose code differs, as compare recorded them (in a checkout holding both runs).
+  const commits = inputs.comparisons.flatMap(({ data }) => layerCommitsLines(data.layerCommits ?? []));
+  if (commits.length > 0) {
+    out.push(`**${layerCommitsTitle}:**`, '');
+    for (const line of new Set(commits)) out.push(`- ${markdownCell(line)}`);
     out.push('');
   }
   if (machines.size > 1)

@@ -196,6 +196,31 @@ describe('layerbench-report', () => {
     expect(plain.out.stdout).not.toContain('What separate runs cannot tell');
   });
 
+  it('names the commits compare recorded for the layers whose code differs', () => {
+    const data = JSON.parse(readFileSync(fixture('compare.json'), 'utf8')) as Record<string, unknown>;
+    data.layerCommits = [
+      {
+        layer: 'cmac',
+        folder: 'packages/cmac',
+        good: 'a'.repeat(40),
+        bad: 'b'.repeat(40),
+        commits: [{ commit: 'c'.repeat(40), subject: 'cmac: a | slower loop' }],
+        uncommitted: false,
+      },
+    ];
+    const file = join(mkdtempSync(join(tmpdir(), 'layerbench-report-')), 'compare-commits.json');
+    writeFileSync(file, JSON.stringify(data));
+    const { out, io } = capture();
+    expect(main([file], io)).toBe(0);
+    expect(out.stdout).toContain(
+      '**Commits that changed the layers whose code differs (README and test files left out):**\n\n' +
+        '- cmac: 1 commit changed packages/cmac: cccccccccccc "cmac: a \\| slower loop"\n',
+    );
+    const plain = capture();
+    main([fixture('compare.json')], plain.io);
+    expect(plain.out.stdout).not.toContain('Commits that changed');
+  });
+
   it('exits 2 for a find file that violates the schema, naming the field', () => {
     const data = JSON.parse(readFileSync(fixture('find.json'), 'utf8')) as { answer: { status: string } };
     data.answer.status = 'probably';

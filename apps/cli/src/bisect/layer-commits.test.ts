@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findHintLines, layerCommits, runLayerCommitLines, type LayerCommits } from './layer-commits.js';
+import { findHintLines, layerCommits, runLayerCommits, type LayerCommits } from './layer-commits.js';
 import type { ResolvedLayer } from './side-sources.js';
 
 describe('layerCommits', () => {
@@ -69,25 +69,28 @@ describe('layerCommits', () => {
     }
   });
 
-  it("lists, for compare, the commits between two runs' commits for each layer whose code differs", () => {
-    const short = (x: string) => x.slice(0, 12);
+  it("records, for compare, the commits between two runs' commits for each layer whose code differs", () => {
     expect(
-      runLayerCommitLines(repo, [
+      runLayerCommits(repo, [
         { layer: 'aes-core', base: c.base, head: c.moreTests },
         { layer: 'esp', base: c.aes, head: c.moreTests },
         { layer: 'cmac', base: c.base, head: c.base },
+        // A run without a commit, and a base that is not an ancestor of the head: nothing.
         { layer: 'sha1-dispatch', base: c.base },
-        // Not an ancestor: no line.
         { layer: 'bench-runner', base: c.moreTests, head: c.base },
       ]),
     ).toEqual([
-      'Layers whose built code differs between the runs, and the commits that changed them (README and test files left out):',
-      `  aes-core: 1 commit in ${short(c.base)}..${short(c.moreTests)} changed packages/aes-core:`,
-      `    ${short(c.aes)} aes-core: the slow one's`,
-      `  esp: no commit in ${short(c.aes)}..${short(c.moreTests)} changed packages/esp: its built code differs through a shared build input`,
-      `  cmac: both runs at ${short(c.base)}, its code differs all the same (a change in no commit on one side)`,
+      {
+        layer: 'aes-core',
+        folder: 'packages/aes-core',
+        good: c.base,
+        bad: c.moreTests,
+        commits: [{ commit: c.aes, subject: "aes-core: the slow one's" }],
+        uncommitted: false,
+      },
+      { layer: 'esp', folder: 'packages/esp', good: c.aes, bad: c.moreTests, commits: [], uncommitted: false },
+      { layer: 'cmac', folder: 'packages/cmac', good: c.base, bad: c.base, commits: [], uncommitted: true },
     ]);
-    expect(runLayerCommitLines(repo, [{ layer: 'esp', base: c.moreTests, head: c.base }])).toEqual([]);
   });
 
   it('is undefined when a side has no commit, or the good end is not an ancestor of the bad one', () => {

@@ -103,43 +103,20 @@ export function findHintLines(found: LayerCommits, caseId: string | undefined, r
 /**
  * For `compare`: each layer whose built code differs between two runs, with
  * the commits between the runs' commits (their fingerprints') that changed
- * its folder, when `repoRoot` holds both and the base's is an ancestor of the
- * head's; the lines saying so (none when there is no such layer). A run
- * records the commit its checkout was at, not whether it had uncommitted
- * changes: two runs of one commit whose code differs say so.
+ * its folder, when `repoRoot` holds both and the base's is an ancestor of
+ * the head's (layerCommits); none for the other layers. A run records the
+ * commit its checkout was at, not whether it had uncommitted changes: two
+ * runs of one commit whose code differs are recorded as no commit and
+ * `uncommitted`.
  */
-export function runLayerCommitLines(
+export function runLayerCommits(
   repoRoot: string,
   changed: readonly { layer: CodeLayerName; base?: string; head?: string }[],
-): string[] {
-  const lines: string[] = [];
-  const short = (c: string) => c.slice(0, 12);
-  for (const { layer, base, head } of changed) {
-    if (base === undefined || head === undefined) continue;
-    if (base === head) {
-      lines.push(
-        `  ${layer}: both runs at ${short(base)}, its code differs all the same (a change in no commit on one side)`,
-      );
-      continue;
-    }
-    const found = layerCommits(repoRoot, { name: layer, commit: base }, { commit: head, source: `git:${head}` });
-    if (found === undefined) continue;
-    const n = found.commits.length;
-    const range = `${short(base)}..${short(head)}`;
-    if (n === 0) {
-      lines.push(
-        `  ${layer}: no commit in ${range} changed ${found.folder}: its built code differs through a shared build input`,
-      );
-      continue;
-    }
-    lines.push(`  ${layer}: ${n} commit${n === 1 ? '' : 's'} in ${range} changed ${found.folder}:`);
-    for (const c of found.commits.slice(0, LISTED)) lines.push(`    ${short(c.commit)} ${c.subject}`);
-    if (n > LISTED) lines.push(`    ... and ${n - LISTED} more (git log ${range} -- ${found.folder})`);
-  }
-  return lines.length === 0
-    ? []
-    : [
-        'Layers whose built code differs between the runs, and the commits that changed them (README and test files left out):',
-        ...lines,
-      ];
+): LayerCommits[] {
+  return changed.flatMap(({ layer, base, head }) => {
+    if (base === undefined || head === undefined) return [];
+    if (base === head)
+      return [{ layer, folder: `packages/${layer}`, good: base, bad: head, commits: [], uncommitted: true }];
+    return layerCommits(repoRoot, { name: layer, commit: base }, { commit: head, source: `git:${head}` }) ?? [];
+  });
 }

@@ -5,10 +5,11 @@ import { compareResults, peakLoad, sideBySide } from '@layerbench/bench-runner/c
 import { formatComparison, formatJson, formatMarkdown } from '@layerbench/bench-runner/reporters';
 import { writeResultFile } from '@layerbench/bench-runner/results';
 import type { CaseComparison, Comparison, EnvFingerprint, RunResult } from '@layerbench/bench-runner';
+import type { LayerCommits } from '@layerbench/bench-runner/results';
 import { anyText, booleanOption, formatOptionHelp, fraction, oneOf, parseArgs, valueOption } from '../args.js';
-import { runLayerCommitLines } from '../bisect/layer-commits.js';
+import { runLayerCommits } from '../bisect/layer-commits.js';
 import { findRepoRoot } from '../bisect/side-sources.js';
-import { CODE_LAYERS, packageNameOf } from '../bisect/side-spec.js';
+import { CODE_LAYERS, type CodeLayerName, packageNameOf } from '../bisect/side-spec.js';
 import { caseLayers, chooseNoise } from '../between-runs.js';
 import { outputPath, readRunInput } from '../result-files.js';
 import { styleFor } from '../terminal.js';
@@ -216,26 +217,25 @@ export function sideBySideHint(base: RunResult, head: RunResult, comparison: Com
 
 /**
  * Which commits changed the code layers whose built code differs between
- * the runs (runLayerCommitLines), when the current folder is in a git
- * checkout holding both runs' commits; undefined otherwise.
+ * the runs (runLayerCommits), when the current folder is in a git checkout
+ * holding both runs' commits; none otherwise.
  */
-export function changedLayerCommitText(ctx: CommandContext, base: RunResult, head: RunResult): string | undefined {
-  const commitOf = (run: RunResult, name: string) => run.env.layers.find((l) => l.name === name);
+export function changedLayerCommits(ctx: CommandContext, base: RunResult, head: RunResult): LayerCommits[] {
+  const fingerprint = (run: RunResult, layer: CodeLayerName) =>
+    run.env.layers.find((l) => l.name === packageNameOf(layer));
   const changed = CODE_LAYERS.flatMap((layer) => {
-    const b = commitOf(base, packageNameOf(layer));
-    const h = commitOf(head, packageNameOf(layer));
+    const b = fingerprint(base, layer);
+    const h = fingerprint(head, layer);
     if (b?.contentHash === undefined || h?.contentHash === undefined || b.contentHash === h.contentHash) return [];
     return [{ layer, ...(b.commit ? { base: b.commit } : {}), ...(h.commit ? { head: h.commit } : {}) }];
   });
-  if (changed.length === 0) return undefined;
-  let repoRoot: string;
+  if (changed.length === 0) return [];
   try {
-    repoRoot = findRepoRoot(ctx.cwd);
+    return runLayerCommits(findRepoRoot(ctx.cwd), changed);
   } catch {
-    return undefined;
+    // Not in a git checkout: nothing to say.
+    return [];
   }
-  const lines = runLayerCommitLines(repoRoot, changed);
-  return lines.length === 0 ? undefined : lines.join('\n');
 }
 
 async function compareFiles(args: string[], ctx: CommandContext): Promise<number> {
@@ -254,6 +254,8 @@ async function compareFiles(args: string[], ctx: CommandContext): Promise<number
     caseLayers,
     guardUnchangedCode: chosen['judge-identical-code'] !== true,
   });
+  const layerCommits = changedLayerCommits(ctx, base, head);
+  if (layerCommits.length > 0) comparison.layerCommits = layerCommits;
   if (out !== undefined) await writeResultFile(out, comparison);
 
   const code = comparisonExitCode(comparison);
@@ -268,8 +270,6 @@ async function compareFiles(args: string[], ctx: CommandContext): Promise<number
   const line = comparisonVerdictLine(comparison);
   if (chosen.format !== 'markdown') ctx.stdout.write(`\n${code === 0 ? style.green(line) : style.red(line)}\n`);
   else if (code === compareExit.cannotTell) ctx.stderr.write(`layerbench compare: ${line}\n`);
-  const commits = changedLayerCommitText(ctx, base, head);
-  if (commits !== undefined) ctx.stderr.write(`\n${commits}\n`);
   const hint = sideBySideHint(base, head, comparison);
   if (hint !== undefined) ctx.stderr.write(`\n${hint}\n`);
   const caveat = oneProcessCaveat(comparison);

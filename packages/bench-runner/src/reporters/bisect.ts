@@ -4,6 +4,7 @@
 // the bisect did not finish, name the attributed layers with their version,
 // dispatch and capability changes, then the per-case numbers with the A/A
 // control beside each total.
+import { describeLayerCommits } from './layer-commits.js';
 import { confidenceLabel } from '../stats/verdict.js';
 import type { BisectCase, BisectEffect, BisectResult } from '../results/bisect-schema.js';
 import { markdownCell as md } from './markdown-cell.js';
@@ -31,27 +32,10 @@ function commitOf(result: BisectResult, side: 'good' | 'bad', layer: string): st
 /** Dispatch/capability changes named per layer in one line (the rest are in the stack changes). */
 const MAX_EFFECTS = 3;
 
-/**
- * Which commits between the ends changed the layer's folder, as the bisect
- * recorded them (`layerCommits`), e.g. `1 commit changed packages/aes-core:
- * 61e54548f956 "aes-core ct: ..."`; undefined when it did not record them.
- */
+/** The commits that changed the layer's folder, as the bisect recorded them (`layerCommits`); undefined when it did not. */
 function layerCommitsNote(result: BisectResult, layer: string): string | undefined {
   const found = result.layerCommits?.find((l) => l.layer === layer);
-  if (found === undefined) return undefined;
-  const n = found.commits.length;
-  const workspace = found.uncommitted ? ' and the workspace has changes there in no commit' : '';
-  if (n === 0) {
-    return found.uncommitted
-      ? `no commit changed ${found.folder}; the workspace has changes there in no commit`
-      : `no commit changed ${found.folder}: its built code differs through a shared build input`;
-  }
-  if (n === 1) {
-    const only = found.commits[0]!;
-    // Quoted: a subject can hold the ';', ':' and ')' this line is built of.
-    return `1 commit changed ${found.folder}${workspace}: ${only.commit.slice(0, 12)} ${JSON.stringify(only.subject)}`;
-  }
-  return `${n} commits changed ${found.folder}${workspace}: git log ${found.good.slice(0, 12)}..${found.bad.slice(0, 12)} -- ${found.folder}`;
+  return found === undefined ? undefined : describeLayerCommits(found);
 }
 
 /**

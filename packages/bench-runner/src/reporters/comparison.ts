@@ -1,6 +1,7 @@
 // Console report of a comparison: where the environments differ first (the
 // likeliest causes), then per case the change with its CI, p-value and
 // verdict, then digest changes, one-sided and failed cases, and the summary.
+import { layerCommitsHeading, layerCommitsLines } from './layer-commits.js';
 import type { CaseComparison, Comparison, FingerprintDiff } from '../types.js';
 import { confidenceLabel } from '../stats/verdict.js';
 import { renderTextTable } from './text-table.js';
@@ -64,6 +65,10 @@ export function formatComparison(cmp: Comparison): string {
   if (cmp.fingerprintDiffs.length > 0) {
     lines.push('environment differences:');
     for (const d of cmp.fingerprintDiffs) lines.push(`  ${describeDiff(d)}`);
+  }
+  if (cmp.layerCommits !== undefined && cmp.layerCommits.length > 0) {
+    lines.push(`${layerCommitsHeading}:`);
+    for (const line of layerCommitsLines(cmp.layerCommits)) lines.push(`  ${line}`);
   }
   const rows = cmp.cases.map((c) => [
     c.id,

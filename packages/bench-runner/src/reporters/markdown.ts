@@ -1,4 +1,5 @@
 // Markdown of a run or a comparison, for job summaries and PR comments.
+import { layerCommitsLines, layerCommitsTitle } from './layer-commits.js';
 import type { Comparison, RunResult } from '../types.js';
 import { basisLines, caseNote, describeDiff, formatInterval, summaryLine } from './comparison.js';
 import { confidenceLabel } from '../stats/verdict.js';
@@ -68,6 +69,11 @@ function comparisonMarkdown(cmp: Comparison): string {
   if (cmp.fingerprintDiffs.length > 0) {
     lines.push('**Environment differences** (first hints of the cause):', '');
     for (const d of cmp.fingerprintDiffs) lines.push(`- ${markdownCell(describeDiff(d))}`);
+    lines.push('');
+  }
+  if (cmp.layerCommits !== undefined && cmp.layerCommits.length > 0) {
+    lines.push(`**${layerCommitsTitle}:**`, '');
+    for (const line of layerCommitsLines(cmp.layerCommits)) lines.push(`- ${markdownCell(line)}`);
     lines.push('');
   }
   const rows = cmp.cases.map((c) => [

@@ -335,6 +335,42 @@ describe('formatComparison and formatMarkdown', () => {
     expect(md).toContain('- dispatch: sha1-dispatch: block: avx2 -> generic');
     expect(md).toContain('⚠️ **Digest changed** (a correctness change): `same`');
   });
+  it('both name the commits that changed each layer whose code differs, when compare recorded them', () => {
+    expect(formatComparison(cmp)).not.toContain('commits that changed');
+    const withCommits = {
+      ...cmp,
+      layerCommits: [
+        {
+          layer: 'sha1-dispatch',
+          folder: 'packages/sha1-dispatch',
+          good: 'a'.repeat(40),
+          bad: 'b'.repeat(40),
+          commits: [{ commit: 'c'.repeat(40), subject: 'sha1-dispatch: generic | fallback' }],
+          uncommitted: false,
+        },
+        {
+          layer: 'esp',
+          folder: 'packages/esp',
+          good: 'a'.repeat(40),
+          bad: 'a'.repeat(40),
+          commits: [],
+          uncommitted: true,
+        },
+      ],
+    };
+    expect(formatComparison(withCommits)).toContain(
+      [
+        'commits that changed the layers whose code differs (README and test files left out):',
+        '  sha1-dispatch: 1 commit changed packages/sha1-dispatch: cccccccccccc "sha1-dispatch: generic | fallback"',
+        '  esp: no commit changed packages/esp; the workspace has changes there in no commit',
+      ].join('\n'),
+    );
+    const md = formatMarkdown(withCommits);
+    expect(md).toContain('**Commits that changed the layers whose code differs (README and test files left out):**');
+    expect(md).toContain(
+      '- sha1-dispatch: 1 commit changed packages/sha1-dispatch: cccccccccccc "sha1-dispatch: generic \\| fallback"',
+    );
+  });
   it('markdown run lists cases, failures and the overhead', () => {
     const run = runOf(
       [

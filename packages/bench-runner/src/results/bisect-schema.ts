@@ -8,7 +8,15 @@
 import { z } from 'zod';
 import { finite, positive, positiveInterval, probability } from './numbers.js';
 import { readResultFile } from './file.js';
-import { dispatchDecisionSchema, layerFingerprintSchema, verdictSchema as verdict } from './schemas.js';
+import {
+  dispatchDecisionSchema,
+  layerCommitsSchema,
+  layerFingerprintSchema,
+  verdictSchema as verdict,
+} from './schemas.js';
+
+export { layerCommitsSchema };
+export type { LayerCommits } from './schemas.js';
 
 /** head / base with its interval at confidence 1 - alpha, p-value and verdict (the one verdict rule). */
 export const bisectEffectSchema = z.object({
@@ -111,19 +119,6 @@ export const bisectSideSchema = z.object({
   layers: z.array(layerFingerprintSchema),
 });
 
-/** The commits between the two ends that changed one attributed layer's folder (git log good..bad -- folder). */
-export const layerCommitsSchema = z.object({
-  layer: z.string(),
-  /** The layer's folder in the repository, e.g. `packages/aes-core`. */
-  folder: z.string(),
-  good: z.string(),
-  bad: z.string(),
-  /** Oldest first; README, changelog and test files left out (they do not change the built code). */
-  commits: z.array(z.object({ commit: z.string(), subject: z.string() })),
-  /** The bad side was a workspace whose folder had changes in no commit. */
-  uncommitted: z.boolean(),
-});
-
 export const bisectResultSchema = z.object({
   kind: z.literal('layerbench/bisect'),
   schemaVersion: z.literal(2),
@@ -207,7 +202,6 @@ export type BisectVariantEnv = z.infer<typeof bisectVariantEnvSchema>;
 export type BisectCase = z.infer<typeof bisectCaseSchema>;
 export type BisectVariant = z.infer<typeof bisectVariantSchema>;
 export type StackChange = z.infer<typeof stackChangeSchema>;
-export type LayerCommits = z.infer<typeof layerCommitsSchema>;
 export type BisectResult = z.infer<typeof bisectResultSchema>;
 export const BISECT_KIND = 'layerbench/bisect';
 /** The bisect schema versions this reader knows (1 had one process per variant and no A/A control: not read). */

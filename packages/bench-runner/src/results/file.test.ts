@@ -197,6 +197,23 @@ describe('result files', () => {
     expect(readRunResult(writeRaw('zero-bytes.json', stringifyResult(run))).cases[0]!.stats!.mbPerSec).toBe(0);
   });
 
+  it("reads back a comparison's layer commits, and rejects a malformed one", () => {
+    const found = {
+      layer: 'cmac',
+      folder: 'packages/cmac',
+      good: 'a'.repeat(40),
+      bad: 'b'.repeat(40),
+      commits: [{ commit: 'c'.repeat(40), subject: 'cmac: slower' }],
+      uncommitted: false,
+    };
+    const withCommits = { ...compareResults(sampleRun(), sampleRun()), layerCommits: [found] };
+    expect(readComparison(writeRaw('commits.json', stringifyResult(withCommits))).layerCommits).toEqual([found]);
+    const broken = { ...withCommits, layerCommits: [{ ...found, commits: [{ commit: 7 }] }] };
+    const e = problemOf(() => readComparison(writeRaw('commits.json', stringifyResult(broken))));
+    expect(e.problem).toBe('schema-violation');
+    expect(e.message).toContain('layerCommits[0].commits[0]');
+  });
+
   it('rejects a comparison with impossible ratios or p-values', () => {
     const spoils: [string, (comparison: Record<string, unknown>) => void][] = [
       ['cases[0].ratio', (c) => ((c.cases as Record<string, unknown>[])[0]!.ratio = -1.02)],

@@ -370,6 +370,25 @@ export const fingerprintDiffSchema = z.looseObject({
 });
 export type FingerprintDiff = z.infer<typeof fingerprintDiffSchema>;
 
+/**
+ * The commits between two ends that changed one layer's folder (git log
+ * good..bad -- folder): a layer bisect attributed a change to, or one whose
+ * built code differs between the two runs compare compared.
+ */
+export const layerCommitsSchema = z.object({
+  layer: z.string(),
+  /** The layer's folder in the repository, e.g. `packages/aes-core`. */
+  folder: z.string(),
+  good: z.string(),
+  bad: z.string(),
+  /** Oldest first; README, changelog and test files left out (they do not change the built code). */
+  commits: z.array(z.object({ commit: z.string(), subject: z.string() })),
+  /** The bad side was a workspace whose folder had changes in no commit (compare: both runs were of one commit). */
+  uncommitted: z.boolean(),
+});
+
+export type LayerCommits = z.infer<typeof layerCommitsSchema>;
+
 export const comparisonSchema = z.looseObject({
   kind: z.literal('layerbench/compare'),
   schemaVersion: z.literal(1),
@@ -399,6 +418,12 @@ export const comparisonSchema = z.looseObject({
   incomparable: z.array(z.string()).optional(),
   /** Verdicts were given across different environments because it was asked for. */
   acrossEnvironments: z.boolean().optional(),
+  /**
+   * For each layer whose built code differs between the runs, the commits
+   * between the runs' commits that changed its folder, when the comparing
+   * checkout held both (the CLI's compare; absent otherwise).
+   */
+  layerCommits: z.array(layerCommitsSchema).optional(),
 });
 export type Comparison = z.infer<typeof comparisonSchema>;
 

@@ -1,0 +1,36 @@
+// Which commits changed a layer's folder, in words: bisect's `Attributed:`
+// line names them for each attributed layer, compare's report for each layer
+// whose built code differs between the runs.
+import type { LayerCommits } from '../results/schemas.js';
+
+/**
+ * The commits that changed the layer's folder, e.g. `1 commit changed
+ * packages/aes-core: 61e54548f956 "aes-core ct: ..."` (the subject quoted: it
+ * can hold the ';', ':' and ')' a line is built of), `3 commits changed
+ * packages/aes-core: git log <good>..<bad> -- packages/aes-core`, or why no
+ * commit did.
+ */
+export function describeLayerCommits(found: LayerCommits): string {
+  const n = found.commits.length;
+  const workspace = found.uncommitted ? ' and the workspace has changes there in no commit' : '';
+  if (n === 0) {
+    return found.uncommitted
+      ? `no commit changed ${found.folder}; the workspace has changes there in no commit`
+      : `no commit changed ${found.folder}: its built code differs through a shared build input`;
+  }
+  if (n === 1) {
+    const only = found.commits[0]!;
+    return `1 commit changed ${found.folder}${workspace}: ${only.commit.slice(0, 12)} ${JSON.stringify(only.subject)}`;
+  }
+  return `${n} commits changed ${found.folder}${workspace}: git log ${found.good.slice(0, 12)}..${found.bad.slice(0, 12)} -- ${found.folder}`;
+}
+
+/** The heading of the list of layerCommitsLines in a report of a comparison (a Markdown title: layerCommitsTitle). */
+export const layerCommitsHeading =
+  'commits that changed the layers whose code differs (README and test files left out)';
+export const layerCommitsTitle = `${layerCommitsHeading[0]!.toUpperCase()}${layerCommitsHeading.slice(1)}`;
+
+/** One line per layer, `<layer>: <describeLayerCommits>`, in the order recorded. */
+export function layerCommitsLines(list: readonly LayerCommits[]): string[] {
+  return list.map((found) => `${found.layer}: ${describeLayerCommits(found)}`);
+}
