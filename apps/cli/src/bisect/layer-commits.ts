@@ -12,6 +12,11 @@ import type { CodeLayerName } from './side-spec.js';
 
 export type { LayerCommits };
 
+/** A layer's folder in the repository. */
+function folderOf(layer: string): string {
+  return `packages/${layer}`;
+}
+
 /** The pathspec of a layer's folder without the files that cannot change what its build runs. */
 function codeOf(folder: string): string[] {
   return [folder, ...['**/*.md', '**/*.test.ts', '**/test/**'].map((glob) => `:(exclude,glob)${folder}/${glob}`)];
@@ -38,7 +43,7 @@ export function layerCommits(
   const badCommit = bad.commit ?? (workspace ? git(repoRoot, ['rev-parse', 'HEAD']).out : undefined);
   if (!badCommit) return undefined;
   if (!git(repoRoot, ['merge-base', '--is-ancestor', good.commit, badCommit]).ok) return undefined;
-  const folder = `packages/${good.name}`;
+  const folder = folderOf(good.name);
   const log = git(repoRoot, [
     'log',
     '--reverse',
@@ -116,7 +121,7 @@ export function runLayerCommits(
   return changed.flatMap(({ layer, base, head }) => {
     if (base === undefined || head === undefined) return [];
     if (base === head)
-      return [{ layer, folder: `packages/${layer}`, good: base, bad: head, commits: [], uncommitted: true }];
+      return [{ layer, folder: folderOf(layer), good: base, bad: head, commits: [], uncommitted: true }];
     return layerCommits(repoRoot, { name: layer, commit: base }, { commit: head, source: `git:${head}` }) ?? [];
   });
 }

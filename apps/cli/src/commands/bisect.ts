@@ -337,6 +337,8 @@ async function bisect(args: string[], ctx: CommandContext): Promise<number> {
     machine: { cpuModel: env.cpuModel, cpuCount: env.cpuCount, os: env.os, machineId: env.machineId },
     cpu: checkedCpuPlan(planCpu(chosen.cpu ?? 'auto')),
     signal: ctx.signal,
+    // The wave size the progress lines count in (paired; the separate start goes one process of each variant at a time).
+    ...(paired ? { startTogether: together } : {}),
     progress: log,
     // Said on stderr even when it is not a terminal (a CI log shows how far a bisect got), unless --quiet.
     onStarted: (started, total) => {

@@ -15,9 +15,6 @@ import {
   verdictSchema as verdict,
 } from './schemas.js';
 
-export { layerCommitsSchema };
-export type { LayerCommits } from './schemas.js';
-
 /** head / base with its interval at confidence 1 - alpha, p-value and verdict (the one verdict rule). */
 export const bisectEffectSchema = z.object({
   ratio: positive,

@@ -28,7 +28,6 @@ export {
   bisectVariantEnvSchema,
   bisectSideSchema,
   stackChangeSchema,
-  layerCommitsSchema,
   readBisectResult,
   BISECT_KIND,
   BISECT_SCHEMA_VERSIONS,
@@ -41,7 +40,6 @@ export type {
   BisectVariant,
   BisectVariantEnv,
   StackChange,
-  LayerCommits,
 } from './bisect-schema.js';
 export {
   findResultSchema,
