@@ -1,9 +1,14 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { CaseResult } from '@layerbench/bench-runner';
-import { syntheticRun } from '../test/synthetic-results.js';
+import { saveBetweenRunCalibration } from '@layerbench/bench-runner/calibration';
+import type { BetweenRunCalibration, CaseResult } from '@layerbench/bench-runner';
+import { syntheticEnv, syntheticRun } from '../test/synthetic-results.js';
 import { childRunArgs } from './commands/run.js';
 import { UsageError } from './args.js';
 import {
+  calibratedLevelsFor,
   calmStatesOf,
   defaultExtraProcesses,
   extraProcessesFor,
@@ -70,6 +75,73 @@ describe('the top-up of a run of several processes', () => {
     expect(shortOfFastState(processes, 1)).toEqual([]);
   });
 
+  it("takes the calibration's calm level as the fast state when it is lower: a run wholly in the slow state is short", () => {
+    // Four processes that agree with each other, all in the slow state (probes x1.5 the calibration's level).
+    const slow = Array.from(
+      { length: 4 },
+      () =>
+        new Map([
+          ['a', 6100],
+          ['b', 6150],
+        ]),
+    );
+    expect(shortOfFastState(slow, 4)).toEqual([]);
+    const calibrated = (id: string) => (id === 'a' ? 4050 : undefined);
+    expect(shortOfFastState(slow, 4, calibrated)).toEqual([{ id: 'a', fast: 0, processes: 4 }]);
+    // A calibration level above what the run reached changes nothing: the run's own lowest level rules.
+    const fast = [new Map([['a', 4000]]), new Map([['a', 4100]]), new Map([['a', 4300]])];
+    expect(shortOfFastState(fast, 2, () => 4200)).toEqual([]);
+    expect(shortOfFastState(fast, 3, () => 4200)).toEqual([{ id: 'a', fast: 2, processes: 3 }]);
+    // One process at the calibration's level and three in the slow state.
+    const mixed = [new Map([['a', 4060]]), ...Array.from({ length: 3 }, () => new Map([['a', 6100]]))];
+    expect(shortOfFastState(mixed, 2, calibrated)).toEqual([{ id: 'a', fast: 1, processes: 4 }]);
+  });
+
+  it("finds the stored calibration's calm levels for the machine and runtime of a run, none elsewhere", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'layerbench-levels-'));
+    try {
+      const env = syntheticEnv();
+      const calibration: BetweenRunCalibration = {
+        kind: 'layerbench/between-runs',
+        schemaVersion: 1,
+        createdAt: '2026-12-05T12:00:00.000Z',
+        env,
+        suites: ['sha1'],
+        timePerCase: 1,
+        processes: 8,
+        load: Array(8).fill([1, 1]),
+        threshold: 0.02,
+        alpha: 0.01,
+        basis: 'fastest-low',
+        pooled: { 'fastest-low': { p50: 0.1, p90: 0.15 } },
+        floor: { quantile: 0, sigma: 0 },
+        cases: {
+          'sha1/1500/wasm': { n: 8, medianNs: 1740, sigma: { 'calm-relative': 0.007 }, calmLevel: 4095 },
+          'sha1/64/wasm': { n: 8, medianNs: 280, sigma: { 'fastest-low': 0.2 } },
+        },
+        falseAlarms: { flagged: 0, compared: 168, pairsFlagged: 0, pairs: 28 },
+        detection: [],
+      };
+      const file = saveBetweenRunCalibration(calibration, dir);
+      const ctx = { env: { LAYERBENCH_CALIBRATION_DIR: dir } } as unknown as Parameters<typeof calibratedLevelsFor>[0];
+      const run = syntheticRun([], env);
+      run.options.timePerCase = 1;
+      const found = calibratedLevelsFor(ctx, run);
+      expect(found?.file).toBe(file);
+      expect(found?.level('sha1/1500/wasm')).toBe(4095);
+      expect(found?.level('sha1/64/wasm')).toBeUndefined();
+      expect(
+        calibratedLevelsFor(ctx, syntheticRun([], syntheticEnv({ machineId: 'another-machine' }))),
+      ).toBeUndefined();
+      // A calibration without any calm level sets no fast state.
+      delete calibration.cases['sha1/1500/wasm']!.calmLevel;
+      saveBetweenRunCalibration(calibration, dir);
+      expect(calibratedLevelsFor(ctx, run)).toBeUndefined();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('asks for nothing when no process has a calm figure of any case (none forms at this --time)', () => {
     const none = [new Map([['a', null]]), new Map([['a', null]])];
     expect(shortOfFastState(none, 2)).toEqual([]);
@@ -100,6 +172,11 @@ describe('the top-up of a run of several processes', () => {
     expect(lines[1]).toMatch(
       /^still fewer than 4 processes in the CPU's fast state: a 1 of 6, b 1 of 6, c 1 of 6, d 1 of 6 and 1 more; compare may find them inconclusive/,
     );
+    const named = topUpLines({ extra: 2, short: short.slice(0, 1), calibration: '/c/m-t1.json' }, 4);
+    expect(named).toEqual([
+      "2 more process(es), 6 in all: cases had fewer than 4 processes in the CPU's fast state at the level of the calibration /c/m-t1.json (its slower state is left out by compare)",
+      "still fewer than 4 processes in the CPU's fast state at the level of the calibration /c/m-t1.json: a 1 of 6; compare may find them inconclusive (measure again later, or with --extra-processes)",
+    ]);
   });
 
   it('does not pass --processes, --extra-processes or --out on to each process', () => {

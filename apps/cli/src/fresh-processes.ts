@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { calibrationDir, findBetweenRunCalibration } from '@layerbench/bench-runner/calibration';
 import { calmLevel, caseFigure, mergeProcessRuns, withinCalmLevel } from '@layerbench/bench-runner/compare';
 import { readRunResult, writeResultFile } from '@layerbench/bench-runner/results';
 import type { BenchCase, RunResult } from '@layerbench/bench-runner';
@@ -105,15 +106,19 @@ export interface FastStateShortfall {
 /**
  * The cases with fewer than `wanted` processes in the CPU's fast state: a
  * calm figure at a calm level within calmLevelTolerance of the lowest level
- * of any case in any of these processes. compare compares the calm figures
- * of processes in one state only, and a run in the fast state may be the
- * other side, so those are the processes that count. Empty when no process
- * has a calm figure of any case: none forms at this --time or on this
- * machine, and more processes would not give one.
+ * of any case in any of these processes, or of the case's level in this
+ * machine's calibration (`calibratedLevel`) when that is lower. compare
+ * compares the calm figures of processes in one state only, and only at
+ * the calibration's level (a run whose processes all met the slow state
+ * has no calm comparison), and a run in the fast state may be the other
+ * side, so those are the processes that count. Empty when no process has a
+ * calm figure of any case: none forms at this --time or on this machine,
+ * and more processes would not give one.
  */
 export function shortOfFastState(
   processes: readonly ReadonlyMap<string, number | null>[],
   wanted: number,
+  calibratedLevel: (id: string) => number | undefined = () => undefined,
 ): FastStateShortfall[] {
   const levels = processes.flatMap((states) => [...states.values()].filter((level) => level !== null));
   if (levels.length === 0) return [];
@@ -123,11 +128,34 @@ export function shortOfFastState(
     for (const [id, level] of states) {
       const count = counts.get(id) ?? { fast: 0, processes: 0 };
       count.processes++;
-      if (level !== null && withinCalmLevel(level, lowest)) count.fast++;
+      const fastest = Math.min(lowest, calibratedLevel(id) ?? lowest);
+      if (level !== null && withinCalmLevel(level, fastest)) count.fast++;
       counts.set(id, count);
     }
   }
   return [...counts].filter(([, count]) => count.fast < wanted).map(([id, count]) => ({ id, ...count }));
+}
+
+/** The calm level of each case in this machine's stored calibration (`file`), the fast state compare compares in. */
+export interface CalibratedLevels {
+  file: string;
+  level: (id: string) => number | undefined;
+}
+
+/**
+ * The calm levels of the stored calibration compare would take for `run`
+ * (this machine and runtime, the nearest --time: findBetweenRunCalibration),
+ * undefined when there is none or it has no calm level: compare compares
+ * calm figures only of processes at that level, so a run whose processes
+ * all met the slow state is short of the fast state even when they agree
+ * with each other.
+ */
+export function calibratedLevelsFor(ctx: CommandContext, run: RunResult): CalibratedLevels | undefined {
+  const lookup = findBetweenRunCalibration(run.env, run.env, run.options.timePerCase, calibrationDir(ctx.env));
+  if (!lookup.found) return undefined;
+  const cases = lookup.calibration.cases;
+  if (!Object.values(cases).some((c) => c.calmLevel !== undefined)) return undefined;
+  return { file: lookup.file, level: (id) => cases[id]?.calmLevel };
 }
 
 export interface ProcessesOutcome {
@@ -135,8 +163,12 @@ export interface ProcessesOutcome {
   run?: RunResult;
   /** The processes that finished, each its own run, in the order they ran. */
   runs: RunResult[];
-  /** Processes started beyond the planned ones, and the cases still short of the fast state after them. */
-  topUp?: { extra: number; short: FastStateShortfall[] };
+  /**
+   * Processes started beyond the planned ones, and the cases still short of
+   * the fast state after them; `calibration`: the stored calibration whose
+   * calm levels set the fast state, when there was one.
+   */
+  topUp?: { extra: number; short: FastStateShortfall[]; calibration?: string };
   /** Interrupted (Ctrl-C) before the last process finished. */
   interrupted: boolean;
   /** The first process that exited non-zero: its exit code and what it printed. */
@@ -170,6 +202,9 @@ export async function runInProcesses(
   const work = mkdtempSync(join(tmpdir(), 'layerbench-processes-'));
   const runs: RunResult[] = [];
   const states: Map<string, number | null>[] = [];
+  // Looked up once the first process has said which machine and runtime this is.
+  let calibrated: CalibratedLevels | undefined;
+  const shortfall = () => shortOfFastState(states, processes, calibrated?.level);
   let failure: ProcessesOutcome['failure'];
   const outcome = (interrupted: boolean): ProcessesOutcome => ({
     ...merged(runs),
@@ -177,13 +212,19 @@ export async function runInProcesses(
     interrupted,
     ...(failure === undefined ? {} : { failure }),
     ...(extra > 0 && runs.length >= processes
-      ? { topUp: { extra: runs.length - processes, short: shortOfFastState(states, processes) } }
+      ? {
+          topUp: {
+            extra: runs.length - processes,
+            short: shortfall(),
+            ...(calibrated === undefined ? {} : { calibration: calibrated.file }),
+          },
+        }
       : {}),
   });
   try {
     for (let k = 1; k <= processes + extra; k++) {
       if (k > processes) {
-        const short = shortOfFastState(states, processes);
+        const short = shortfall();
         if (short.length === 0) break;
         say(
           `process ${k} (at most ${processes + extra}): ${short.length} case(s) with fewer than ${processes} processes in the CPU's fast state`,
@@ -202,6 +243,7 @@ export async function runInProcesses(
       if (result === undefined || (ended.code !== 0 && ended.code !== 1)) return outcome(false);
       runs.push(result);
       states.push(calmStatesOf(result));
+      if (extra > 0 && runs.length === 1) calibrated = calibratedLevelsFor(ctx, result);
     }
     return outcome(false);
   } finally {
@@ -261,9 +303,13 @@ export async function measureInProcesses(
 export function topUpLines(topUp: NonNullable<ProcessesOutcome['topUp']>, processes: number): string[] {
   const lines: string[] = [];
   const total = processes + topUp.extra;
+  const state =
+    topUp.calibration === undefined
+      ? "the CPU's fast state"
+      : `the CPU's fast state at the level of the calibration ${topUp.calibration}`;
   if (topUp.extra > 0)
     lines.push(
-      `${topUp.extra} more process(es), ${total} in all: cases had fewer than ${processes} processes in the CPU's fast state (its slower state is left out by compare)`,
+      `${topUp.extra} more process(es), ${total} in all: cases had fewer than ${processes} processes in ${state} (its slower state is left out by compare)`,
     );
   if (topUp.short.length > 0) {
     const named = topUp.short
@@ -272,7 +318,7 @@ export function topUpLines(topUp: NonNullable<ProcessesOutcome['topUp']>, proces
       .join(', ');
     const more = topUp.short.length > 4 ? ` and ${topUp.short.length - 4} more` : '';
     lines.push(
-      `still fewer than ${processes} processes in the CPU's fast state: ${named}${more}; compare may find them inconclusive (measure again later, or with --extra-processes)`,
+      `still fewer than ${processes} processes in ${state}: ${named}${more}; compare may find them inconclusive (measure again later, or with --extra-processes)`,
     );
   }
   return lines;
