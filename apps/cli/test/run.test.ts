@@ -4,8 +4,9 @@
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { saveBetweenRunCalibration } from '@layerbench/bench-runner/calibration';
 import { readRunResult, writeResultFile } from '@layerbench/bench-runner/results';
-import type { RunResult } from '@layerbench/bench-runner';
+import type { BetweenRunCalibration, RunResult } from '@layerbench/bench-runner';
 import { afterAll, describe, expect, it } from 'vitest';
 import { heavyTestTimeout, lines, runCli, spawnCli } from './spawn-cli.js';
 
@@ -306,6 +307,61 @@ describe('run --processes and check against a run of several processes', { timeo
       for (const part of still[1]!.split(', '))
         expect(part).toMatch(new RegExp(`^sha1/64/(generic|unrolled) [01] of ${run.processes}$`));
     }
+  });
+
+  it("tops a run up when its processes lie above the stored calibration's calm level, and names the calibration", async () => {
+    // The machine's fingerprint, from a run of one process.
+    const first = join(work, 'processes-fingerprint.json');
+    expect((await runCli(['run', 'sha1', '--filter', filter, '--time', '0.05', '--out', first])).code).toBe(0);
+    const env = readRunResult(first).env;
+    // A calibration of this machine whose calm level no process reaches (a fast state far below this one).
+    // --time 0.5: calm figures form here from about 0.3 s a case (none at 0.2).
+    const dir = join(work, 'low-calibration');
+    const cases = Object.fromEntries(
+      ['sha1/64/generic', 'sha1/64/unrolled'].map((id) => [
+        id,
+        { n: 8, medianNs: 300, sigma: { 'calm-relative': 0.01 }, calmLevel: 1 },
+      ]),
+    );
+    const calibration: BetweenRunCalibration = {
+      kind: 'layerbench/between-runs',
+      schemaVersion: 1,
+      createdAt: new Date().toISOString(),
+      env,
+      suites: ['sha1'],
+      timePerCase: 0.5,
+      processes: 8,
+      load: Array(8).fill([1, 1]),
+      threshold: 0.02,
+      alpha: 0.01,
+      basis: 'fastest-low',
+      pooled: { 'fastest-low': { p50: 0.1, p90: 0.15 } },
+      floor: { quantile: 0, sigma: 0 },
+      cases,
+      falseAlarms: { flagged: 0, compared: 56, pairsFlagged: 0, pairs: 28 },
+      detection: [],
+    };
+    const stored = saveBetweenRunCalibration(calibration, dir);
+    const out = join(work, 'processes-low-level.json');
+    const result = await runCli(
+      ['run', 'sha1', '--filter', filter, '--time', '0.5', '--processes', '2', '--extra-processes', '1', '--out', out],
+      { env: { LAYERBENCH_CALIBRATION_DIR: dir } },
+    );
+    expect(result.code, result.stderr).toBe(0);
+    const run = readRunResult(out);
+    // Some process recorded a calm figure (else no process would give one, and nothing is added): then all three ran.
+    const calm = run.cases.some((c) => (c.processCalmLevels ?? []).length > 0);
+    if (!calm) {
+      expect(run.processes).toBe(2);
+      return;
+    }
+    expect(run.processes).toBe(3);
+    expect(result.stderr).toContain(
+      `layerbench run: 1 more process(es), 3 in all: cases had fewer than 2 processes in the CPU's fast state at the level of the calibration ${stored} (its slower state is left out by compare)`,
+    );
+    expect(result.stderr).toMatch(
+      /still fewer than 2 processes in the CPU's fast state at the level of the calibration .*: sha1\/64\/\w+ 0 of 3/,
+    );
   });
 
   it('refuses --extra-processes without a run of several processes', async () => {
