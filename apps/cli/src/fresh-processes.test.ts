@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { saveBetweenRunCalibration } from '@layerbench/bench-runner/calibration';
-import type { BetweenRunCalibration, CaseResult } from '@layerbench/bench-runner';
-import { syntheticEnv, syntheticRun } from '../test/synthetic-results.js';
+import type { CaseResult } from '@layerbench/bench-runner';
+import { syntheticCalibration, syntheticEnv, syntheticRun } from '../test/synthetic-results.js';
 import { childRunArgs } from './commands/run.js';
 import { UsageError } from './args.js';
 import {
@@ -101,27 +101,10 @@ describe('the top-up of a run of several processes', () => {
     const dir = mkdtempSync(join(tmpdir(), 'layerbench-levels-'));
     try {
       const env = syntheticEnv();
-      const calibration: BetweenRunCalibration = {
-        kind: 'layerbench/between-runs',
-        schemaVersion: 1,
-        createdAt: '2026-12-05T12:00:00.000Z',
-        env,
-        suites: ['sha1'],
-        timePerCase: 1,
-        processes: 8,
-        load: Array(8).fill([1, 1]),
-        threshold: 0.02,
-        alpha: 0.01,
-        basis: 'fastest-low',
-        pooled: { 'fastest-low': { p50: 0.1, p90: 0.15 } },
-        floor: { quantile: 0, sigma: 0 },
-        cases: {
-          'sha1/1500/wasm': { n: 8, medianNs: 1740, sigma: { 'calm-relative': 0.007 }, calmLevel: 4095 },
-          'sha1/64/wasm': { n: 8, medianNs: 280, sigma: { 'fastest-low': 0.2 } },
-        },
-        falseAlarms: { flagged: 0, compared: 168, pairsFlagged: 0, pairs: 28 },
-        detection: [],
-      };
+      const calibration = syntheticCalibration(env, 1, {
+        'sha1/1500/wasm': { n: 8, medianNs: 1740, sigma: { 'calm-relative': 0.007 }, calmLevel: 4095 },
+        'sha1/64/wasm': { n: 8, medianNs: 280, sigma: { 'fastest-low': 0.2 } },
+      });
       const file = saveBetweenRunCalibration(calibration, dir);
       const ctx = { env: { LAYERBENCH_CALIBRATION_DIR: dir } } as unknown as Parameters<typeof calibratedLevelsFor>[0];
       const run = syntheticRun([], env);

@@ -6,9 +6,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { saveBetweenRunCalibration } from '@layerbench/bench-runner/calibration';
 import { readRunResult, writeResultFile } from '@layerbench/bench-runner/results';
-import type { BetweenRunCalibration, RunResult } from '@layerbench/bench-runner';
+import type { RunResult } from '@layerbench/bench-runner';
 import { afterAll, describe, expect, it } from 'vitest';
 import { heavyTestTimeout, lines, runCli, spawnCli } from './spawn-cli.js';
+import { syntheticCalibration } from './synthetic-results.js';
 
 const work = mkdtempSync(join(tmpdir(), 'layerbench-cli-run-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -323,24 +324,7 @@ describe('run --processes and check against a run of several processes', { timeo
         { n: 8, medianNs: 300, sigma: { 'calm-relative': 0.01 }, calmLevel: 1 },
       ]),
     );
-    const calibration: BetweenRunCalibration = {
-      kind: 'layerbench/between-runs',
-      schemaVersion: 1,
-      createdAt: new Date().toISOString(),
-      env,
-      suites: ['sha1'],
-      timePerCase: 0.5,
-      processes: 8,
-      load: Array(8).fill([1, 1]),
-      threshold: 0.02,
-      alpha: 0.01,
-      basis: 'fastest-low',
-      pooled: { 'fastest-low': { p50: 0.1, p90: 0.15 } },
-      floor: { quantile: 0, sigma: 0 },
-      cases,
-      falseAlarms: { flagged: 0, compared: 56, pairsFlagged: 0, pairs: 28 },
-      detection: [],
-    };
+    const calibration = syntheticCalibration(env, 0.5, cases);
     const stored = saveBetweenRunCalibration(calibration, dir);
     const out = join(work, 'processes-low-level.json');
     const result = await runCli(

@@ -1,7 +1,7 @@
 // Synthetic run result files for compare/check tests: known sample
 // distributions (seeded), so verdicts do not depend on this machine's timing.
 import { computeStats, seededRandom } from '@layerbench/bench-runner/stats';
-import type { CaseResult, EnvFingerprint, RunResult } from '@layerbench/bench-runner';
+import type { BetweenRunCalibration, CaseResult, EnvFingerprint, RunResult } from '@layerbench/bench-runner';
 import type { BisectCase, BisectResult } from '@layerbench/bench-runner/results';
 import { summarise } from '../src/bisect/run.ts';
 
@@ -51,6 +51,36 @@ export function syntheticRun(cases: CaseResult[], env: EnvFingerprint = syntheti
     options: { timePerCase: 0.5 },
     env,
     cases,
+  };
+}
+
+/**
+ * A between-run calibration of `env` at `timePerCase` with these per-case
+ * spreads (8 processes, nothing flagged, no detection table): enough for
+ * the store's lookup and for what a test reads of the cases.
+ */
+export function syntheticCalibration(
+  env: EnvFingerprint,
+  timePerCase: number,
+  cases: BetweenRunCalibration['cases'],
+): BetweenRunCalibration {
+  return {
+    kind: 'layerbench/between-runs',
+    schemaVersion: 1,
+    createdAt: '2026-12-05T12:00:00.000Z',
+    env,
+    suites: ['sha1'],
+    timePerCase,
+    processes: 8,
+    load: Array(8).fill([1, 1]),
+    threshold: 0.02,
+    alpha: 0.01,
+    basis: 'fastest-low',
+    pooled: { 'fastest-low': { p50: 0.1, p90: 0.15 } },
+    floor: { quantile: 0, sigma: 0 },
+    cases,
+    falseAlarms: { flagged: 0, compared: 168, pairsFlagged: 0, pairs: 28 },
+    detection: [],
   };
 }
 
