@@ -237,7 +237,7 @@ function sideBySideLines(inputs: ReportInputs): string[] {
     if (hint === undefined) continue;
     if (out.length === 0) out.push('### What separate runs cannot tell', '');
     out.push(
-      `${markdownCell(hint.summary)}${inputs.comparisons.length > 1 ? ` (${markdownCell(file)})` : ''} To tell, measure both sides in the same worker processes:`,
+      `${markdownCell(hint.summary)}${inputs.comparisons.length > 1 ? ` (${markdownCell(file)})` : ''} ${markdownCell(hint.lead)}`,
       '',
       '```sh',
       hint.command,

@@ -212,7 +212,7 @@ export function oneProcessCaveat(comparison: Comparison): string | undefined {
 export function sideBySideHint(base: RunResult, head: RunResult, comparison: Comparison): string | undefined {
   const hint = sideBySide(comparison, [...new Set([...base.suites, ...head.suites])]);
   if (hint === undefined) return undefined;
-  return [hint.summary, 'To tell, measure both sides in the same worker processes:', `  ${hint.command}`].join('\n');
+  return [hint.summary, hint.lead, `  ${hint.command}`].join('\n');
 }
 
 /**

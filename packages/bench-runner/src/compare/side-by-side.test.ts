@@ -4,12 +4,13 @@ import { runCommit, sideBySide } from './side-by-side.js';
 
 const env = (commit?: string) => ({
   layers: [
-    { name: '@layerbench/sha1-dispatch', version: '0.1.0', ...(commit ? { commit } : {}) },
+    { name: '@layerbench/sha1-dispatch', version: '0.1.0', contentHash: 'e'.repeat(64), ...(commit ? { commit } : {}) },
     { name: 'runtime', version: 'v20.20.2' },
   ],
 });
 
 function comparison(cases: [string, number, string][], base?: string, head?: string): Comparison {
+  // Each side its own fingerprint, so that a test may change one.
   return {
     threshold: 0.03,
     base: { env: env(base) },
@@ -42,13 +43,28 @@ describe('sideBySide', () => {
     );
   });
 
-  it('uses placeholders when a run names no single commit, or both name the same one', () => {
-    expect(sideBySide(comparison([['a', 1.2, 'inconclusive']], undefined, 'b'.repeat(40)))?.command).toContain(
-      '--good git:<base commit> --bad git:<head commit>',
+  it('uses placeholders when a run names no single commit, or both name the same one with different builds', () => {
+    const noCommit = sideBySide(comparison([['a', 1.2, 'inconclusive']], undefined, 'b'.repeat(40)));
+    expect(noCommit?.command).toContain('--good git:<base commit> --bad git:<head commit>');
+    expect(noCommit?.lead).toBe('To tell, measure both sides in the same worker processes:');
+    // One commit, but the head's sha1-dispatch was built from other sources (an uncommitted edit).
+    const edited = comparison([['a', 1.2, 'inconclusive']], 'c'.repeat(40), 'c'.repeat(40));
+    edited.head.env.layers[0]!.contentHash = 'f'.repeat(64);
+    expect(sideBySide(edited)?.command).toContain('--good git:<base commit>');
+  });
+
+  it('asks for runs of several processes, not a bisect, when both runs are of one commit and one build', () => {
+    const hint = sideBySide(comparison([['sha1/1500/wasm', 1.05, 'inconclusive']], 'c'.repeat(40), 'c'.repeat(40)), [
+      'sha1',
+    ]);
+    expect(hint?.command).toBe("layerbench run sha1 --processes 4 --filter '^(sha1/1500/wasm)$'");
+    expect(hint?.lead).toMatch(
+      /^Both runs are of commit c{12} with the same built code, so what moved is the machine between the runs or their environment \(above\), which bisect, comparing code, cannot set apart\. To narrow the intervals, measure each side again in several processes and compare:$/,
     );
-    expect(sideBySide(comparison([['a', 1.2, 'inconclusive']], 'c'.repeat(40), 'c'.repeat(40)))?.command).toContain(
-      '--good git:<base commit>',
-    );
+    // A layer without a content hash is not known to be the same build.
+    const unknown = comparison([['a', 1.2, 'inconclusive']], 'c'.repeat(40), 'c'.repeat(40));
+    delete unknown.base.env.layers[0]!.contentHash;
+    expect(sideBySide(unknown)?.command).toContain('layerbench bisect --paired');
   });
 
   it('says nothing between different environments or when nothing moved', () => {

@@ -2,7 +2,8 @@
 // by more than the threshold but stayed inconclusive (the drift between
 // separate runs is wider than the change), and the `layerbench bisect
 // --paired` command that measures both sides in the same worker processes,
-// with the commits the two runs' layers came from when each run names one.
+// with the commits the two runs' layers came from when each run names one
+// (or, for two runs of one commit and one build, runs of several processes).
 import type { Comparison, EnvFingerprint } from '../types.js';
 
 /** The one commit a run's code layers came from (the checkout it ran in), if they agree on one. */
@@ -22,10 +23,24 @@ export function movedButInconclusive(effect: { ratio: number; verdict: string },
 export interface SideBySide {
   /** The cases that moved beyond the threshold and are inconclusive, with their ratios. */
   cases: { id: string; ratio: number }[];
-  /** The bisect --paired command (git:<commit> sides when both runs name one, else placeholders). */
+  /**
+   * The bisect --paired command (git:<commit> sides when both runs name one,
+   * else placeholders); when both runs are of one commit with the same
+   * built code, which bisect cannot set apart, `layerbench run --processes 4`.
+   */
   command: string;
   /** One sentence: how many cases, which, and why. */
   summary: string;
+  /** What the command is for, ending in a colon: said before it. */
+  lead: string;
+}
+
+/** Whether the two runs' code layers (all but the runtime) have the same built code (content hashes). */
+function sameBuiltCode(base: Pick<EnvFingerprint, 'layers'>, head: Pick<EnvFingerprint, 'layers'>): boolean {
+  const code = (env: Pick<EnvFingerprint, 'layers'>) =>
+    new Map(env.layers.filter((l) => l.name !== 'runtime').map((l) => [l.name, l.contentHash]));
+  const [b, h] = [code(base), code(head)];
+  return b.size === h.size && [...b].every(([name, hash]) => hash !== undefined && h.get(name) === hash);
 }
 
 const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -36,15 +51,27 @@ export function sideBySide(comparison: Comparison, suites: readonly string[] = [
   const moved = comparison.cases.filter((c) => movedButInconclusive(c, comparison.threshold));
   if (moved.length === 0) return undefined;
   const [good, bad] = [runCommit(comparison.base.env), runCommit(comparison.head.env)];
+  const filter = moved.length <= 12 ? [`--filter '^(${moved.map((c) => escapeRegex(c.id)).join('|')})$'`] : [];
+  const names = moved.slice(0, 3).map((c) => `${c.id} x${c.ratio.toFixed(3)}`);
+  const summary = `${moved.length} case(s) moved by more than the threshold but cannot be told from the drift between separate runs (${names.join(', ')}${moved.length > 3 ? ', ...' : ''}).`;
+  const cases = moved.map((c) => ({ id: c.id, ratio: c.ratio }));
+  if (good !== undefined && good === bad && sameBuiltCode(comparison.base.env, comparison.head.env)) {
+    // One commit, one build: bisect would find both sides identical and measure nothing.
+    return {
+      cases,
+      command: ['layerbench run', ...suites, '--processes 4', ...filter].join(' '),
+      summary,
+      lead: `Both runs are of commit ${good.slice(0, 12)} with the same built code, so what moved is the machine between the runs or their environment (above), which bisect, comparing code, cannot set apart. To narrow the intervals, measure each side again in several processes and compare:`,
+    };
+  }
   const sides =
     good !== undefined && bad !== undefined && good !== bad
       ? `--good git:${good.slice(0, 12)} --bad git:${bad.slice(0, 12)}`
       : '--good git:<base commit> --bad git:<head commit>';
-  const filter = moved.length <= 12 ? [`--filter '^(${moved.map((c) => escapeRegex(c.id)).join('|')})$'`] : [];
-  const names = moved.slice(0, 3).map((c) => `${c.id} x${c.ratio.toFixed(3)}`);
   return {
-    cases: moved.map((c) => ({ id: c.id, ratio: c.ratio })),
+    cases,
     command: ['layerbench bisect --paired', sides, ...suites.map((s) => `--suite ${s}`), ...filter].join(' '),
-    summary: `${moved.length} case(s) moved by more than the threshold but cannot be told from the drift between separate runs (${names.join(', ')}${moved.length > 3 ? ', ...' : ''}).`,
+    summary,
+    lead: 'To tell, measure both sides in the same worker processes:',
   };
 }
