@@ -22,6 +22,22 @@ import {
   type FindResult,
 } from '@layerbench/bench-runner/results';
 
+/**
+ * The report's unchanged-code guard, as `layerbench compare`'s without a map
+ * from a case to the packages it runs (the CLI's suites hold that): every
+ * case is taken to run every package either run names. So a case is called
+ * unchanged whatever its timings only when no package's built code, no
+ * dispatch decision, runtime or CPU differs between the runs (codeUnchanged):
+ * an A/A pair, whose separate processes can still differ by a mode of their
+ * own (x1.35-x2.9 measured). Any change, and every case is judged by timing.
+ */
+export function everyPackageOf(base: RunResult, head: RunResult): () => readonly string[] {
+  const names = [...new Set([...base.env.layers, ...head.env.layers].map((l) => l.name))].filter(
+    (name) => name !== 'runtime',
+  );
+  return () => names;
+}
+
 /** An input file that cannot be used, or inputs that are ambiguous: the bin prints the message and exits 2. */
 export class ReportInputError extends Error {
   override name = 'ReportInputError';
@@ -232,7 +248,10 @@ export function readReportInputs(files: readonly string[], options: ReportInputO
   const headRun = explicitRun('--head', head.map(runFile('--head')));
   const both = baseRun.files.find((f) => headRun.files.includes(f));
   if (both !== undefined) throw new ReportInputError(`${both} is given as both --base and --head`);
-  const comparison = compareResults(baseRun.merged, headRun.merged);
+  const comparison = compareResults(baseRun.merged, headRun.merged, {
+    caseLayers: everyPackageOf(baseRun.merged, headRun.merged),
+    guardUnchangedCode: true,
+  });
   return {
     runs: [baseRun, headRun, ...grouped],
     comparisons: [

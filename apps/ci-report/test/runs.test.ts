@@ -8,6 +8,8 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { RunResult } from '@layerbench/bench-runner';
+import { computeStats } from '@layerbench/bench-runner/stats';
 import { buildCharts, readReportInputs, ReportInputError } from '../src/index.ts';
 import { main } from '../src/report-cli.ts';
 import { capture } from './capture.ts';
@@ -112,6 +114,50 @@ describe('--base and --head', () => {
       main(['--base', fixture('run-base.json'), '--head', fixture('run-head.json'), '--fail-on-regression'], io),
     ).toBe(0);
     expect(out.stdout).toMatch(/across 1 comparison, 2 runs \(24 cases\)/);
+  });
+});
+
+describe('--base and --head of identical code', () => {
+  // The base run again, one case three times slower (a process in a mode of its own): as a run of the same
+  // build, or with sha1-dispatch's built code changed.
+  const dir = mkdtempSync(join(tmpdir(), 'report-aa-'));
+  const base = JSON.parse(readFileSync(fixture('run-base.json'), 'utf8')) as RunResult;
+  // The engine's own fingerprint, as every real run has it (the guard needs it on both sides).
+  base.env.layers.push({ name: '@layerbench/bench-runner', version: '0.1.0', contentHash: '12'.repeat(32) });
+  const baseFile = join(dir, 'base.json');
+  writeFileSync(baseFile, JSON.stringify(base));
+  const slowed = (contentHash?: string): string => {
+    const head = structuredClone(base);
+    head.createdAt = '2026-12-05T13:00:00.000Z';
+    const c = head.cases.find((x) => x.id === 'sha1/unrolled/size=1024')!;
+    c.samples = c.samples.map((v) => v * 3);
+    c.stats = computeStats(c.samples, c.bytesPerOp);
+    if (contentHash !== undefined)
+      head.env.layers.find((l) => l.name === '@layerbench/sha1-dispatch')!.contentHash = contentHash;
+    const file = join(dir, `head-${contentHash ?? 'same'}.json`);
+    writeFileSync(file, JSON.stringify(head));
+    return file;
+  };
+
+  it('calls every case of an A/A pair unchanged, whatever a process did, and --fail-on-regression passes', () => {
+    const same = slowed();
+    const inputs = readReportInputs([], { base: [baseFile], head: [same] });
+    const moved = inputs.comparisons[0]!.data.cases.find((c) => c.id === 'sha1/unrolled/size=1024')!;
+    expect(moved.ratio).toBeCloseTo(3, 1);
+    expect(moved).toMatchObject({ verdict: 'unchanged', codeUnchanged: true, suppressedVerdict: 'regressed' });
+    expect(inputs.comparisons[0]!.data.cases.every((c) => c.verdict === 'unchanged')).toBe(true);
+    const { io } = capture();
+    expect(main(['--base', baseFile, '--head', same, '--fail-on-regression'], io)).toBe(0);
+  });
+
+  it('judges by timing once any package differs: the x3 case regressed, exit 1 with --fail-on-regression', () => {
+    const changed = slowed('ef'.repeat(32));
+    const inputs = readReportInputs([], { base: [baseFile], head: [changed] });
+    const moved = inputs.comparisons[0]!.data.cases.find((c) => c.id === 'sha1/unrolled/size=1024')!;
+    expect(moved.verdict).toBe('regressed');
+    expect(moved.codeUnchanged).toBeUndefined();
+    const { io } = capture();
+    expect(main(['--base', baseFile, '--head', changed, '--fail-on-regression'], io)).toBe(1);
   });
 });
 
