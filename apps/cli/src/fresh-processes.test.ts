@@ -116,6 +116,10 @@ describe('the top-up of a run of several processes', () => {
       expect(
         calibratedLevelsFor(ctx, syntheticRun([], syntheticEnv({ machineId: 'another-machine' }))),
       ).toBeUndefined();
+      // Nor one that compare would not use for a run busier than its processes (load 1 there, 3 here).
+      const busy = syntheticRun([], syntheticEnv({ loadAvgStart: [3, 3, 3], loadAvgEnd: [3, 3, 3] }));
+      busy.options.timePerCase = 1;
+      expect(calibratedLevelsFor(ctx, busy)).toBeUndefined();
       // A calibration without any calm level sets no fast state.
       delete calibration.cases['sha1/1500/wasm']!.calmLevel;
       saveBetweenRunCalibration(calibration, dir);

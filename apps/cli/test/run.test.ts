@@ -324,7 +324,8 @@ describe('run --processes and check against a run of several processes', { timeo
         { n: 8, medianNs: 300, sigma: { 'calm-relative': 0.01 }, calmLevel: 1 },
       ]),
     );
-    const calibration = syntheticCalibration(env, 0.5, cases);
+    // Made at a load no test run exceeds, so that the run is never busier than it (loadBeyondCalibration).
+    const calibration = syntheticCalibration(env, 0.5, cases, 1000);
     const stored = saveBetweenRunCalibration(calibration, dir);
     const out = join(work, 'processes-low-level.json');
     const result = await runCli(

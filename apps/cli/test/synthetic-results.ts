@@ -56,13 +56,15 @@ export function syntheticRun(cases: CaseResult[], env: EnvFingerprint = syntheti
 
 /**
  * A between-run calibration of `env` at `timePerCase` with these per-case
- * spreads (8 processes, nothing flagged, no detection table): enough for
- * the store's lookup and for what a test reads of the cases.
+ * spreads (8 processes at load average `load`, nothing flagged, no
+ * detection table): enough for the store's lookup and for what a test
+ * reads of the cases.
  */
 export function syntheticCalibration(
   env: EnvFingerprint,
   timePerCase: number,
   cases: BetweenRunCalibration['cases'],
+  load = 1,
 ): BetweenRunCalibration {
   return {
     kind: 'layerbench/between-runs',
@@ -72,7 +74,7 @@ export function syntheticCalibration(
     suites: ['sha1'],
     timePerCase,
     processes: 8,
-    load: Array(8).fill([1, 1]),
+    load: Array(8).fill([load, load]),
     threshold: 0.02,
     alpha: 0.01,
     basis: 'fastest-low',
