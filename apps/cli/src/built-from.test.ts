@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { distDigest, sourceDigests, staleSources, stampFile, writeStamp } from '../../../scripts/build-stamp.mjs';
 import { staleBuildProblem } from './built-from.js';
-import { enginePackage, layerPackages, workspacePackageDir } from './layer-env.js';
-import { workspaceBuildProblems } from './layers.js';
+import { enginePackage, layerPackages } from './layer-env.js';
+import { stampedPackages, workspaceBuildProblems } from './layers.js';
 
 describe('build stamp', () => {
   let pkg: string;
@@ -82,9 +82,15 @@ describe('build stamp', () => {
 });
 
 describe("this workspace's build", () => {
-  it('stamps every layer and the engine, and is current (npm test builds first)', () => {
-    for (const name of [...Object.values(layerPackages), enginePackage]) {
-      const dir = workspacePackageDir(name);
+  it('stamps every layer, the engine, the CLI and the peers, and is current (npm test builds first)', () => {
+    const stamped = stampedPackages();
+    expect(stamped.map(([name]) => name)).toEqual([
+      ...Object.values(layerPackages),
+      enginePackage,
+      '@layerbench/cli',
+      '@layerbench/peers',
+    ]);
+    for (const [name, dir] of stamped) {
       // The stamp is of this dist/, so the comparison below is made, not skipped.
       const stamp = JSON.parse(readFileSync(join(dir, stampFile), 'utf8')) as { dist: string };
       expect(stamp.dist, name).toBe(distDigest(dir));

@@ -3,8 +3,10 @@
 // and each layer package's identity (version, commit, content hash).
 // A layer that does not (yet) export one of the reporting functions is noted,
 // not guessed at; a reporting function that throws is an error, not hidden.
+import { existsSync, realpathSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { layerFingerprint } from '@layerbench/bench-runner';
 import type { DispatchDecision, LayerFingerprint } from '@layerbench/bench-runner';
 import type { Layers } from './layers.js';
@@ -42,6 +44,20 @@ function isDispatchDecision(value: unknown): value is DispatchDecision {
   if (typeof value !== 'object' || value === null) return false;
   const record = value as Record<string, unknown>;
   return ['layer', 'decision', 'impl', 'reason'].every((key) => typeof record[key] === 'string');
+}
+
+/** The folder of package `name` as Node would load it from `fromDir` (up the node_modules chain; exports maps aside). */
+export function installedPackageDir(fromDir: string, name: string): string | undefined {
+  for (let dir = fromDir; ; dir = dirname(dir)) {
+    const candidate = join(dir, 'node_modules', name);
+    if (existsSync(join(candidate, 'package.json'))) return realpathSync(candidate);
+    if (dirname(dir) === dir) return undefined;
+  }
+}
+
+/** This CLI's package folder: its dist/ is what runs, its suites define the cases. */
+export function cliPackageDir(): string {
+  return fileURLToPath(new URL('..', import.meta.url));
 }
 
 /** The folder of a workspace layer package (where its package.json and dist/ are). */

@@ -6,7 +6,8 @@ import type * as Cmac from '@layerbench/cmac';
 import type * as Sha1Dispatch from '@layerbench/sha1-dispatch';
 import type * as Esp from '@layerbench/esp';
 import { staleBuildProblem } from './built-from.js';
-import { enginePackage, layerPackages, workspacePackageDir } from './layer-env.js';
+import { cliPackage, peersPackage } from './between-runs.js';
+import { cliPackageDir, enginePackage, installedPackageDir, layerPackages, workspacePackageDir } from './layer-env.js';
 import { InputFileError } from './result-files.js';
 
 export interface Layers {
@@ -18,15 +19,33 @@ export interface Layers {
 
 /**
  * What keeps the workspace's build from being measured: each layer package
- * (and the engine) whose dist/ was built from other sources than its src/
+ * (and the engine, the CLI and the peers: stampedPackages) whose dist/ was built from other sources than its src/
  * holds now (built-from.ts), one line each. What would run is not the code
  * the results would be labelled with.
  */
 export function workspaceBuildProblems(): string[] {
-  return [...Object.values(layerPackages), enginePackage].flatMap((name) => {
-    const problem = staleBuildProblem(workspacePackageDir(name), 'run `npm run build` at the repository root');
+  return stampedPackages().flatMap(([name, dir]) => {
+    const problem = staleBuildProblem(dir, 'run `npm run build` at the repository root');
     return problem === undefined ? [] : [`${name}: ${problem}`];
   });
+}
+
+/**
+ * The packages whose build the measuring commands check, with their
+ * folders: the layers and the engine, this CLI (its suites define the
+ * cases) and the npm peers (their wrappers), when installed.
+ */
+export function stampedPackages(): [name: string, dir: string][] {
+  const cli = cliPackageDir();
+  const peers = installedPackageDir(cli, peersPackage);
+  return [
+    ...[...Object.values(layerPackages), enginePackage].map((name): [string, string] => [
+      name,
+      workspacePackageDir(name),
+    ]),
+    [cliPackage, cli],
+    ...(peers === undefined ? [] : [[peersPackage, peers] as [string, string]]),
+  ];
 }
 
 /** The layers of this workspace as built, whatever their sources say since (env, suite choice). */

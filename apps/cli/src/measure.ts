@@ -3,15 +3,14 @@
 // reports, run the cases with bench-runner, and keep the --out file valid
 // after every finished case (so Ctrl-C keeps what finished).
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, realpathSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { collectEnv, layerFingerprint, runCases } from '@layerbench/bench-runner';
 import { writeResultFile } from '@layerbench/bench-runner/results';
 import type { BenchCase, EnvFingerprint, LayerFingerprint, RunResult } from '@layerbench/bench-runner';
 import { peersPackage } from './between-runs.js';
 import type { CommandContext } from './commands/types.js';
-import { describeLayers } from './layer-env.js';
+import { cliPackageDir, describeLayers, installedPackageDir } from './layer-env.js';
 import type { LayerReport } from './layer-env.js';
 import { loadWorkspaceLayers } from './layers.js';
 import type { Layers } from './layers.js';
@@ -76,7 +75,7 @@ export async function prepareCases(
 
 /** The CLI package's own fingerprint: its suites define what each case does. */
 export function cliFingerprint() {
-  return layerFingerprint(fileURLToPath(new URL('..', import.meta.url)), 'workspace');
+  return layerFingerprint(cliPackageDir(), 'workspace');
 }
 
 /** The CLI's fingerprint and, when installed, the npm peers'. */
@@ -92,7 +91,7 @@ function ownFingerprints(): LayerFingerprint[] {
  * when the peers package is not installed.
  */
 export function peersFingerprint(): LayerFingerprint | undefined {
-  const dir = installedPackageDir(fileURLToPath(new URL('..', import.meta.url)), peersPackage);
+  const dir = installedPackageDir(cliPackageDir(), peersPackage);
   if (dir === undefined) return undefined;
   const manifestPath = join(dir, 'package.json');
   const fingerprint = layerFingerprint(dir, 'workspace');
@@ -105,15 +104,6 @@ export function peersFingerprint(): LayerFingerprint | undefined {
     .update(fingerprint.contentHash)
     .update(`\0${installed.join('\0')}`);
   return { ...fingerprint, contentHash: hash.digest('hex') };
-}
-
-/** The folder of package `name` as Node would load it from `fromDir` (up the node_modules chain; exports maps aside). */
-function installedPackageDir(fromDir: string, name: string): string | undefined {
-  for (let dir = fromDir; ; dir = dirname(dir)) {
-    const candidate = join(dir, 'node_modules', name);
-    if (existsSync(join(candidate, 'package.json'))) return realpathSync(candidate);
-    if (dirname(dir) === dir) return undefined;
-  }
 }
 
 /** The installed version of `name` as seen from `fromDir`. */
