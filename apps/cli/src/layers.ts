@@ -18,10 +18,11 @@ export interface Layers {
 }
 
 /**
- * What keeps the workspace's build from being measured: each layer package
- * (and the engine, the CLI and the peers: stampedPackages) whose dist/ was built from other sources than its src/
- * holds now (built-from.ts), one line each. What would run is not the code
- * the results would be labelled with.
+ * What keeps the workspace's build from being measured: each package of
+ * stampedPackages (the layers, the engine, the CLI, the peers) whose dist/
+ * was built from other sources than its src/ holds now (built-from.ts), one
+ * line each. What would run is not the code the results would be labelled
+ * with.
  */
 export function workspaceBuildProblems(): string[] {
   return stampedPackages().flatMap(([name, dir]) => {
