@@ -11,7 +11,7 @@ import {
   formatEffect,
   formatNs,
   layerCommitsLines,
-  layerCommitsTitle,
+  layerCommitsMarkdown,
   markdownCell,
 } from '@layerbench/bench-runner/reporters';
 import { sideBySide } from '@layerbench/bench-runner/compare';
@@ -270,11 +270,7 @@ function fingerprintLines(inputs: ReportInputs): string[] {
   }
   // Which commits changed the layers whose code differs, as compare recorded them (in a checkout holding both runs).
   const commits = inputs.comparisons.flatMap(({ data }) => layerCommitsLines(data.layerCommits ?? []));
-  if (commits.length > 0) {
-    out.push(`**${layerCommitsTitle}:**`, '');
-    for (const line of new Set(commits)) out.push(`- ${markdownCell(line)}`);
-    out.push('');
-  }
+  out.push(...layerCommitsMarkdown([...new Set(commits)]));
   if (machines.size > 1)
     out.push(`Runs come from ${machines.size} different machines; compare their numbers with care.`, '');
   return out;

@@ -47,14 +47,31 @@ export function chooseNoise(
           };
     return { noise, line: `noise: ${noise.summary.description}` };
   }
+  const stored = storedCalibration(ctx, base, head);
+  if (!stored.found) return defaultNoise(stored.reason);
+  const noise = runNoiseFromCalibration(stored.calibration, stored.file);
+  return { noise, line: `noise: ${noise.summary.description}${stored.note ? ` (${stored.note})` : ''}` };
+}
+
+/**
+ * The stored calibration that describes `base` and `head`: this machine's
+ * and runtime's at the nearest --time (findBetweenRunCalibration), unless
+ * the runs were busier than its processes (loadBeyondCalibration); else why
+ * there is none. compare and check judge by it; `run --processes` tops up
+ * to its calm levels.
+ */
+export function storedCalibration(
+  ctx: CommandContext,
+  base: RunResult,
+  head: RunResult,
+): { found: true; calibration: BetweenRunCalibration; file: string; note?: string } | { found: false; reason: string } {
   const time = Math.max(base.options.timePerCase, head.options.timePerCase);
   const lookup = findBetweenRunCalibration(base.env, head.env, time, calibrationDir(ctx.env));
-  if (!lookup.found) return defaultNoise(lookup.reason);
+  if (!lookup.found) return lookup;
   const busier = loadBeyondCalibration(lookup.calibration, base, head);
-  if (busier !== undefined)
-    return defaultNoise(`the stored calibration ${lookup.file} does not describe these runs: ${busier}`);
-  const noise = runNoiseFromCalibration(lookup.calibration, lookup.file);
-  return { noise, line: `noise: ${noise.summary.description}${lookup.note ? ` (${lookup.note})` : ''}` };
+  return busier === undefined
+    ? lookup
+    : { found: false, reason: `the stored calibration ${lookup.file} does not describe these runs: ${busier}` };
 }
 
 function defaultNoise(why: string): ChosenNoise {

@@ -9,12 +9,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { calibrationDir, findBetweenRunCalibration } from '@layerbench/bench-runner/calibration';
 import { calmLevel, caseFigure, mergeProcessRuns, withinCalmLevel } from '@layerbench/bench-runner/compare';
 import { readRunResult, writeResultFile } from '@layerbench/bench-runner/results';
 import type { BenchCase, RunResult } from '@layerbench/bench-runner';
 import { UsageError } from './args.js';
-import { loadBeyondCalibration } from './between-runs.js';
+import { storedCalibration } from './between-runs.js';
 import type { CommandContext } from './commands/types.js';
 import {
   measurementOf,
@@ -145,19 +144,19 @@ export interface CalibratedLevels {
 
 /**
  * The calm levels of the stored calibration compare would take for `run`
- * (this machine and runtime, the nearest --time: findBetweenRunCalibration),
- * undefined when there is none, it has no calm level, or `run` was busier
- * than its processes (compare would not use it: loadBeyondCalibration).
+ * (storedCalibration: this machine and runtime, the nearest --time, not a
+ * calibration made at a lower load), undefined when there is none or it
+ * has no calm level.
  * compare compares calm figures only of processes at that level, so a run
  * whose processes all met the slow state is short of the fast state even
  * when they agree with each other.
  */
 export function calibratedLevelsFor(ctx: CommandContext, run: RunResult): CalibratedLevels | undefined {
-  const lookup = findBetweenRunCalibration(run.env, run.env, run.options.timePerCase, calibrationDir(ctx.env));
-  if (!lookup.found || loadBeyondCalibration(lookup.calibration, run, run) !== undefined) return undefined;
-  const cases = lookup.calibration.cases;
+  const stored = storedCalibration(ctx, run, run);
+  if (!stored.found) return undefined;
+  const cases = stored.calibration.cases;
   if (!Object.values(cases).some((c) => c.calmLevel !== undefined)) return undefined;
-  return { file: lookup.file, level: (id) => cases[id]?.calmLevel };
+  return { file: stored.file, level: (id) => cases[id]?.calmLevel };
 }
 
 export interface ProcessesOutcome {

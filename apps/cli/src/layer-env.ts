@@ -9,6 +9,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { layerFingerprint } from '@layerbench/bench-runner';
 import type { DispatchDecision, LayerFingerprint } from '@layerbench/bench-runner';
+import { peersPackage } from './between-runs.js';
 import type { Layers } from './layers.js';
 
 /** The package behind each key of Layers, plus the engine itself. */
@@ -58,6 +59,11 @@ export function installedPackageDir(fromDir: string, name: string): string | und
 /** This CLI's package folder: its dist/ is what runs, its suites define the cases. */
 export function cliPackageDir(): string {
   return fileURLToPath(new URL('..', import.meta.url));
+}
+
+/** The npm peers' package folder as this CLI loads it, undefined when not installed. */
+export function peersPackageDir(): string | undefined {
+  return installedPackageDir(cliPackageDir(), peersPackage);
 }
 
 /** The folder of a workspace layer package (where its package.json and dist/ are). */

@@ -7,7 +7,7 @@ import type * as Sha1Dispatch from '@layerbench/sha1-dispatch';
 import type * as Esp from '@layerbench/esp';
 import { staleBuildProblem } from './built-from.js';
 import { cliPackage, peersPackage } from './between-runs.js';
-import { cliPackageDir, enginePackage, installedPackageDir, layerPackages, workspacePackageDir } from './layer-env.js';
+import { cliPackageDir, enginePackage, layerPackages, peersPackageDir, workspacePackageDir } from './layer-env.js';
 import { InputFileError } from './result-files.js';
 
 export interface Layers {
@@ -37,14 +37,13 @@ export function workspaceBuildProblems(): string[] {
  * cases) and the npm peers (their wrappers), when installed.
  */
 export function stampedPackages(): [name: string, dir: string][] {
-  const cli = cliPackageDir();
-  const peers = installedPackageDir(cli, peersPackage);
+  const peers = peersPackageDir();
   return [
     ...[...Object.values(layerPackages), enginePackage].map((name): [string, string] => [
       name,
       workspacePackageDir(name),
     ]),
-    [cliPackage, cli],
+    [cliPackage, cliPackageDir()],
     ...(peers === undefined ? [] : [[peersPackage, peers] as [string, string]]),
   ];
 }

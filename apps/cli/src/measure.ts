@@ -8,9 +8,8 @@ import { join } from 'node:path';
 import { collectEnv, layerFingerprint, runCases } from '@layerbench/bench-runner';
 import { writeResultFile } from '@layerbench/bench-runner/results';
 import type { BenchCase, EnvFingerprint, LayerFingerprint, RunResult } from '@layerbench/bench-runner';
-import { peersPackage } from './between-runs.js';
 import type { CommandContext } from './commands/types.js';
-import { cliPackageDir, describeLayers, installedPackageDir } from './layer-env.js';
+import { cliPackageDir, describeLayers, installedPackageDir, peersPackageDir } from './layer-env.js';
 import type { LayerReport } from './layer-env.js';
 import { loadWorkspaceLayers } from './layers.js';
 import type { Layers } from './layers.js';
@@ -91,7 +90,7 @@ function ownFingerprints(): LayerFingerprint[] {
  * when the peers package is not installed.
  */
 export function peersFingerprint(): LayerFingerprint | undefined {
-  const dir = installedPackageDir(cliPackageDir(), peersPackage);
+  const dir = peersPackageDir();
   if (dir === undefined) return undefined;
   const manifestPath = join(dir, 'package.json');
   const fingerprint = layerFingerprint(dir, 'workspace');

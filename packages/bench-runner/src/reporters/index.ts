@@ -6,7 +6,7 @@
 export { formatTable, describeEnv } from './table.js';
 export { formatComparison, describeDiff, caseNote, formatInterval, summaryLine, basisLines } from './comparison.js';
 export { formatMarkdown } from './markdown.js';
-export { describeLayerCommits, layerCommitsHeading, layerCommitsLines, layerCommitsTitle } from './layer-commits.js';
+export { describeLayerCommits, layerCommitsHeading, layerCommitsLines, layerCommitsMarkdown } from './layer-commits.js';
 export { formatJson } from './json.js';
 export { formatNtpsec, ntpsecHeader } from './ntpsec.js';
 export { formatEsptest } from './esptest.js';

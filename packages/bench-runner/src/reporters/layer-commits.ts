@@ -2,6 +2,7 @@
 // line names them for each attributed layer, compare's report for each layer
 // whose built code differs between the runs.
 import type { LayerCommits } from '../results/schemas.js';
+import { markdownCell } from './markdown-cell.js';
 
 /**
  * The commits that changed the layer's folder, e.g. `1 commit changed
@@ -25,12 +26,19 @@ export function describeLayerCommits(found: LayerCommits): string {
   return `${n} commits changed ${found.folder}${workspace}: git log ${found.good.slice(0, 12)}..${found.bad.slice(0, 12)} -- ${found.folder}`;
 }
 
-/** The heading of the list of layerCommitsLines in a report of a comparison (a Markdown title: layerCommitsTitle). */
+/** The heading of the list of layerCommitsLines in a report of a comparison (in Markdown capitalised: layerCommitsMarkdown). */
 export const layerCommitsHeading =
   'commits that changed the layers whose code differs (README and test files left out)';
-export const layerCommitsTitle = `${layerCommitsHeading[0]!.toUpperCase()}${layerCommitsHeading.slice(1)}`;
+const layerCommitsTitle = `${layerCommitsHeading[0]!.toUpperCase()}${layerCommitsHeading.slice(1)}`;
 
 /** One line per layer, `<layer>: <describeLayerCommits>`, in the order recorded. */
 export function layerCommitsLines(list: readonly LayerCommits[]): string[] {
   return list.map((found) => `${found.layer}: ${describeLayerCommits(found)}`);
+}
+
+/** The Markdown block of these layerCommitsLines: a bold title, one item each, a blank line; nothing without lines. */
+export function layerCommitsMarkdown(lines: readonly string[]): string[] {
+  return lines.length === 0
+    ? []
+    : [`**${layerCommitsTitle}:**`, '', ...lines.map((line) => `- ${markdownCell(line)}`), ''];
 }

@@ -1,5 +1,5 @@
 // Markdown of a run or a comparison, for job summaries and PR comments.
-import { layerCommitsLines, layerCommitsTitle } from './layer-commits.js';
+import { layerCommitsLines, layerCommitsMarkdown } from './layer-commits.js';
 import type { Comparison, RunResult } from '../types.js';
 import { basisLines, caseNote, describeDiff, formatInterval, summaryLine } from './comparison.js';
 import { confidenceLabel } from '../stats/verdict.js';
@@ -71,11 +71,7 @@ function comparisonMarkdown(cmp: Comparison): string {
     for (const d of cmp.fingerprintDiffs) lines.push(`- ${markdownCell(describeDiff(d))}`);
     lines.push('');
   }
-  if (cmp.layerCommits !== undefined && cmp.layerCommits.length > 0) {
-    lines.push(`**${layerCommitsTitle}:**`, '');
-    for (const line of layerCommitsLines(cmp.layerCommits)) lines.push(`- ${markdownCell(line)}`);
-    lines.push('');
-  }
+  lines.push(...layerCommitsMarkdown(layerCommitsLines(cmp.layerCommits ?? [])));
   const rows = cmp.cases.map((c) => [
     `\`${c.id}\``,
     formatNs(c.baseMedian),
