@@ -31,5 +31,6 @@ export const sharedConfig = defineConfig({
     hookTimeout: 120_000,
     pool: 'forks',
     maxWorkers: 2,
+    globalSetup: [`${root}vitest.tmpdir.ts`],
   },
 });

@@ -14,5 +14,6 @@ export default defineConfig({
     testTimeout: 30 * 60_000,
     hookTimeout: 5 * 60_000,
     reporters: ['verbose'],
+    globalSetup: sharedConfig.test?.globalSetup,
   },
 });

@@ -17,7 +17,7 @@
 // totals; writes <dir>/summary.json. --compare-only re-compares the run files
 // already in --dir (e.g. with another calibration) without measuring again.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -129,3 +129,4 @@ for (const [name, calibration, judgeIdenticalCode] of modes) {
   );
 }
 writeFileSync(join(dir, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
+rmSync(emptyCalibrationDir, { recursive: true, force: true });

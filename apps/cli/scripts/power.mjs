@@ -14,7 +14,7 @@
 // Prints per pair and comparison the exit code, the cases called regressed or
 // improved with their ratios, and the load average; writes <dir>/summary.json.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -78,14 +78,18 @@ const slowedRun = (every, out) =>
 
 /**
  * --processes k: k slowed runs one after the other, merged as `layerbench run --processes k` merges;
- * with --extra n, up to n more as `run --extra-processes n` adds them (the parts stay in <dir>, so the
- * first k alone can be judged too).
+ * with --extra n, up to n more as `run --extra-processes n` adds them: a process counts as in the fast
+ * state at the lower of the runs' lowest level and the case's calm level in --calibration, as `run`
+ * counts it with the stored calibration compare takes (the parts stay in <dir>, so the first k alone can
+ * be judged too).
  */
+const calibrated = values.calibration === undefined ? {} : JSON.parse(readFileSync(values.calibration, 'utf8')).cases;
+const calibratedLevel = (id) => calibrated[id]?.calmLevel;
 function slowedRuns(every, out) {
   if (processes === 1) return slowedRun(every, out);
   const parts = [];
   for (let k = 1; k <= processes + extra; k++) {
-    if (k > processes && shortOfFastState(parts.map(calmStatesOf), processes).length === 0) break;
+    if (k > processes && shortOfFastState(parts.map(calmStatesOf), processes, calibratedLevel).length === 0) break;
     const part = out.replace(/\.json$/, `.p${k}.json`);
     slowedRun(every, part);
     parts.push(readRunResult(part));
@@ -151,3 +155,4 @@ for (let p = 1; p <= Number(values.pairs); p++) {
   }
 }
 writeFileSync(join(dir, 'summary.json'), `${JSON.stringify({ ...values, rows }, null, 2)}\n`);
+rmSync(noCalibration, { recursive: true, force: true });
