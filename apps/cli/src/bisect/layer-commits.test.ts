@@ -75,9 +75,8 @@ describe('layerCommits', () => {
         { layer: 'aes-core', base: c.base, head: c.moreTests },
         { layer: 'esp', base: c.aes, head: c.moreTests },
         { layer: 'cmac', base: c.base, head: c.base },
-        // A run without a commit, and a base that is not an ancestor of the head: nothing.
+        // A run without a commit: nothing.
         { layer: 'sha1-dispatch', base: c.base },
-        { layer: 'bench-runner', base: c.moreTests, head: c.base },
       ]),
     ).toEqual([
       {
@@ -93,14 +92,88 @@ describe('layerCommits', () => {
     ]);
   });
 
-  it('is undefined when a side has no commit, or the good end is not an ancestor of the bad one', () => {
+  it('is undefined when a side has no commit', () => {
     expect(layerCommits(repo, side('aes-core', 'dir:/x'), side('aes-core', 'git:HEAD', c.moreTests))).toBeUndefined();
     expect(
       layerCommits(repo, side('aes-core', 'git:HEAD', c.moreTests), side('aes-core', 'tgz:/x.tgz')),
     ).toBeUndefined();
-    expect(
-      layerCommits(repo, side('aes-core', 'git:HEAD', c.moreTests), side('aes-core', 'git:base', c.base)),
-    ).toBeUndefined();
+  });
+
+  it("lists each side's commits since the common ancestor when the good end is not an ancestor of the bad one", () => {
+    // The bad end older than the good one: the commits are all on the good side.
+    expect(layerCommits(repo, side('aes-core', 'git:HEAD', c.moreTests), side('aes-core', 'git:base', c.base))).toEqual(
+      {
+        layer: 'aes-core',
+        folder: 'packages/aes-core',
+        good: c.moreTests,
+        bad: c.base,
+        commits: [],
+        uncommitted: false,
+        goodSideCommits: [{ commit: c.aes, subject: "aes-core: the slow one's" }],
+      },
+    );
+    // A base run of main made after the head's branch left it: a commit on each side.
+    const main = git('rev-parse', '--abbrev-ref', 'HEAD');
+    git('checkout', '-q', '-b', 'branch', c.esp);
+    try {
+      const branch = commit('packages/aes-core/src/other.ts', 'export const b = 1;\n', 'aes-core: on the branch');
+      const found = runLayerCommits(repo, [{ layer: 'aes-core', base: c.moreTests, head: branch }]);
+      expect(found).toEqual([
+        {
+          layer: 'aes-core',
+          folder: 'packages/aes-core',
+          good: c.moreTests,
+          bad: branch,
+          commits: [{ commit: branch, subject: 'aes-core: on the branch' }],
+          uncommitted: false,
+          goodSideCommits: [{ commit: c.aes, subject: "aes-core: the slow one's" }],
+        },
+      ]);
+      // Diverged ends leave no ancestor range for find to measure.
+      expect(findHintLines(found[0]!, 'aes/aes-128/block/ct')).toEqual([]);
+    } finally {
+      git('checkout', '-q', main);
+    }
+  });
+
+  it('says why it lists no commit when the checkout lacks one: a shallow clone, or a commit never fetched', () => {
+    const missing = 'f'.repeat(40);
+    expect(runLayerCommits(repo, [{ layer: 'esp', base: missing, head: c.moreTests }])).toEqual([
+      {
+        layer: 'esp',
+        folder: 'packages/esp',
+        good: missing,
+        bad: c.moreTests,
+        commits: [],
+        uncommitted: false,
+        unlisted:
+          'this checkout does not hold commit ffffffffffff (a run of another repository, or of a commit not fetched here)',
+      },
+    ]);
+    // Two commits of unrelated histories: no range to read.
+    const main = git('rev-parse', '--abbrev-ref', 'HEAD');
+    git('checkout', '-q', '--orphan', 'unrelated');
+    try {
+      const orphan = commit('packages/esp/src/index.ts', 'export const e = 9;\n', 'esp: another history');
+      expect(runLayerCommits(repo, [{ layer: 'esp', base: c.moreTests, head: orphan }])[0]?.unlisted).toBe(
+        `this checkout holds no common ancestor of ${c.moreTests!.slice(0, 12)} and ${orphan.slice(0, 12)} (a run of another repository, or of a commit not fetched here)`,
+      );
+    } finally {
+      git('checkout', '-q', '-f', main);
+    }
+    const shallow = mkdtempSync(join(tmpdir(), 'layerbench-layer-commits-shallow-'));
+    try {
+      const clone = spawnSync('git', ['clone', '-q', '--depth', '1', `file://${repo}`, shallow], { encoding: 'utf8' });
+      expect(clone.status, clone.stderr).toBe(0);
+      const [found] = runLayerCommits(shallow, [{ layer: 'aes-core', base: c.base, head: c.moreTests }]);
+      expect(found?.commits).toEqual([]);
+      expect(found?.unlisted).toBe(
+        `this checkout does not hold commit ${c.base!.slice(0, 12)} (it is a shallow clone: \`git fetch --unshallow\`, or in GitHub Actions \`actions/checkout\` with \`fetch-depth: 0\`)`,
+      );
+      expect(findHintLines(found!, 'aes/aes-128/block/ct')).toEqual([]);
+    } finally {
+      rmSync(shallow, { recursive: true, force: true });
+    }
   });
 });
 

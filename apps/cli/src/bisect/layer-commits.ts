@@ -30,8 +30,11 @@ function git(repoRoot: string, args: string[]): { ok: boolean; out: string } {
 /**
  * The commits between the good and the bad side's checkouts of `layer` that
  * changed its folder, when both come from commits of `repoRoot` (or the bad
- * side is its workspace) and the good one is an ancestor of the bad one;
- * undefined otherwise (a directory, a tarball, unrelated commits).
+ * side is its workspace); undefined otherwise (a directory, a tarball).
+ * When the good commit is not an ancestor of the bad one (a base run of
+ * main made after the head's branch left it), the commits of each side
+ * since their common ancestor; when the checkout does not hold a commit (a
+ * shallow clone, as CI checkouts are by default), none, and why.
  */
 export function layerCommits(
   repoRoot: string,
@@ -42,35 +45,49 @@ export function layerCommits(
   const workspace = bad.source === 'workspace';
   const badCommit = bad.commit ?? (workspace ? git(repoRoot, ['rev-parse', 'HEAD']).out : undefined);
   if (!badCommit) return undefined;
-  if (!git(repoRoot, ['merge-base', '--is-ancestor', good.commit, badCommit]).ok) return undefined;
   const folder = folderOf(good.name);
-  const log = git(repoRoot, [
-    'log',
-    '--reverse',
-    '--format=%H%x09%s',
-    `${good.commit}..${badCommit}`,
-    '--',
-    ...codeOf(folder),
-  ]);
+  const ends = { layer: good.name, folder, good: good.commit, bad: badCommit };
+  const unlisted = (why: string): LayerCommits => {
+    const shallow = git(repoRoot, ['rev-parse', '--is-shallow-repository']).out === 'true';
+    const fix = shallow
+      ? 'it is a shallow clone: `git fetch --unshallow`, or in GitHub Actions `actions/checkout` with `fetch-depth: 0`'
+      : 'a run of another repository, or of a commit not fetched here';
+    return { ...ends, commits: [], uncommitted: false, unlisted: `${why} (${fix})` };
+  };
+  const missing = [good.commit, badCommit].find((c) => !git(repoRoot, ['cat-file', '-e', `${c}^{commit}`]).ok);
+  if (missing !== undefined) return unlisted(`this checkout does not hold commit ${missing.slice(0, 12)}`);
+  const diverged = !git(repoRoot, ['merge-base', '--is-ancestor', good.commit, badCommit]).ok;
+  // Without a common ancestor (a shallow history cut between them) each side's log would run to its root.
+  if (diverged && !git(repoRoot, ['merge-base', good.commit, badCommit]).ok)
+    return unlisted(
+      `this checkout holds no common ancestor of ${good.commit.slice(0, 12)} and ${badCommit.slice(0, 12)}`,
+    );
+  const commits = changedIn(repoRoot, `${good.commit}..${badCommit}`, folder);
+  if (commits === undefined) return undefined;
+  const goodSide = diverged ? changedIn(repoRoot, `${badCommit}..${good.commit}`, folder) : undefined;
+  if (diverged && goodSide === undefined) return undefined;
+  const status = workspace
+    ? git(repoRoot, ['status', '--porcelain', '--untracked-files=all', '--', ...codeOf(folder)])
+    : { ok: true, out: '' };
+  return {
+    ...ends,
+    commits,
+    uncommitted: status.ok && status.out !== '',
+    ...(goodSide === undefined ? {} : { goodSideCommits: goodSide }),
+  };
+}
+
+/** The commits of `range` (git log, oldest first) that changed the code of `folder`; undefined when git fails. */
+function changedIn(repoRoot: string, range: string, folder: string): LayerCommits['commits'] | undefined {
+  const log = git(repoRoot, ['log', '--reverse', '--format=%H%x09%s', range, '--', ...codeOf(folder)]);
   if (!log.ok) return undefined;
-  const commits = log.out
+  return log.out
     .split('\n')
     .filter((line) => line !== '')
     .map((line) => {
       const tab = line.indexOf('\t');
       return { commit: line.slice(0, tab), subject: line.slice(tab + 1) };
     });
-  const status = workspace
-    ? git(repoRoot, ['status', '--porcelain', '--untracked-files=all', '--', ...codeOf(folder)])
-    : { ok: true, out: '' };
-  return {
-    layer: good.name,
-    folder,
-    good: good.commit,
-    bad: badCommit,
-    commits,
-    uncommitted: status.ok && status.out !== '',
-  };
 }
 
 /** How many commits a hint lists before it says how many more there are. */
@@ -85,6 +102,9 @@ const LISTED = 8;
  */
 export function findHintLines(found: LayerCommits, caseId: string | undefined, repo?: string): string[] {
   const n = found.commits.length;
+  // find measures the commits of one line of history, from an ancestor: none to measure when the report
+  // could list no commit, or the two ends diverged.
+  if (found.unlisted !== undefined || found.goodSideCommits !== undefined) return [];
   // find measures commits: worth it when several could be the one, or none of them changed the folder.
   if (caseId === undefined || n === 1 || (n === 0 && found.uncommitted)) return [];
   const short = (c: string) => c.slice(0, 12);
@@ -108,8 +128,8 @@ export function findHintLines(found: LayerCommits, caseId: string | undefined, r
 /**
  * For `compare`: each layer whose built code differs between two runs, with
  * the commits between the runs' commits (their fingerprints') that changed
- * its folder, when `repoRoot` holds both and the base's is an ancestor of
- * the head's (layerCommits); none for the other layers. A run records the
+ * its folder (layerCommits: each side's when they diverged, why none when
+ * `repoRoot` lacks one); none for the other layers. A run records the
  * commit its checkout was at, not whether it had uncommitted changes: two
  * runs of one commit whose code differs are recorded as no commit and
  * `uncommitted`.
@@ -118,10 +138,11 @@ export function runLayerCommits(
   repoRoot: string,
   changed: readonly { layer: CodeLayerName; base?: string; head?: string }[],
 ): LayerCommits[] {
-  return changed.flatMap(({ layer, base, head }) => {
+  return changed.flatMap(({ layer, base, head }): LayerCommits[] => {
     if (base === undefined || head === undefined) return [];
     if (base === head)
       return [{ layer, folder: folderOf(layer), good: base, bad: head, commits: [], uncommitted: true }];
-    return layerCommits(repoRoot, { name: layer, commit: base }, { commit: head, source: `git:${head}` }) ?? [];
+    const found = layerCommits(repoRoot, { name: layer, commit: base }, { commit: head, source: `git:${head}` });
+    return found === undefined ? [] : [found];
   });
 }

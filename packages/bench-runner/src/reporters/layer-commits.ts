@@ -8,12 +8,19 @@ import { markdownCell } from './markdown-cell.js';
  * The commits that changed the layer's folder, e.g. `1 commit changed
  * packages/aes-core: 61e54548f956 "aes-core ct: ..."` (the subject quoted: it
  * can hold the ';', ':' and ')' a line is built of), `3 commits changed
- * packages/aes-core: git log <good>..<bad> -- packages/aes-core`, or why no
- * commit did.
+ * packages/aes-core: git log <good>..<bad> -- packages/aes-core`, why no
+ * commit did, the commits on each side when the two commits' histories
+ * diverged, or why none could be listed.
  */
 export function describeLayerCommits(found: LayerCommits): string {
+  if (found.unlisted !== undefined) return `commits not listed: ${found.unlisted}`;
   const n = found.commits.length;
   const workspace = found.uncommitted ? ' and the workspace has changes there in no commit' : '';
+  if (found.goodSideCommits !== undefined) {
+    const good = found.good.slice(0, 12);
+    const bad = found.bad.slice(0, 12);
+    return `${good} is not an ancestor of ${bad}; since their common ancestor ${found.folder} was changed on ${bad}'s side ${byCommits(found.commits, `${good}..${bad}`, found.folder)}${workspace}, and on ${good}'s side ${byCommits(found.goodSideCommits, `${bad}..${good}`, found.folder)}`;
+  }
   if (n === 0) {
     return found.uncommitted
       ? `no commit changed ${found.folder}; the workspace has changes there in no commit`
@@ -24,6 +31,14 @@ export function describeLayerCommits(found: LayerCommits): string {
     return `1 commit changed ${found.folder}${workspace}: ${only.commit.slice(0, 12)} ${JSON.stringify(only.subject)}`;
   }
   return `${n} commits changed ${found.folder}${workspace}: git log ${found.good.slice(0, 12)}..${found.bad.slice(0, 12)} -- ${found.folder}`;
+}
+
+/** `by no commit`, `by 1 commit, <id> "<subject>"` or `by 3 commits (git log <range> -- <folder>)`. */
+function byCommits(commits: LayerCommits['commits'], range: string, folder: string): string {
+  if (commits.length === 0) return 'by no commit';
+  if (commits.length === 1)
+    return `by 1 commit, ${commits[0]!.commit.slice(0, 12)} ${JSON.stringify(commits[0]!.subject)}`;
+  return `by ${commits.length} commits (git log ${range} -- ${folder})`;
 }
 
 /** The heading of the list of layerCommitsLines in a report of a comparison (in Markdown capitalised: layerCommitsMarkdown). */

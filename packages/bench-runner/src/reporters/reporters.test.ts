@@ -7,6 +7,7 @@ import { toBmf } from './bmf.js';
 import { formatComparison } from './comparison.js';
 import { formatEsptest } from './esptest.js';
 import { formatJson } from './json.js';
+import { layerCommitsLines } from './layer-commits.js';
 import { formatMarkdown } from './markdown.js';
 import { formatNtpsec, ntpsecRow, ntpsecSectionLine } from './ntpsec.js';
 import { formatSpeed } from './speed.js';
@@ -370,6 +371,34 @@ describe('formatComparison and formatMarkdown', () => {
     expect(md).toContain(
       '- sha1-dispatch: 1 commit changed packages/sha1-dispatch: cccccccccccc "sha1-dispatch: generic \\| fallback"',
     );
+  });
+  it("name each side's commits when the base is not an ancestor of the head, and why none are listed", () => {
+    const ends = { good: 'a'.repeat(40), bad: 'b'.repeat(40), uncommitted: false };
+    const lines = layerCommitsLines([
+      {
+        layer: 'aes-core',
+        folder: 'packages/aes-core',
+        ...ends,
+        commits: [{ commit: 'c'.repeat(40), subject: 'aes-core: on the branch' }],
+        goodSideCommits: [
+          { commit: 'd'.repeat(40), subject: 'one' },
+          { commit: 'e'.repeat(40), subject: 'two' },
+        ],
+      },
+      { layer: 'cmac', folder: 'packages/cmac', ...ends, commits: [], goodSideCommits: [] },
+      {
+        layer: 'esp',
+        folder: 'packages/esp',
+        ...ends,
+        commits: [],
+        unlisted: 'this checkout does not hold commit aaaaaaaaaaaa',
+      },
+    ]);
+    expect(lines).toEqual([
+      `aes-core: aaaaaaaaaaaa is not an ancestor of bbbbbbbbbbbb; since their common ancestor packages/aes-core was changed on bbbbbbbbbbbb's side by 1 commit, cccccccccccc "aes-core: on the branch", and on aaaaaaaaaaaa's side by 2 commits (git log bbbbbbbbbbbb..aaaaaaaaaaaa -- packages/aes-core)`,
+      `cmac: aaaaaaaaaaaa is not an ancestor of bbbbbbbbbbbb; since their common ancestor packages/cmac was changed on bbbbbbbbbbbb's side by no commit, and on aaaaaaaaaaaa's side by no commit`,
+      'esp: commits not listed: this checkout does not hold commit aaaaaaaaaaaa',
+    ]);
   });
   it('markdown run lists cases, failures and the overhead', () => {
     const run = runOf(

@@ -375,16 +375,32 @@ export type FingerprintDiff = z.infer<typeof fingerprintDiffSchema>;
  * good..bad -- folder): a layer bisect attributed a change to, or one whose
  * built code differs between the two runs compare compared.
  */
+const commitSchema = z.object({ commit: z.string(), subject: z.string() });
+
 export const layerCommitsSchema = z.object({
   layer: z.string(),
   /** The layer's folder in the repository, e.g. `packages/aes-core`. */
   folder: z.string(),
   good: z.string(),
   bad: z.string(),
-  /** Oldest first; README, changelog and test files left out (they do not change the built code). */
-  commits: z.array(z.object({ commit: z.string(), subject: z.string() })),
+  /**
+   * Oldest first; README, changelog and test files left out (they do not
+   * change the built code). When the good commit is not an ancestor of the
+   * bad one, those on the bad side since their common ancestor (git log
+   * good..bad).
+   */
+  commits: z.array(commitSchema),
   /** The bad side was a workspace whose folder had changes in no commit (compare: both runs were of one commit). */
   uncommitted: z.boolean(),
+  /**
+   * Only when the good commit is not an ancestor of the bad one (a base run
+   * of main made after the head's branch left it): the commits that changed
+   * the folder on the good side since their common ancestor (git log
+   * bad..good), oldest first.
+   */
+  goodSideCommits: z.array(commitSchema).optional(),
+  /** Why no commit is listed (commits is then empty), e.g. a commit this checkout does not hold (a shallow clone). */
+  unlisted: z.string().optional(),
 });
 
 export type LayerCommits = z.infer<typeof layerCommitsSchema>;
