@@ -125,7 +125,7 @@ describe('compare', { timeout: heavyTestTimeout }, () => {
     // The calibration's processes ran at load 0.5: the head at 3.4 is beyond it, so the default judges (40%: not called).
     const stored = await runCli(['compare', base, busyRegressed], { env: calibrated });
     expect(stored.stdout).toMatch(
-      /^noise: the stored calibration .* does not describe these runs: they ran at a load average of up to 3\.4, its processes at most 0\.5; calibrate at the load the comparisons see: assuming the conservative default/m,
+      /^noise: the stored calibration .* does not describe these runs: they ran at a load average of up to 3\.4, its processes at most 0\.5 \(taken as 1\.0: its own measuring process\); calibrate at the load the comparisons see: assuming the conservative default/m,
     );
     expect(stored.code, stored.stdout).toBe(0);
     const file = join(work, 'explicit-calibration-busy.json');
