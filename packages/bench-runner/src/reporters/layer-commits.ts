@@ -16,29 +16,32 @@ export function describeLayerCommits(found: LayerCommits): string {
   if (found.unlisted !== undefined) return `commits not listed: ${found.unlisted}`;
   const n = found.commits.length;
   const workspace = found.uncommitted ? ' and the workspace has changes there in no commit' : '';
+  const { good, bad, folder } = found;
   if (found.goodSideCommits !== undefined) {
-    const good = found.good.slice(0, 12);
-    const bad = found.bad.slice(0, 12);
-    return `${good} is not an ancestor of ${bad}; since their common ancestor ${found.folder} was changed on ${bad}'s side ${byCommits(found.commits, `${good}..${bad}`, found.folder)}${workspace}, and on ${good}'s side ${byCommits(found.goodSideCommits, `${bad}..${good}`, found.folder)}`;
+    return `${short(good)} is not an ancestor of ${short(bad)}; since their common ancestor ${folder} was changed on ${short(bad)}'s side ${byCommits(found.commits, logOf(good, bad, folder))}${workspace}, and on ${short(good)}'s side ${byCommits(found.goodSideCommits, logOf(bad, good, folder))}`;
   }
   if (n === 0) {
     return found.uncommitted
-      ? `no commit changed ${found.folder}; the workspace has changes there in no commit`
-      : `no commit changed ${found.folder}: its built code differs through a shared build input`;
+      ? `no commit changed ${folder}; the workspace has changes there in no commit`
+      : `no commit changed ${folder}: its built code differs through a shared build input`;
   }
-  if (n === 1) {
-    const only = found.commits[0]!;
-    return `1 commit changed ${found.folder}${workspace}: ${only.commit.slice(0, 12)} ${JSON.stringify(only.subject)}`;
-  }
-  return `${n} commits changed ${found.folder}${workspace}: git log ${found.good.slice(0, 12)}..${found.bad.slice(0, 12)} -- ${found.folder}`;
+  if (n === 1) return `1 commit changed ${folder}${workspace}: ${named(found.commits[0]!)}`;
+  return `${n} commits changed ${folder}${workspace}: ${logOf(good, bad, folder)}`;
 }
 
-/** `by no commit`, `by 1 commit, <id> "<subject>"` or `by 3 commits (git log <range> -- <folder>)`. */
-function byCommits(commits: LayerCommits['commits'], range: string, folder: string): string {
+const short = (commit: string): string => commit.slice(0, 12);
+
+/** One commit as the lines name it: `<id> "<subject>"` (quoted: a subject can hold the ';', ':' and ')' a line is built of). */
+const named = (c: LayerCommits['commits'][number]): string => `${short(c.commit)} ${JSON.stringify(c.subject)}`;
+
+/** The command that lists the commits from `from` to `to` that changed `folder`. */
+const logOf = (from: string, to: string, folder: string): string => `git log ${short(from)}..${short(to)} -- ${folder}`;
+
+/** `by no commit`, `by 1 commit, <id> "<subject>"` or `by 3 commits (<log>)`. */
+function byCommits(commits: LayerCommits['commits'], log: string): string {
   if (commits.length === 0) return 'by no commit';
-  if (commits.length === 1)
-    return `by 1 commit, ${commits[0]!.commit.slice(0, 12)} ${JSON.stringify(commits[0]!.subject)}`;
-  return `by ${commits.length} commits (git log ${range} -- ${folder})`;
+  if (commits.length === 1) return `by 1 commit, ${named(commits[0]!)}`;
+  return `by ${commits.length} commits (${log})`;
 }
 
 /** The heading of the list of layerCommitsLines in a report of a comparison (in Markdown capitalised: layerCommitsMarkdown). */
