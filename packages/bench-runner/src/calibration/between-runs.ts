@@ -13,10 +13,10 @@ import { calmLevel, caseFigure, figureBases, withinCalmLevel } from '../compare/
 import type { RunNoise } from '../compare/noise.js';
 import { runNoiseFromCalibration, withinFalseAlarmTargets } from '../compare/noise.js';
 import {
-  calmProcessesNeeded,
   compareProcessFigures,
   isolatedModeIndexes,
   minCalmProcesses,
+  minCalmProcessesPerSide,
   runPartOf,
 } from '../compare/processes.js';
 import type { BetweenRunCalibration, CaseResult, CaseSpread, FigureBasis, RunResult } from '../results/schemas.js';
@@ -118,9 +118,9 @@ export function sittingsOf(inOrder: readonly RunResult[]): number[] {
  * process read `sha1/1500/wasm`'s calm figure 0.4169 (04:08 UTC) and 0.5510
  * (04:34) against 0.345-0.357 in all the others, with the probe in the fast
  * state throughout; kept, each made the case's calm spread 5.45% and 11.64%
- * instead of about 0.9%. A calibration that left one out makes compare ask
- * for three calm processes a side (calmModes); compare leaves such a mode
- * out of a run of several processes by the same rule (one a side).
+ * instead of about 0.9%. The case records how many it left out (calmModes);
+ * compare leaves such a mode out of a run of several processes by the same
+ * rule (one a side).
  */
 export function isolatedModes(inOrder: readonly CaseResult[]): Set<CaseResult> {
   const figures = inOrder.map((c) => caseFigure(c, 'calm-relative')!);
@@ -429,10 +429,8 @@ export interface SeveralProcessesOutlook {
  * one-process figures. A calibration without neighbour spreads gives the
  * one-process interval whatever k (all of sigma is the run's). The calm
  * figure is taken only where compare would take it: with at least
- * minCalmProcessesPerSide processes a side, three for a case whose
- * calibration left a process in a mode of its own out (calmModes); with
- * fewer, the calibration's basis (one process a side: compare's one-process
- * rule, √2·σ).
+ * minCalmProcessesPerSide processes a side; with fewer, the calibration's
+ * basis (one process a side: compare's one-process rule, √2·σ).
  */
 export function severalProcessesOutlook(
   calibration: BetweenRunCalibration,
@@ -443,9 +441,8 @@ export function severalProcessesOutlook(
   const ones = Array<number>(k).fill(1);
   const out: Record<string, SeveralProcessesOutlook> = {};
   for (const [id, c] of Object.entries(calibration.cases)) {
-    const calmNeeds = calmProcessesNeeded(noise, id);
     const basis: FigureBasis =
-      c.sigma['calm-relative'] !== undefined && k >= calmNeeds ? 'calm-relative' : calibration.basis;
+      c.sigma['calm-relative'] !== undefined && k >= minCalmProcessesPerSide ? 'calm-relative' : calibration.basis;
     const spread = noise.spreadFor(id, basis);
     const { ratioCi } = compareProcessFigures(ones, ones, spread, {
       threshold: calibration.threshold,

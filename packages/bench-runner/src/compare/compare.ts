@@ -27,7 +27,6 @@ import {
   addStateShift,
   defaultRunNoise,
   defaultSpread,
-  minCalmProcessesPerSideAfterModes,
   stateMoved,
   stateSensitivity,
   type CaseSpreadEstimate,
@@ -36,7 +35,6 @@ import {
 import {
   calmModeFactor,
   calmModeSigmas,
-  calmProcessesNeeded,
   calmProcessFigures,
   compareProcessFigures,
   hasProcessFigures,
@@ -253,9 +251,7 @@ export function compareResults(base: RunResult, head: RunResult, options: Compar
       noise.calm === true &&
       sameReference &&
       noise.spreadFor(b.id, 'calm-relative').assumed !== true;
-    const calmFound = calmPossible
-      ? calmWithinCalibration(calmProcessFigures(b, h, calmProcessesNeeded(noise, b.id)), noise, b.id)
-      : undefined;
+    const calmFound = calmPossible ? calmWithinCalibration(calmProcessFigures(b, h), noise, b.id) : undefined;
     if (calmPossible && calmFound === undefined) calmShort.push(b.id);
     // A process alone in a mode of its own is left out of each side (at most one; see withoutIsolatedMode).
     const calm =
@@ -480,7 +476,7 @@ function describeNoise(
         ? `${modesLeftOut.length} without a process that ran the case alone in a mode of its own (its calm figure beyond ${calmModeSigmas} of the case's calibrated sds, ${Math.round((minCalmModeFactor - 1) * 100)}-${Math.round((calmModeFactor - 1) * 100)}%, from its run's median and far beyond the others' spread: ${modesLeftOut.slice(0, 3).join('; ')}${modesLeftOut.length > 3 ? '; ...' : ''}); `
         : '') +
       (calmShort.length > 0
-        ? `${calmShort.length} not by calm figures (${calmShort.slice(0, 3).join(', ')}${calmShort.length > 3 ? ', ...' : ''}): fewer than ${minCalmProcessesPerSide} processes a side (${minCalmProcessesPerSideAfterModes} where the calibration left a process in a mode of its own out) met the CPU's fast state (at the calibration's level) while the case ran, so their intervals are wide; more processes (\`run --processes\`) or a quieter time narrow them; `
+        ? `${calmShort.length} not by calm figures (${calmShort.slice(0, 3).join(', ')}${calmShort.length > 3 ? ', ...' : ''}): fewer than ${minCalmProcessesPerSide} processes a side met the CPU's fast state (at the calibration's level) while the case ran, so their intervals are wide; more processes (\`run --processes\`) or a quieter time narrow them; `
         : '') +
       `otherwise ${description}`;
   }

@@ -52,14 +52,6 @@ export interface CaseSpreadEstimate {
  */
 export const minRunShare = 0.5;
 
-/**
- * Fewest calm processes a side compare takes for a case whose calibration
- * left a process alone in a mode of its own out of its calm spread
- * (CaseSpread.calmModes; otherwise processes.ts's minCalmProcessesPerSide),
- * so that such a mode in the runs shows in their own spread.
- */
-export const minCalmProcessesPerSideAfterModes = 3;
-
 /** At most this share of A/A pairs may have a case called regressed (the 19 of 20). */
 export const targetPairFalseAlarms = 0.05;
 
@@ -109,13 +101,6 @@ export interface RunNoise {
    * fixed model).
    */
   calmLevelFor?: (id: string) => number | undefined;
-  /**
-   * Fewest calm processes a side for a case: three when the calibration
-   * left a process in a mode of its own out of the case's calm spread
-   * (CaseSpread.calmModes), else undefined (minCalmProcessesPerSide); read
-   * it through processes.ts's calmProcessesNeeded.
-   */
-  calmProcessesFor?: (id: string) => number | undefined;
 }
 
 /**
@@ -213,8 +198,6 @@ export function runNoiseFromCalibration(
       : {
           calm: true,
           calmLevelFor: (id: string) => calibration.cases[id]?.calmLevel,
-          calmProcessesFor: (id: string) =>
-            calibration.cases[id]?.calmModes === undefined ? undefined : minCalmProcessesPerSideAfterModes,
         }),
     spreadFor(id, basis) {
       const c = calibration.cases[id];

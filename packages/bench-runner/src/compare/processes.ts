@@ -36,7 +36,7 @@ import {
 import { checkCompareOptions, decideRatio, type CompareOptions } from '../stats/verdict.js';
 import type { CaseResult, FigureBasis, RunResult, SampleComparison } from '../results/schemas.js';
 import { calmLevel, caseFigure, figureBases, withinCalmLevel } from './figures.js';
-import { addStateShift, type CaseSpreadEstimate, type RunNoise } from './noise.js';
+import { addStateShift, type CaseSpreadEstimate } from './noise.js';
 
 /** A case's figure on every basis it has, in one process. */
 export function figuresOfProcess(c: CaseResult): Partial<Record<FigureBasis, number>> {
@@ -62,31 +62,32 @@ export function processFiguresOn(c: CaseResult, basis: FigureBasis): number[] | 
 }
 
 /**
- * Fewest calm processes a side needs to be compared on calm figures: with
- * one, a process in a mode of its own that the probe does not see is
+ * Fewest calm processes a side needs to be compared on calm figures.
+ * With one, a process in a mode of its own that the probe does not see is
  * invisible to the files' spread. Measured (2026-12-02 10:15 UTC, 12 fresh
  * processes at --time 1, load 0.9-1.2): `sha1/1500/wasm` read x1.45
  * (calm figure 0.5128 against 0.347-0.358) in one process whose probes were
  * all in the fast state.
+ * With two (the rule until 2026-12-05), a run whose other processes met the
+ * slow state could be judged on two processes that shared a sub-state of the
+ * fast one: under a busy loop (2026-12-05 16:13-16:31 UTC, load 2.1-2.4) a
+ * run of six processes of the SHA-1 seed had only two in the fast state,
+ * both read `sha1/1500/wasm` +5% (calm figures 0.3716 and 0.3728 against the
+ * base's 0.3507-0.3552; the seed leaves that case's code unchanged), and the
+ * case was called regressed x1.052 [1.032, 1.073]. With three, the same
+ * files give no such verdict; the +5% slowdown of one case was found as
+ * often in four sittings (13, 6, 13, 11 of 16 base/slowed comparisons) and
+ * in 6 instead of 8 of 16 in the busy one (bench-runner README, "Three calm
+ * processes a side").
  */
-export const minCalmProcessesPerSide = 2;
-
-/**
- * Fewest calm processes a side `noise` takes for case `id`: three where its
- * calibration left a process in a mode of its own out (RunNoise.calmProcessesFor),
- * else minCalmProcessesPerSide. compare and calibrate's outlook both ask here.
- */
-export function calmProcessesNeeded(noise: RunNoise, id: string): number {
-  return noise.calmProcessesFor?.(id) ?? minCalmProcessesPerSide;
-}
+export const minCalmProcessesPerSide = 3;
 
 /**
  * The calm figures of the processes of two cases that compare may compare
  * (processes in the same state, see figures.ts): those whose calm level lies
  * within calmLevelTolerance of the lowest level on either side; undefined
- * when a side has fewer than `perSide` of them (minCalmProcessesPerSide; a
- * calibration that left a mode out asks for three), or a case has no calm
- * figures.
+ * when a side has fewer than `perSide` of them (minCalmProcessesPerSide),
+ * or a case has no calm figures.
  */
 export function calmProcessFigures(
   base: CaseResult,
