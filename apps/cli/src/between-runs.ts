@@ -8,6 +8,7 @@ import { calibrationDir, findBetweenRunCalibration } from '@layerbench/bench-run
 import { readBetweenRunCalibration } from '@layerbench/bench-runner/results';
 import type { BetweenRunCalibration, CaseResult, RunResult } from '@layerbench/bench-runner';
 import type { CommandContext } from './commands/types.js';
+import { cliPackage, peersPackage } from './layer-env.js';
 import { readInputFile } from './result-files.js';
 
 export interface ChosenNoise {
@@ -147,12 +148,6 @@ export function calibrationMismatch(
   if (missing > 0) notes.push(`${missing} of the ${ids.length} common cases are not in it`);
   return notes;
 }
-
-/** The CLI itself: its suites define what each case does. */
-export const cliPackage = '@layerbench/cli';
-
-/** The npm peers (packages/peers): its fingerprint covers the peer libraries' installed versions. */
-export const peersPackage = '@layerbench/peers';
 
 /** The package of each layer a case can belong to, with the layers below it. */
 const layerStacks: Record<string, readonly string[]> = {

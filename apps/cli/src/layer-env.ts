@@ -9,7 +9,6 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { layerFingerprint } from '@layerbench/bench-runner';
 import type { DispatchDecision, LayerFingerprint } from '@layerbench/bench-runner';
-import { peersPackage } from './between-runs.js';
 import type { Layers } from './layers.js';
 
 /** The package behind each key of Layers, plus the engine itself. */
@@ -21,6 +20,12 @@ export const layerPackages = {
 } as const satisfies Record<keyof Layers, string>;
 
 export const enginePackage = '@layerbench/bench-runner';
+
+/** The CLI itself: its suites define what each case does. */
+export const cliPackage = '@layerbench/cli';
+
+/** The npm peers (packages/peers): its fingerprint covers the peer libraries' installed versions. */
+export const peersPackage = '@layerbench/peers';
 
 export interface LayerReport {
   capabilities?: string;

@@ -6,8 +6,15 @@ import type * as Cmac from '@layerbench/cmac';
 import type * as Sha1Dispatch from '@layerbench/sha1-dispatch';
 import type * as Esp from '@layerbench/esp';
 import { staleBuildProblem } from './built-from.js';
-import { cliPackage, peersPackage } from './between-runs.js';
-import { cliPackageDir, enginePackage, layerPackages, peersPackageDir, workspacePackageDir } from './layer-env.js';
+import {
+  cliPackage,
+  cliPackageDir,
+  enginePackage,
+  layerPackages,
+  peersPackage,
+  peersPackageDir,
+  workspacePackageDir,
+} from './layer-env.js';
 import { InputFileError } from './result-files.js';
 
 export interface Layers {

@@ -5,7 +5,8 @@ import { fileURLToPath } from 'node:url';
 import { layerFingerprint } from '@layerbench/bench-runner';
 import type { CaseResult } from '@layerbench/bench-runner';
 import { describe, expect, it } from 'vitest';
-import { caseLayers, peersPackage } from '../src/between-runs.js';
+import { caseLayers } from '../src/between-runs.js';
+import { peersPackage } from '../src/layer-env.js';
 import { peersFingerprint } from '../src/measure.js';
 
 describe('the npm peers in the fingerprint', () => {
