@@ -51,7 +51,7 @@ const options = {
   cpu: valueOption('n|auto|none', runCpuOptionHelp, cpuChoice),
   processes: valueOption(
     'k',
-    'measure in k fresh processes one after the other, each --time per case (default 1); compare then takes the spread between them from the files',
+    "measure in k fresh processes one after the other, each --time per case (default 1); compare then takes the spread between them from the files, and with a calibration compares the calm figures of at least 3 processes a side in the CPU's fast state (use k >= 4)",
     positiveInteger('processes'),
   ),
   'extra-processes': valueOption(
