@@ -14,6 +14,7 @@ import {
   extraProcessesFor,
   shortOfFastState,
   topUpLines,
+  fewProcessesNote,
 } from './fresh-processes.js';
 
 /** A case of one process: 20 slices relative to the reference, the state probe beside each (21 values). */
@@ -164,6 +165,14 @@ describe('the top-up of a run of several processes', () => {
       "2 more process(es), 6 in all: cases had fewer than 4 processes in the CPU's fast state at the level of the calibration /c/m-t1.json (its slower state is left out by compare)",
       "still fewer than 4 processes in the CPU's fast state at the level of the calibration /c/m-t1.json: a 1 of 6; compare may find them inconclusive (measure again later, or with --extra-processes)",
     ]);
+  });
+
+  it('says before a run of two processes that compare will not take its calm figures, and nothing from three', () => {
+    expect(fewProcessesNote(2)).toMatch(
+      /^2 processes: compare takes calm figures only from 3 or more processes a side in the CPU's fast state, .*--processes 4 or more/,
+    );
+    expect(fewProcessesNote(3)).toBeUndefined();
+    expect(fewProcessesNote(4)).toBeUndefined();
   });
 
   it('does not pass --processes, --extra-processes or --out on to each process', () => {

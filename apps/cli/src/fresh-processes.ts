@@ -9,7 +9,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { calmLevel, caseFigure, mergeProcessRuns, withinCalmLevel } from '@layerbench/bench-runner/compare';
+import {
+  calmLevel,
+  caseFigure,
+  mergeProcessRuns,
+  minCalmProcessesPerSide,
+  withinCalmLevel,
+} from '@layerbench/bench-runner/compare';
 import { readRunResult, writeResultFile } from '@layerbench/bench-runner/results';
 import type { BenchCase, RunResult } from '@layerbench/bench-runner';
 import { UsageError } from './args.js';
@@ -280,6 +286,10 @@ export async function measureInProcesses(
     if (!request.quiet && ctx.stderr.isTTY === true) ctx.stderr.write(`${command}: ${message}\n`);
   };
   const args = typeof childArgs === 'function' ? childArgs(prepared.selected) : childArgs;
+  if (!request.quiet) {
+    const note = fewProcessesNote(processes);
+    if (note !== undefined) ctx.stderr.write(`layerbench ${command}: ${note}\n`);
+  }
   const outcome = await runInProcesses(ctx, args, processes, say, extra);
   if (!request.quiet && outcome.topUp !== undefined) {
     for (const line of topUpLines(outcome.topUp, processes)) ctx.stderr.write(`layerbench ${command}: ${line}\n`);
@@ -298,6 +308,17 @@ export async function measureInProcesses(
   if (outcome.interrupted) run.interrupted = true;
   if (request.out !== undefined) await writeResultFile(request.out, run);
   return measurementOf(run, prepared, report);
+}
+
+/**
+ * Said before a run of fewer processes than compare needs a side for calm
+ * figures (bench-runner's minCalmProcessesPerSide): its cases are compared
+ * on the calibration's basis, whose intervals are far wider for the cases
+ * the CPU's state moves. Undefined when there are enough.
+ */
+export function fewProcessesNote(processes: number): string | undefined {
+  if (processes >= minCalmProcessesPerSide) return undefined;
+  return `${processes} processes: compare takes calm figures only from ${minCalmProcessesPerSide} or more processes a side in the CPU's fast state, so this run will be compared on other figures with wider intervals; --processes 4 or more, which --extra-processes tops up when some met the slow state`;
 }
 
 /** What the top-up did, for stderr: nothing when it was not needed. */

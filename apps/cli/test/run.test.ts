@@ -293,6 +293,8 @@ describe('run --processes and check against a run of several processes', { timeo
       { env: noCalibration },
     );
     expect(result.code, result.stderr).toBe(0);
+    // Two processes are fewer than compare takes calm figures from: said before they run.
+    expect(result.stderr).toContain('layerbench run: 2 processes: compare takes calm figures only from 3 or more');
     const run = readRunResult(out);
     // How many depends on the machine's state while it ran; what was done must match what was said.
     expect(run.processes).toBeGreaterThanOrEqual(2);

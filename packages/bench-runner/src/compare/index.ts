@@ -34,6 +34,7 @@ export {
 } from './figures.js';
 export {
   calmProcessFigures,
+  minCalmProcessesPerSide,
   pooledSpread,
   poolableSpreadRatio,
   compareProcessFigures,
