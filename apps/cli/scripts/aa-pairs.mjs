@@ -10,7 +10,13 @@
 // alone: the statistical false-alarm rate of the between-run model).
 //
 //   npm run build && node apps/cli/scripts/aa-pairs.mjs --pairs 20 --dir /tmp/aa \
-//       [--time 0.3] [--suite sha1 --suite hmac] [--calibration cal.json] [--compare-only]
+//       [--time 0.3] [--suite sha1 --suite hmac] [--calibration cal.json] [--compare-only] \
+//       [--processes k] [--threshold t]
+//
+// --processes k: each run is `run --processes k` (topped up as run does by
+// default, with the calibration stored for this machine: set
+// LAYERBENCH_CALIBRATION_DIR to choose it); --threshold t: compare's noise
+// threshold (default compare's own).
 //
 // Prints one line per pair (exit code and cases called regressed/improved of
 // each compare, the load average at the start and end of both runs) and the
@@ -34,6 +40,8 @@ const { values } = parseArgs({
     dir: { type: 'string' },
     calibration: { type: 'string' },
     'compare-only': { type: 'boolean', default: false },
+    processes: { type: 'string' },
+    threshold: { type: 'string' },
   },
 });
 if (values.dir === undefined) throw new Error('--dir <folder> is required (the run files and summary.json go there)');
@@ -48,7 +56,19 @@ function measureRun(i, busy) {
     const competitor = busy ? spawn(process.execPath, ['-e', 'for(;;){}'], { stdio: 'ignore' }) : undefined;
     const child = spawn(
       process.execPath,
-      [main, 'run', ...values.suite, '--time', values.time, '--out', runFile(i), '--quiet', '--format', 'json'],
+      [
+        main,
+        'run',
+        ...values.suite,
+        '--time',
+        values.time,
+        ...(values.processes === undefined ? [] : ['--processes', values.processes]),
+        '--out',
+        runFile(i),
+        '--quiet',
+        '--format',
+        'json',
+      ],
       { stdio: ['ignore', 'ignore', 'inherit'] },
     );
     child.on('error', fail);
@@ -76,6 +96,7 @@ function compare(a, b, calibration, judgeIdenticalCode) {
   const args = [main, 'compare', runFile(a), runFile(b), '--format', 'json'];
   if (calibration !== undefined) args.push('--calibration', resolve(calibration));
   if (judgeIdenticalCode) args.push('--judge-identical-code');
+  if (values.threshold !== undefined) args.push('--threshold', values.threshold);
   const r = spawnSync(process.execPath, args, {
     encoding: 'utf8',
     env: { ...process.env, LAYERBENCH_CALIBRATION_DIR: emptyCalibrationDir },
@@ -89,6 +110,8 @@ function compare(a, b, calibration, judgeIdenticalCode) {
     regressed: cmp.summary.regressed,
     improved: cmp.summary.improved,
     flagged: flagged.map((c) => `${c.id} ${c.verdict} x${c.ratio.toFixed(3)}`),
+    // Cases judged on the calm figures of several processes a side.
+    calm: cmp.cases.filter((c) => c.method === 'calm-relative').length,
     method: cmp.method ?? cmp.noise?.basis,
     noise: cmp.noise?.description,
   };
@@ -105,9 +128,21 @@ const runs = [];
 for (let i = 0; i <= pairs; i++) {
   if (!existsSync(runFile(i))) throw new Error(`${runFile(i)} is missing`);
   const run = JSON.parse(readFileSync(runFile(i), 'utf8'));
-  runs.push({ file: runFile(i), busy: i % 2 === 1, load: [run.env.loadAvgStart[0], run.env.loadAvgEnd[0]] });
+  runs.push({
+    file: runFile(i),
+    busy: i % 2 === 1,
+    processes: run.processes ?? 1,
+    load: [run.env.loadAvgStart[0], run.env.loadAvgEnd[0]],
+  });
 }
-const summary = { time: Number(values.time), suites: values.suite, runs, modes: {} };
+const summary = {
+  time: Number(values.time),
+  suites: values.suite,
+  ...(values.processes === undefined ? {} : { processes: Number(values.processes) }),
+  ...(values.threshold === undefined ? {} : { threshold: Number(values.threshold) }),
+  runs,
+  modes: {},
+};
 for (const [name, calibration, judgeIdenticalCode] of modes) {
   const rows = [];
   for (let i = 0; i < pairs; i++)
@@ -117,11 +152,11 @@ for (const [name, calibration, judgeIdenticalCode] of modes) {
   const flagged = rows.reduce((n, r) => n + r.regressed + r.improved, 0);
   summary.modes[name] = { pairs: rows.length, exit0: ok, cases, flagged, rows };
   console.log(`\n== ${name}${rows[0]?.noise ? `\n   ${rows[0].noise}` : ''}`);
-  console.log('pair        exit  flagged/compared  load (first run start,end; second run start,end)');
+  console.log('pair        exit  flagged/compared  calm  load (first run start,end; second run start,end)');
   for (const [i, r] of rows.entries()) {
     const l = [...runs[i].load, ...runs[i + 1].load].map((v) => v.toFixed(1));
     console.log(
-      `${r.pair.padEnd(10)}  ${String(r.exit).padStart(4)}  ${`${r.regressed + r.improved}/${r.compared}`.padStart(16)}  ${l.join(' ')}${r.flagged.length ? `  ${r.flagged.join(', ')}` : ''}`,
+      `${r.pair.padEnd(10)}  ${String(r.exit).padStart(4)}  ${`${r.regressed + r.improved}/${r.compared}`.padStart(16)}  ${String(r.calm).padStart(4)}  ${l.join(' ')}${r.flagged.length ? `  ${r.flagged.join(', ')}` : ''}`,
     );
   }
   console.log(
