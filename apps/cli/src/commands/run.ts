@@ -10,6 +10,7 @@ import {
   toBmf,
 } from '@layerbench/bench-runner/reporters';
 import type { RunResult } from '@layerbench/bench-runner';
+import { minCalmProcessesPerSide } from '@layerbench/bench-runner/compare';
 import {
   anyText,
   booleanOption,
@@ -51,7 +52,7 @@ const options = {
   cpu: valueOption('n|auto|none', runCpuOptionHelp, cpuChoice),
   processes: valueOption(
     'k',
-    "measure in k fresh processes one after the other, each --time per case (default 1); compare then takes the spread between them from the files, and with a calibration compares the calm figures of at least 3 processes a side in the CPU's fast state (use k >= 4)",
+    `measure in k fresh processes one after the other, each --time per case (default 1); compare then takes the spread between them from the files, and with a calibration compares the calm figures of at least ${minCalmProcessesPerSide} processes a side in the CPU's fast state (use k >= 4)`,
     positiveInteger('processes'),
   ),
   'extra-processes': valueOption(
