@@ -3,7 +3,7 @@
 // explicit --calibration file, or the conservative default — and a line that
 // says which), and which layers each case's code consists of, for the
 // unchanged-code guard of `compare` and `check`.
-import { defaultRunNoise, peakLoad, runNoiseFromCalibration, type RunNoise } from '@layerbench/bench-runner/compare';
+import { defaultRunNoise, runNoiseFromCalibration, type RunNoise } from '@layerbench/bench-runner/compare';
 import { calibrationDir, findBetweenRunCalibration } from '@layerbench/bench-runner/calibration';
 import { readBetweenRunCalibration } from '@layerbench/bench-runner/results';
 import type { BetweenRunCalibration, CaseResult, RunResult } from '@layerbench/bench-runner';
@@ -94,15 +94,16 @@ export const calibrationLoadMargin = { ratio: 0.25, atLeast: 0.5 };
 /**
  * Why a calibration does not describe two runs because they ran busier than
  * any of its processes (the spread between processes grows with the load),
- * or undefined when it does.
+ * or undefined when it does. Both sides are read at the end of their
+ * measuring (endLoad), not at its start.
  */
 export function loadBeyondCalibration(
   calibration: Pick<BetweenRunCalibration, 'load'>,
   base: RunResult,
   head: RunResult,
 ): string | undefined {
-  const read = Math.max(...calibration.load.flat());
-  const runs = Math.max(peakLoad(base.env), peakLoad(head.env));
+  const read = Math.max(...calibration.load.map(([, end]) => end));
+  const runs = Math.max(endLoad(base), endLoad(head));
   if (!Number.isFinite(read)) return undefined;
   const calibrated = Math.max(read, measuringProcessLoad);
   const limit = Math.max(calibrated * (1 + calibrationLoadMargin.ratio), calibrated + calibrationLoadMargin.atLeast);
@@ -110,6 +111,27 @@ export function loadBeyondCalibration(
   return runs > limit
     ? `they ran at a load average of up to ${runs.toFixed(1)}, its processes at most ${read.toFixed(1)}${counted}; calibrate at the load the comparisons see`
     : undefined;
+}
+
+/**
+ * The load a run's own minutes saw, as loadBeyondCalibration reads it: the
+ * 1-minute load average at its end. The kernel's figure is a decaying
+ * average (time constant 60 s), so the reading at a run's start is mostly
+ * the minute before it (a CI job's build, the compare of the run before),
+ * and counting it refused calibrations for runs that did not run busy:
+ * measured (2026-12-05 20:38 UTC), a run of 12 processes read 1.65 at its
+ * start, after the compares of the pair before it, and 1.10 at its end
+ * (about 1.0 while it ran, by that average's decay over its 121 s), and
+ * was judged with the conservative default against a calibration made at
+ * 1.1. After a busy minute the end reading still holds e^(-t/60) of the
+ * start's excess for a run of t seconds, so such a run is not read quieter
+ * than it ran; a load that rose during the run is read at the end, as
+ * before. A calibration's processes are read the same way, at their ends
+ * (one started after a busy minute no longer counts as busier than it
+ * was).
+ */
+export function endLoad(run: RunResult): number {
+  return run.env.loadAvgEnd[0] ?? 0;
 }
 
 /**
