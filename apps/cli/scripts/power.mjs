@@ -10,10 +10,14 @@
 //   npx layerbench calibrate sha1 --filter '^sha1/(64|1500)/(dispatch|unrolled|wasm)$' --time 1 --out cal.json
 //   node apps/cli/scripts/power.mjs --dir /tmp/power --pairs 3 --calibration cal.json
 //   node apps/cli/scripts/power.mjs --dir /tmp/power --pairs 3 --processes 5   (each side 5 processes)
+//   node apps/cli/scripts/power.mjs --dir /tmp/power --pairs 4 --processes 4 --extra 2 --busy-before 45 --calibration cal.json
+//     (before every run, one busy loop per CPU for 45 s: the runs start while the 1-minute load
+//      average still remembers a busy minute, as a CI run does after its build)
 //
 // Prints per pair and comparison the exit code, the cases called regressed or
 // improved with their ratios, and the load average; writes <dir>/summary.json.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { availableParallelism } from 'node:os';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -35,6 +39,8 @@ const { values } = parseArgs({
     // With --processes k: up to this many more processes while a case has fewer than k in the CPU's fast
     // state, as `layerbench run --extra-processes` (default here 0: exactly k).
     extra: { type: 'string', default: '0' },
+    // Seconds of one busy loop per CPU before every run (0: none).
+    'busy-before': { type: 'string', default: '0' },
   },
 });
 const processes = Number(values.processes);
@@ -46,6 +52,19 @@ if (values.dir === undefined) throw new Error('--dir <folder> is required');
 const dir = resolve(values.dir);
 mkdirSync(dir, { recursive: true });
 const loadavg = () => readFileSync('/proc/loadavg', 'utf8').split(' ')[0];
+const busyBefore = Number(values['busy-before']);
+if (!(busyBefore >= 0)) throw new Error('--busy-before takes seconds, 0 or more');
+/** One busy loop per CPU for --busy-before seconds; resolves when they have ended. */
+function busyMinute() {
+  if (busyBefore === 0) return Promise.resolve();
+  const loop = `const end = Date.now() + ${busyBefore * 1000}; while (Date.now() < end);`;
+  return Promise.all(
+    Array.from(
+      { length: availableParallelism() },
+      () => new Promise((done) => spawn(process.execPath, ['-e', loop], { stdio: 'ignore' }).on('exit', done)),
+    ),
+  );
+}
 
 function node(args, env = {}) {
   const r = spawnSync(process.execPath, args, {
@@ -120,10 +139,13 @@ if (values.calibration !== undefined) modes.push(['calibration', values.calibrat
 const rows = [];
 for (let p = 1; p <= Number(values.pairs); p++) {
   const file = (name) => join(dir, `${name}-${p}.json`);
+  await busyMinute();
   const load = [loadavg()];
   slowedRuns(0, file('base'));
+  await busyMinute();
   load.push(loadavg());
   slowedRuns(Number(values.every), file('slow'));
+  await busyMinute();
   load.push(loadavg());
   mustRun(
     [
