@@ -17,9 +17,8 @@
 // Prints per pair and comparison the exit code, the cases called regressed or
 // improved with their ratios, and the load average; writes <dir>/summary.json.
 import { spawn, spawnSync } from 'node:child_process';
-import { availableParallelism } from 'node:os';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
