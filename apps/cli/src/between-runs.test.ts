@@ -3,8 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { syntheticEnv, syntheticRun } from '../test/synthetic-results.js';
 import { endLoad, loadBeyondCalibration } from './between-runs.js';
 
-const runAt = (load: number) =>
-  syntheticRun([], syntheticEnv({ loadAvgStart: [load, 1, 1], loadAvgEnd: [load, 1, 1] }));
+/** A run whose 1-minute load average read `start` at its start and `end` at its end. */
+const runAt = (start: number, end = start) =>
+  syntheticRun([], syntheticEnv({ loadAvgStart: [start, 1, 1], loadAvgEnd: [end, 1, 1] }));
 
 describe('loadBeyondCalibration', () => {
   // The calibration of 2026-12-05 14:47 UTC: 12 processes started on an idle machine.
@@ -25,19 +26,17 @@ describe('loadBeyondCalibration', () => {
   });
 
   it('reads runs and calibrations at the end of their measuring, not the minute before it', () => {
-    const run = (start: number, end: number) =>
-      syntheticRun([], syntheticEnv({ loadAvgStart: [start, 1, 1], loadAvgEnd: [end, 1, 1] }));
     const quiet = { load: [[1.0, 1.1] as [number, number]] };
     // The run of 2026-12-05 20:38 UTC: 12 processes after the compares of the pair before, 1.65 -> 1.10.
-    expect(endLoad(run(1.65, 1.1))).toBe(1.1);
-    expect(loadBeyondCalibration(quiet, run(1.0, 1.0), run(1.65, 1.1))).toBeUndefined();
+    expect(endLoad(runAt(1.65, 1.1))).toBe(1.1);
+    expect(loadBeyondCalibration(quiet, runAt(1.0), runAt(1.65, 1.1))).toBeUndefined();
     // A load that rose while the run ran is read at the end, as before.
-    expect(loadBeyondCalibration(quiet, run(1.0, 1.0), run(0.9, 1.7))).toMatch(
+    expect(loadBeyondCalibration(quiet, runAt(1.0), runAt(0.9, 1.7))).toMatch(
       /^they ran at a load average of up to 1\.7,/,
     );
     // A calibration started after a busy minute (2.6 at its first start) counts at its ends (1.2), not at 2.6.
     const afterBusy = { load: [[2.6, 1.2] as [number, number], [1.2, 1.1] as [number, number]] };
-    expect(loadBeyondCalibration(afterBusy, run(1.0, 1.0), run(2.0, 2.0))).toBe(
+    expect(loadBeyondCalibration(afterBusy, runAt(1.0), runAt(2.0))).toBe(
       'they ran at a load average of up to 2.0, its processes at most 1.2; calibrate at the load the comparisons see',
     );
   });
