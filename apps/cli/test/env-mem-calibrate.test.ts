@@ -1,5 +1,14 @@
 // `layerbench env`, `mem` and `calibrate` end to end: output shapes and exit codes.
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { calibrationFileName } from '@layerbench/bench-runner/calibration';
@@ -118,7 +127,52 @@ describe('calibrate', { timeout: heavyTestTimeout }, () => {
       const all = await runCli(['calibrate', '--from-runs', kept, '--quiet', '--format', 'json'], { env });
       expect(all.code, all.stderr).toBe(0);
       expect(JSON.parse(all.stdout).processes).toBe(8);
+      expect(JSON.parse(all.stdout).falseAlarms.pairs).toBe(28);
       expect(readFileSync(storedFile, 'utf8')).not.toBe(storedBefore);
+
+      // --pairs: a fixed sample of the pairs, said on stderr and in the report.
+      const sampled = await runCli(['calibrate', '--from-runs', kept, '--no-store', '--pairs', '10'], { env });
+      expect(sampled.code, sampled.stderr).toBe(0);
+      expect(sampled.stderr).toContain(
+        'comparing 10 of the 28 pairs of processes (cross-validated; --pairs to change)',
+      );
+      expect(sampled.stdout).toContain(
+        'False alarms of separate-run A/A comparisons (10 of the 28 pairs of processes, a fixed sample in which each process takes part about equally, each against the spread of the other processes;',
+      );
+      expect(sampled.stdout).toMatch(
+        /^ {2}\d+ of 20 case comparisons called regressed or improved .*; \d+ of 10 pairs would exit 1/m,
+      );
+      const interleaved = await runCli(['calibrate', '--interleaved', '--pairs', '10'], { env });
+      expect(interleaved.code).toBe(2);
+      expect(interleaved.stderr).toContain('--pairs goes with a between-run calibration');
+
+      // Ctrl-C while the pairs are compared (60 processes, every one of their 1770 pairs: 28 s of comparing on
+      // the development machine, uninterrupted) stops within seconds and stores nothing. The copies start a
+      // minute apart, as one sitting.
+      const many = join(work, 'many');
+      mkdirSync(many);
+      const start = Date.parse(readRunResult(join(kept, 'run-1.json')).createdAt);
+      for (let k = 0; k < 60; k++) {
+        const run = JSON.parse(readFileSync(join(kept, names[k % 8]!), 'utf8'));
+        run.createdAt = new Date(start + k * 60_000).toISOString();
+        writeFileSync(join(many, `run-${k + 1}.json`), JSON.stringify(run));
+      }
+      const storedNow = readFileSync(storedFile, 'utf8');
+      const { child, done } = spawnCli(['calibrate', '--from-runs', many, '--pairs', '1770'], { env });
+      let said = '';
+      child.stderr!.on('data', (chunk: string) => (said += chunk));
+      while (!said.includes('comparing every pair')) {
+        if (child.exitCode !== null) break;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const interrupted = Date.now();
+      child.kill('SIGINT');
+      const stopped = await done;
+      expect(stopped.code, stopped.stderr).toBe(130);
+      expect(Date.now() - interrupted).toBeLessThan(10_000);
+      expect(stopped.stderr).toContain('interrupted while comparing pairs of processes; nothing stored');
+      expect(readFileSync(storedFile, 'utf8')).toBe(storedNow);
     } finally {
       rmSync(work, { recursive: true, force: true });
     }

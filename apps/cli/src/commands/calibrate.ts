@@ -13,8 +13,10 @@ import { figureBases, minRunShare } from '@layerbench/bench-runner/compare';
 import {
   CalibrationInterruptedError,
   calibrate,
-  calibrateBetweenRuns,
+  calibrateBetweenRunsAsync,
   calibrationDir,
+  crossValidationPairs,
+  defaultCrossValidationPairs,
   minNeighbourPairs,
   saveBetweenRunCalibration,
   severalProcessesOutlook,
@@ -95,6 +97,11 @@ const options = {
     'calibrate from the run result files already in this folder (e.g. an earlier --keep-runs) instead of running',
     anyText,
   ),
+  pairs: valueOption(
+    'n',
+    `pairs of processes the cross-validation compares, at most (default ${defaultCrossValidationPairs}; with more processes, a fixed sample in which each process takes part about equally)`,
+    positiveInteger('pairs'),
+  ),
   cpu: valueOption('n|auto|none', 'the CPU each run measures on, as in `run --cpu` (default: not pinned)', cpuChoice),
   quiet: booleanOption('no progress on stderr', 'q'),
   interleaved: booleanOption('calibrate interleaved measurement in one process instead (what bisect uses)'),
@@ -120,7 +127,8 @@ export const calibrateCommand: Command = {
     '`compare` and `check` then use it (the stored calibration with the same --time, or',
     "the nearest). It prints what that allows, with compare's own machinery:",
     '- the false-alarm rate: each pair of processes compared, using the spread measured',
-    '  by the other processes only (so no process judges itself);',
+    `  by the other processes only (so no process judges itself; of more than ${defaultCrossValidationPairs} pairs,`,
+    '  a fixed sample: --pairs);',
     '- the share of comparisons that detect an injected slowdown of 2% ... 100%, and each',
     "  case's minimum detectable effect (the smallest detected in every pair).",
     'Calibrate with the load the comparisons will see: the spread grows with it.',
@@ -129,7 +137,7 @@ export const calibrateCommand: Command = {
     formatOptionHelp(options),
     '',
     'Exit codes: 0 done, 1 a process failed, 2 bad input, 130 interrupted (Ctrl-C stops',
-    'the running process at once; nothing is stored).',
+    'the running process, or the comparing of pairs, at once; nothing is stored).',
     '',
     'Example:',
     '  layerbench calibrate sha1 hmac --time 0.3 --processes 8',
@@ -201,7 +209,7 @@ export function formatBetweenRunText(calibration: BetweenRunCalibration, stored?
           '  runs of several processes (`run --processes k`) are compared on the calm-relative figure of their processes in the fast state, with this spread pooled with their own; the figures below are for one-process runs',
         ]),
     '',
-    `False alarms of separate-run A/A comparisons (each pair against the spread of the other processes; a lower bound: a case's mode rarer than one process in ${calibration.processes} may not be among them):`,
+    `False alarms of separate-run A/A comparisons (${pairsCompared(calibration)} against the spread of the other processes; a lower bound: a case's mode rarer than one process in ${calibration.processes} may not be among them):`,
     `  ${fa.flagged} of ${fa.compared} case comparisons called regressed or improved (${percent(fa.compared ? fa.flagged / fa.compared : 0, 2)});` +
       ` ${fa.pairsFlagged} of ${fa.pairs} pairs would exit 1 (${percent(fa.pairs ? fa.pairsFlagged / fa.pairs : 0)})`,
     ...(withinTargets
@@ -294,20 +302,43 @@ function severalProcessesLines(calibration: BetweenRunCalibration, keptIn?: stri
   return lines;
 }
 
-/** Computes, stores and prints the calibration of these runs. */
-function finishCalibration(
+/** Which pairs of processes the cross-validation compared: every one, or a sample of them. */
+function pairsCompared(calibration: BetweenRunCalibration): string {
+  const all = (calibration.processes * (calibration.processes - 1)) / 2;
+  return calibration.falseAlarms.pairs < all
+    ? `${calibration.falseAlarms.pairs} of the ${all} pairs of processes, a fixed sample in which each process takes part about equally, each`
+    : 'each pair';
+}
+
+/** Computes, stores and prints the calibration of these runs (130: interrupted while comparing, nothing stored). */
+async function finishCalibration(
   chosen: ReturnType<typeof parseArgs<typeof options>>['options'],
   runs: RunResult[],
   out: string | undefined,
   ctx: CommandContext,
-): number {
+): Promise<number> {
   const say = sayer(ctx, chosen.quiet, 'calibrate');
-  say('comparing every pair of processes (cross-validated) ...');
-  const calibration = calibrateBetweenRuns(runs, {
-    ...(chosen.threshold === undefined ? {} : { threshold: chosen.threshold }),
-    ...(chosen.alpha === undefined ? {} : { alpha: chosen.alpha }),
-    onProgress: say,
-  });
+  const maxPairs = chosen.pairs ?? defaultCrossValidationPairs;
+  const all = (runs.length * (runs.length - 1)) / 2;
+  say(
+    all <= maxPairs
+      ? `comparing every pair of processes (cross-validated, ${all} pairs) ...`
+      : `comparing ${crossValidationPairs(runs.length, maxPairs).length} of the ${all} pairs of processes (cross-validated; --pairs to change) ...`,
+  );
+  let calibration: BetweenRunCalibration;
+  try {
+    calibration = await calibrateBetweenRunsAsync(runs, {
+      ...(chosen.threshold === undefined ? {} : { threshold: chosen.threshold }),
+      ...(chosen.alpha === undefined ? {} : { alpha: chosen.alpha }),
+      maxPairs,
+      onProgress: say,
+      signal: ctx.signal,
+    });
+  } catch (error) {
+    if (!(error instanceof CalibrationInterruptedError)) throw error;
+    ctx.stderr.write('layerbench calibrate: interrupted while comparing pairs of processes; nothing stored\n');
+    return 130;
+  }
   const stored = chosen['no-store'] ? undefined : saveBetweenRunCalibration(calibration, calibrationDir(ctx.env));
   if (out !== undefined) writeResultFile(out, calibration);
   ctx.stdout.write(
@@ -361,7 +392,7 @@ async function betweenRuns(
     }
     const runs = runsFrom(ctx, chosen['from-runs']);
     try {
-      return finishCalibration(chosen, runs, out, ctx);
+      return await finishCalibration(chosen, runs, out, ctx);
     } catch (error) {
       if (error instanceof RangeError) throw new InputFileError(`--from-runs ${chosen['from-runs']}: ${error.message}`);
       throw error;
@@ -425,7 +456,7 @@ async function betweenRuns(
       say(
         `${runs.length - processes} more process(es), ${runs.length} in all: cases had fewer than ${neighbourSplitProcesses} processes in the CPU's fast state`,
       );
-    return finishCalibration(chosen, runs, out, ctx);
+    return await finishCalibration(chosen, runs, out, ctx);
   } finally {
     if (keep === undefined) rmSync(work, { recursive: true, force: true });
   }
@@ -442,6 +473,8 @@ async function runCalibration(args: string[], ctx: CommandContext): Promise<numb
   }
   if (chosen['no-store'])
     throw new UsageError('--no-store goes with a between-run calibration: --interleaved stores nothing');
+  if (chosen.pairs !== undefined)
+    throw new UsageError('--pairs goes with a between-run calibration: --interleaved compares no pairs of processes');
   const out = chosen.out === undefined ? undefined : outputPath(ctx, chosen.out);
   const showProgress = ctx.stderr.isTTY === true && !chosen.quiet;
   if (!chosen.quiet && !showProgress)

@@ -8,9 +8,12 @@ import type { CaseResult, RunResult } from '../types.js';
 import { calmLevel } from '../compare/figures.js';
 import { minRunShare, runNoiseFromCalibration } from '../compare/noise.js';
 import { compareProcessFigures, runPartOf } from '../compare/processes.js';
+import { CalibrationInterruptedError } from './calibrate.js';
 import {
   calibrateBetweenRuns,
+  calibrateBetweenRunsAsync,
   calmGroup,
+  crossValidationPairs,
   isolatedModes,
   minNeighbourPairs,
   neighbourSigmaOf,
@@ -172,6 +175,80 @@ describe('calibrateBetweenRuns', () => {
     expect(() => calibrateBetweenRuns([runs[0]!, other, runs[2]!, runs[3]!])).toThrow(/one machine and runtime/);
     const slower = { ...runs[1]!, options: { timePerCase: 1 } };
     expect(() => calibrateBetweenRuns([runs[0]!, slower, runs[2]!, runs[3]!])).toThrow(/one time per case/);
+  });
+});
+
+describe('the cross-validation of many processes', () => {
+  const counts = (n: number, pairs: Array<[number, number]>) => {
+    const count = new Array<number>(n).fill(0);
+    for (const [i, j] of pairs) {
+      count[i]!++;
+      count[j]!++;
+    }
+    return count;
+  };
+
+  it('takes every pair up to the cap, in order', () => {
+    const all = crossValidationPairs(8, 28);
+    expect(all).toHaveLength(28);
+    expect(all[0]).toEqual([0, 1]);
+    expect(all[27]).toEqual([6, 7]);
+    expect(crossValidationPairs(20, 200)).toHaveLength(190);
+  });
+
+  it('beyond the cap, a reproducible sample of distinct pairs in which every process takes part about equally', () => {
+    for (const [n, max] of [
+      [8, 10],
+      [21, 200],
+      [32, 200],
+      [159, 200],
+    ] as const) {
+      const pairs = crossValidationPairs(n, max);
+      expect(pairs).toHaveLength(max);
+      expect(new Set(pairs.map(([i, j]) => `${i},${j}`)).size).toBe(max);
+      for (const [i, j] of pairs) expect(0 <= i && i < j && j < n).toBe(true);
+      const each = counts(n, pairs);
+      // 2·max/n pairs each, give or take one or two: 2-3 of 8, 18-20 of 21, 12-13 of 32, 2-3 of 159.
+      expect(Math.max(...each) - Math.min(...each)).toBeLessThanOrEqual(2);
+      expect(Math.min(...each)).toBeGreaterThanOrEqual(Math.floor((2 * max) / n) - 1);
+      expect(Math.max(...each)).toBeLessThanOrEqual(Math.ceil((2 * max) / n) + 1);
+      expect(crossValidationPairs(n, max)).toEqual(pairs);
+    }
+  });
+
+  it('refuses a cap that is not a whole number of pairs', () => {
+    expect(() => crossValidationPairs(8, 0)).toThrow(/whole number >= 1/);
+    expect(() => crossValidationPairs(8, 2.5)).toThrow(/whole number >= 1/);
+  });
+
+  it('calibrateBetweenRuns compares only the sampled pairs', () => {
+    const sampled = calibrateBetweenRuns(syntheticRuns(8, 7), { iterations: 999, maxPairs: 10 });
+    expect(sampled.falseAlarms.pairs).toBe(10);
+    expect(sampled.falseAlarms.compared).toBe(30);
+    expect(sampled.processes).toBe(8);
+  });
+
+  it('the async calibration gives the same calibration, and stops between pairs once its signal is aborted', async () => {
+    const runs = syntheticRuns(8, 11, { process: 7, factor: 0.7 });
+    const { createdAt: _a, ...sync } = calibrateBetweenRuns(runs, { iterations: 999 });
+    const { createdAt: _b, ...async } = await calibrateBetweenRunsAsync(runs, { iterations: 999 });
+    expect(async).toEqual(sync);
+    await expect(calibrateBetweenRunsAsync(runs, { signal: { aborted: true } })).rejects.toBeInstanceOf(
+      CalibrationInterruptedError,
+    );
+    // Aborted when the first floor has been tried (this calibration tries more than one): no more is computed.
+    const signal = { aborted: false };
+    const said: string[] = [];
+    const stopped = calibrateBetweenRunsAsync(runs, {
+      iterations: 999,
+      signal,
+      onProgress: (line) => {
+        said.push(line);
+        signal.aborted = true;
+      },
+    });
+    await expect(stopped).rejects.toBeInstanceOf(CalibrationInterruptedError);
+    expect(said).toHaveLength(1);
   });
 });
 

@@ -4,7 +4,9 @@
 // on both bases (raw, relative to the reference workload). Then, with exactly
 // the machinery compare uses, what that gives:
 // - the false-alarm rate, cross-validated: each pair of processes is compared
-//   with the spreads estimated from the other K - 2 (never from itself);
+//   with the spreads estimated from the other K - 2 (never from itself); of
+//   many processes (several sittings), a seeded sample of pairs in which
+//   every process takes part about equally (crossValidationPairs);
 // - the detection rate of an injected slowdown (head figures scaled by
 //   1 + effect), per case and overall, and so each case's minimum detectable
 //   effect at this time per case.
@@ -22,6 +24,7 @@ import {
 import type { BetweenRunCalibration, CaseResult, CaseSpread, FigureBasis, RunResult } from '../results/schemas.js';
 import { median, percentile, sampleSd, seededRandom, type RandomSource } from '../stats/stats.js';
 import { bootstrapIterations, checkCompareOptions } from '../stats/verdict.js';
+import { CalibrationInterruptedError } from './calibrate.js';
 
 /** Slowdowns whose detection rate is reported. */
 export const defaultDetectionEffects: readonly number[] = [0.02, 0.03, 0.05, 0.1, 0.2, 0.5, 1];
@@ -37,6 +40,60 @@ export interface BetweenRunOptions {
   iterations?: number;
   random?: RandomSource;
   onProgress?: (message: string) => void;
+  /**
+   * Pairs of processes cross-validated, at most (default
+   * defaultCrossValidationPairs): with more processes, a seeded sample of them
+   * (crossValidationPairs).
+   */
+  maxPairs?: number;
+}
+
+/** What calibrateBetweenRunsAsync adds: it stops between pairs once the signal is aborted. */
+export interface BetweenRunAsyncOptions extends BetweenRunOptions {
+  signal?: { readonly aborted: boolean };
+}
+
+/**
+ * Pairs cross-validated at most. Each pair is one A/A comparison per
+ * candidate floor (up to seven) and one more at the chosen floor, about 33 ms
+ * each for six cases on the development machine: 32 processes (496 pairs)
+ * took 132 s, and 159 processes of seven sittings (12,561 pairs) did not
+ * finish in 20 minutes. 200 pairs judge the targets to 10 pairs and 1% of
+ * 1,200 case comparisons for six cases; every pair is taken up to 20
+ * processes (190 pairs), as before.
+ */
+export const defaultCrossValidationPairs = 200;
+
+/**
+ * The pairs [i, j] (i < j) of n processes that the cross-validation
+ * compares: all of them when there are at most `max`; else `max` of them, in
+ * which each process takes part about equally (2·max/n times, give or take
+ * one or two): the pairs in a seeded random order, taken in passes, the t-th pass
+ * taking a pair while both its processes are in fewer than t pairs. The same
+ * n and max always give the same pairs (the calibration is reproducible).
+ */
+export function crossValidationPairs(n: number, max: number): Array<[number, number]> {
+  if (!(Number.isInteger(max) && max >= 1)) throw new RangeError(`max pairs must be a whole number >= 1, got ${max}`);
+  const all: Array<[number, number]> = [];
+  for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) all.push([i, j]);
+  if (all.length <= max) return all;
+  const random = seededRandom(0xc0ffee + n);
+  for (let k = all.length - 1; k > 0; k--) {
+    const m = Math.floor(random() * (k + 1));
+    [all[k], all[m]] = [all[m]!, all[k]!];
+  }
+  const taken = new Set<number>();
+  const count = new Array<number>(n).fill(0);
+  for (let pass = 1; taken.size < max; pass++) {
+    for (let p = 0; p < all.length && taken.size < max; p++) {
+      const [i, j] = all[p]!;
+      if (taken.has(p) || count[i]! >= pass || count[j]! >= pass) continue;
+      taken.add(p);
+      count[i]!++;
+      count[j]!++;
+    }
+  }
+  return [...taken].map((p) => all[p]!).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
 }
 
 /** The spread of one case over runs on one basis: sd of log(figure); undefined when a run has no such figure. */
@@ -289,6 +346,41 @@ export function calibrateBetweenRuns(
   given: readonly RunResult[],
   options: BetweenRunOptions = {},
 ): BetweenRunCalibration {
+  const steps = calibrationSteps(given, options);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/**
+ * calibrateBetweenRuns, giving the event loop a turn every 50 ms or so (a
+ * calibration of many processes computes for a minute or more): a Ctrl-C
+ * handler then runs, and once `options.signal` is aborted this rejects with
+ * a CalibrationInterruptedError at the next pair.
+ */
+export async function calibrateBetweenRunsAsync(
+  given: readonly RunResult[],
+  options: BetweenRunAsyncOptions = {},
+): Promise<BetweenRunCalibration> {
+  const steps = calibrationSteps(given, options);
+  let turn = Date.now();
+  for (;;) {
+    if (options.signal?.aborted) throw new CalibrationInterruptedError('calibration interrupted');
+    const step = steps.next();
+    if (step.done) return step.value;
+    if (Date.now() - turn >= 50) {
+      await new Promise((resolve) => setImmediate(resolve));
+      turn = Date.now();
+    }
+  }
+}
+
+/** The calibration's work, yielding after each pair of processes compared. */
+function* calibrationSteps(
+  given: readonly RunResult[],
+  options: BetweenRunOptions,
+): Generator<void, BetweenRunCalibration> {
   const { threshold, alpha } = checkCompareOptions(options);
   checkRuns(given);
   // In the order they ran (their start times; stable for equal ones): the neighbour spreads read it.
@@ -298,6 +390,7 @@ export function calibrateBetweenRuns(
   const effects = [...(options.effects ?? defaultDetectionEffects)].sort((a, b) => a - b);
   for (const e of effects) if (!(e > 0)) throw new RangeError(`injected effects must be positive, got ${e}`);
   const say = options.onProgress ?? (() => undefined);
+  const pairs = crossValidationPairs(runs.length, options.maxPairs ?? defaultCrossValidationPairs);
   const full = spreadsOf(runs, ids);
   const compareOptions = {
     threshold,
@@ -318,38 +411,45 @@ export function calibrateBetweenRuns(
    * random stream), so the verdict at e is "regressed" exactly when
    * (1 + e) * lower end > 1 + threshold.
    */
-  const crossValidate = (floorQuantile: number, iterations: number | undefined) => {
+  // The other processes of each pair and their spreads, the same for every floor tried: measured once.
+  const heldOutOf = new Map<string, { others: RunResult[]; held: Spreads }>();
+  const heldOut = (i: number, j: number) => {
+    let found = heldOutOf.get(`${i},${j}`);
+    if (found === undefined) {
+      const others = runs.filter((_, k) => k !== i && k !== j);
+      found = { others, held: spreadsOf(others, ids) };
+      heldOutOf.set(`${i},${j}`, found);
+    }
+    return found;
+  };
+  function* crossValidate(floorQuantile: number, iterations: number | undefined) {
     const falseAlarms = { flagged: 0, compared: 0, pairsFlagged: 0, pairs: 0 };
     const smallestDetected = new Map(ids.map((id) => [id, [] as number[]]));
-    for (let i = 0; i < runs.length; i++) {
-      for (let j = i + 1; j < runs.length; j++) {
-        const others = runs.filter((_, k) => k !== i && k !== j);
-        const held = spreadsOf(others, ids);
-        const floor = { quantile: floorQuantile, sigma: floorOf(held, floorQuantile) };
-        const noise: RunNoise = runNoiseFromCalibration({
-          ...calibrationShell(others, threshold, alpha),
-          ...held,
-          floor,
-        });
-        const aa = compareResults(only(runs[i]!), only(runs[j]!), {
-          ...compareOptions,
-          ...(iterations === undefined ? {} : { iterations }),
-          noise,
-          geomean: false,
-        });
-        falseAlarms.flagged += aa.summary.regressed + aa.summary.improved;
-        falseAlarms.compared += aa.cases.length;
-        falseAlarms.pairs++;
-        if (aa.summary.regressed > 0) falseAlarms.pairsFlagged++;
-        for (const c of aa.cases) {
-          smallestDetected
-            .get(c.id)!
-            .push(c.ratioCi[0] > 0 ? Math.max(0, (1 + threshold) / c.ratioCi[0] - 1) : Infinity);
-        }
+    for (const [i, j] of pairs) {
+      const { others, held } = heldOut(i, j);
+      const floor = { quantile: floorQuantile, sigma: floorOf(held, floorQuantile) };
+      const noise: RunNoise = runNoiseFromCalibration({
+        ...calibrationShell(others, threshold, alpha),
+        ...held,
+        floor,
+      });
+      const aa = compareResults(only(runs[i]!), only(runs[j]!), {
+        ...compareOptions,
+        ...(iterations === undefined ? {} : { iterations }),
+        noise,
+        geomean: false,
+      });
+      falseAlarms.flagged += aa.summary.regressed + aa.summary.improved;
+      falseAlarms.compared += aa.cases.length;
+      falseAlarms.pairs++;
+      if (aa.summary.regressed > 0) falseAlarms.pairsFlagged++;
+      for (const c of aa.cases) {
+        smallestDetected.get(c.id)!.push(c.ratioCi[0] > 0 ? Math.max(0, (1 + threshold) / c.ratioCi[0] - 1) : Infinity);
       }
+      yield;
     }
     return { falseAlarms, smallestDetected };
-  };
+  }
 
   // The smallest floor at which cross-validated A/A comparisons meet both targets (the largest when none does:
   // a case in a mode of its own in one process is beyond any floor that leaves power, and the text says the
@@ -357,7 +457,7 @@ export function calibrateBetweenRuns(
   const searchIterations = Math.min(options.iterations ?? Infinity, 1999);
   let floorQuantile = floorQuantiles[floorQuantiles.length - 1]!;
   for (const q of floorQuantiles) {
-    const { falseAlarms } = crossValidate(q, searchIterations);
+    const { falseAlarms } = yield* crossValidate(q, searchIterations);
     say(
       `floor at the ${q * 100}th percentile of the cases' spreads: ${falseAlarms.pairsFlagged} of ${falseAlarms.pairs} A/A pairs with a case called regressed, ${falseAlarms.flagged} of ${falseAlarms.compared} case comparisons regressed or improved`,
     );
@@ -366,7 +466,7 @@ export function calibrateBetweenRuns(
       break;
     }
   }
-  const { falseAlarms, smallestDetected } = crossValidate(floorQuantile, options.iterations);
+  const { falseAlarms, smallestDetected } = yield* crossValidate(floorQuantile, options.iterations);
   full.floor = { quantile: floorQuantile, sigma: floorOf(full, floorQuantile) };
   for (const id of ids) {
     const worst = Math.max(...smallestDetected.get(id)!);

@@ -16,6 +16,9 @@ export {
 export type { CalibrateOptions, CalibrationSampleSource } from './calibrate.js';
 export {
   calibrateBetweenRuns,
+  calibrateBetweenRunsAsync,
+  crossValidationPairs,
+  defaultCrossValidationPairs,
   scaledRun,
   defaultDetectionEffects,
   minCalibrationRuns,
@@ -29,6 +32,6 @@ export {
   withinFalseAlarmTargets,
   type SeveralProcessesOutlook,
 } from './between-runs.js';
-export type { BetweenRunOptions } from './between-runs.js';
+export type { BetweenRunAsyncOptions, BetweenRunOptions } from './between-runs.js';
 export { calibrationDir, calibrationFileName, saveBetweenRunCalibration, findBetweenRunCalibration } from './store.js';
 export type { CalibrationLookup } from './store.js';
