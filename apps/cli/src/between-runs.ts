@@ -102,15 +102,31 @@ export function loadBeyondCalibration(
   base: RunResult,
   head: RunResult,
 ): string | undefined {
-  const read = Math.max(...calibration.load.map(([, end]) => end));
+  const bounds = calibrationLoadLimit(calibration);
+  if (bounds === undefined) return undefined;
+  const { read, calibrated, limit } = bounds;
   const runs = Math.max(endLoad(base), endLoad(head));
-  if (!Number.isFinite(read)) return undefined;
-  const calibrated = Math.max(read, measuringProcessLoad);
-  const limit = Math.max(calibrated * (1 + calibrationLoadMargin.ratio), calibrated + calibrationLoadMargin.atLeast);
   const counted = calibrated > read ? ` (taken as ${calibrated.toFixed(1)}: its own measuring process)` : '';
   return runs > limit
     ? `they ran at a load average of up to ${runs.toFixed(1)}, its processes at most ${read.toFixed(1)}${counted}; calibrate at the load the comparisons see`
     : undefined;
+}
+
+/**
+ * The load a calibration describes runs up to (loadBeyondCalibration):
+ * `read`, the largest of its processes' end readings; `calibrated`, that or
+ * the measuring process's own load if more; `limit`, the end reading above
+ * which a run is busier than it describes. Undefined for a calibration that
+ * records no load.
+ */
+export function calibrationLoadLimit(
+  calibration: Pick<BetweenRunCalibration, 'load'>,
+): { read: number; calibrated: number; limit: number } | undefined {
+  const read = Math.max(...calibration.load.map(([, end]) => end));
+  if (!Number.isFinite(read)) return undefined;
+  const calibrated = Math.max(read, measuringProcessLoad);
+  const limit = Math.max(calibrated * (1 + calibrationLoadMargin.ratio), calibrated + calibrationLoadMargin.atLeast);
+  return { read, calibrated, limit };
 }
 
 /**

@@ -68,6 +68,23 @@ describe('what runs of several processes can detect', () => {
     expect(text).not.toContain('without that split');
   });
 
+  it('gives the load its processes ended at and the busiest runs compare and check will judge by it', () => {
+    expect(formatBetweenRunText(calibration)).toMatch(
+      /^ {2}AMD EPYC x 2, node 20\.20\.2, load average 0\.6-1\.0 \(at its processes' ends at most 1\.00: compare and check use it for runs that end at a load average up to 1\.50\)$/m,
+    );
+    // Read at the ends: a process that started after a busy minute (2.6) does not raise the limit.
+    const later = {
+      ...calibration,
+      load: [
+        [2.6, 1.2],
+        [1.2, 1.1],
+      ],
+    } as BetweenRunCalibration;
+    expect(formatBetweenRunText(later)).toContain(
+      "load average 1.1-2.6 (at its processes' ends at most 1.20: compare and check use it for runs that end at a load average up to 1.70)",
+    );
+  });
+
   it('says how to add processes of another sitting when a case has no neighbour split', () => {
     const { sigmaNeighbour: _, ...unsplit } = calibration.cases['sha1/1500/wasm']!;
     const partial = { ...calibration, cases: { ...calibration.cases, 'sha1/1500/wasm': unsplit } };

@@ -41,6 +41,7 @@ import {
   regexText,
   valueOption,
 } from '../args.js';
+import { calibrationLoadLimit } from '../between-runs.js';
 import { assertWorkspaceBuilt } from '../layers.js';
 import { InputFileError, outputPath, readRunInput } from '../result-files.js';
 import { defaultRun, suiteByName } from '../suites/index.js';
@@ -188,10 +189,14 @@ export function formatBetweenRunText(calibration: BetweenRunCalibration, stored?
   const withinTargets = withinFalseAlarmTargets(fa);
   const targets = `at most ${percent(targetPairFalseAlarms, 0)} of pairs with a case called regressed and ${percent(targetCaseFalseAlarms, 0)} of case comparisons regressed or improved`;
   const loads = calibration.load.flat();
+  const bounds = calibrationLoadLimit(calibration);
   const lines = [
     `Between-run calibration: ${calibration.processes} fresh processes of \`run ${calibration.suites.join(' ')}` +
       `${calibration.filter === undefined ? '' : ` --filter '${calibration.filter}'`} --time ${calibration.timePerCase}\` (${ids.length} cases)`,
-    `  ${calibration.env.cpuModel} x ${calibration.env.cpuCount}, node ${calibration.env.node}, load average ${Math.min(...loads).toFixed(1)}-${Math.max(...loads).toFixed(1)}`,
+    `  ${calibration.env.cpuModel} x ${calibration.env.cpuCount}, node ${calibration.env.node}, load average ${Math.min(...loads).toFixed(1)}-${Math.max(...loads).toFixed(1)}` +
+      (bounds === undefined
+        ? ''
+        : ` (at its processes' ends at most ${bounds.read.toFixed(2)}: compare and check use it for runs that end at a load average up to ${bounds.limit.toFixed(2)})`),
     `  threshold ${percent(calibration.threshold)}, alpha ${calibration.alpha}`,
     '',
     `Spread of one case between processes (sd of log figure, median / 90th percentile over cases), per figure of a slice:`,
