@@ -16,7 +16,7 @@ import { readBetweenRunCalibration, readCalibration, readRunResult } from '@laye
 import { calmStatesOf } from '../src/fresh-processes.js';
 import type { EnvFingerprint, MemResult } from '@layerbench/bench-runner';
 import { describe, expect, it } from 'vitest';
-import { heavyTestTimeout, lines, runCli, spawnCli } from './spawn-cli.js';
+import { heavyTestTimeout, interruptWhen, lines, runCli, spawnCli } from './spawn-cli.js';
 
 const layerNames = [
   '@layerbench/aes-core',
@@ -158,19 +158,14 @@ describe('calibrate', { timeout: heavyTestTimeout }, () => {
         writeFileSync(join(many, `run-${k + 1}.json`), JSON.stringify(run));
       }
       const storedNow = readFileSync(storedFile, 'utf8');
-      const { child, done } = spawnCli(['calibrate', '--from-runs', many, '--pairs', '1770'], { env });
-      let said = '';
-      child.stderr!.on('data', (chunk: string) => (said += chunk));
-      while (!said.includes('comparing every pair')) {
-        if (child.exitCode !== null) break;
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-      await new Promise((resolve) => setTimeout(resolve, 500));
-      const interrupted = Date.now();
-      child.kill('SIGINT');
-      const stopped = await done;
+      const comparing = spawnCli(['calibrate', '--from-runs', many, '--pairs', '1770'], { env });
+      const { result: stopped, afterMs } = await interruptWhen(
+        comparing,
+        () => comparing.output().stderr.includes('comparing every pair'),
+        500,
+      );
       expect(stopped.code, stopped.stderr).toBe(130);
-      expect(Date.now() - interrupted).toBeLessThan(10_000);
+      expect(afterMs).toBeLessThan(10_000);
       expect(stopped.stderr).toContain('interrupted while comparing pairs of processes; nothing stored');
       expect(readFileSync(storedFile, 'utf8')).toBe(storedNow);
     } finally {
@@ -275,19 +270,14 @@ describe('calibrate', { timeout: heavyTestTimeout }, () => {
     const work = mkdtempSync(join(tmpdir(), 'layerbench-cli-calibrate-int-'));
     try {
       const env = { LAYERBENCH_CALIBRATION_DIR: join(work, 'store') };
-      const { child, done } = spawnCli(['calibrate', 'sha1', '--time', '1', '--processes', '8'], { env });
-      let stderr = '';
-      child.stderr!.on('data', (chunk: string) => (stderr += chunk));
-      while (!stderr.includes('process 1 of 8')) {
-        if (child.exitCode !== null) break;
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-      await new Promise((resolve) => setTimeout(resolve, 500));
-      const interrupted = Date.now();
-      child.kill('SIGINT');
-      const result = await done;
+      const running = spawnCli(['calibrate', 'sha1', '--time', '1', '--processes', '8'], { env });
+      const { result, afterMs } = await interruptWhen(
+        running,
+        () => running.output().stderr.includes('process 1 of 8'),
+        500,
+      );
       expect(result.code, result.stderr).toBe(130);
-      expect(Date.now() - interrupted).toBeLessThan(10_000);
+      expect(afterMs).toBeLessThan(10_000);
       expect(result.stderr).toMatch(/interrupted after 0 of 8 processes; nothing stored/);
       expect(existsSync(env.LAYERBENCH_CALIBRATION_DIR)).toBe(false);
     } finally {
@@ -307,21 +297,16 @@ describe('calibrate', { timeout: heavyTestTimeout }, () => {
       expect(calibration.repeats).toBe(2);
       expect(calibration.timePerCase).toBe(0.02);
 
-      const { child, done } = spawnCli(['calibrate', '--interleaved', '--time', '1', '--repeats', '20']);
-      let said = '';
-      child.stderr!.on('data', (chunk: string) => (said += chunk));
-      while (!said.includes('calibrate: interleaved')) {
-        if (child.exitCode !== null) break;
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-      await new Promise((resolve) => setTimeout(resolve, 1000));
-      const interrupted = Date.now();
-      child.kill('SIGINT');
-      const stopped = await done;
+      const interleaved = spawnCli(['calibrate', '--interleaved', '--time', '1', '--repeats', '20']);
+      const { result: stopped, afterMs } = await interruptWhen(
+        interleaved,
+        () => interleaved.output().stderr.includes('calibrate: interleaved'),
+        1000,
+      );
       expect(stopped.code, stopped.stderr).toBe(130);
       // It stops after the comparison under way (2 s of timing at --time 1, several times that on a
       // loaded machine: 20 s was seen at load 20-30), not after all 120 (at least 240 s of timing).
-      expect(Date.now() - interrupted).toBeLessThan(60_000);
+      expect(afterMs).toBeLessThan(60_000);
     } finally {
       rmSync(work, { recursive: true, force: true });
     }

@@ -8,7 +8,7 @@ import { saveBetweenRunCalibration } from '@layerbench/bench-runner/calibration'
 import { readRunResult, writeResultFile } from '@layerbench/bench-runner/results';
 import type { RunResult } from '@layerbench/bench-runner';
 import { afterAll, describe, expect, it } from 'vitest';
-import { heavyTestTimeout, lines, runCli, spawnCli } from './spawn-cli.js';
+import { heavyTestTimeout, interruptWhen, lines, runCli, spawnCli } from './spawn-cli.js';
 import { syntheticCalibration } from './synthetic-results.js';
 
 const work = mkdtempSync(join(tmpdir(), 'layerbench-cli-run-'));
@@ -165,24 +165,9 @@ describe('run', { timeout: heavyTestTimeout }, () => {
   it('--out is a valid result file after Ctrl-C, holding the finished cases', async () => {
     const ids = (await listIds(['cmac'])).slice(0, 8);
     const out = join(work, 'interrupted.json');
-    const { child, done } = spawnCli([
-      'run',
-      'cmac',
-      '--time',
-      '0.3',
-      '--filter',
-      exactly(ids),
-      '--out',
-      out,
-      '--quiet',
-    ]);
+    const running = spawnCli(['run', 'cmac', '--time', '0.3', '--filter', exactly(ids), '--out', out, '--quiet']);
     // Interrupt once the first finished case has been written.
-    while (!existsSync(out)) {
-      if (child.exitCode !== null) break;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    child.kill('SIGINT');
-    const result = await done;
+    const { result } = await interruptWhen(running, () => existsSync(out));
     expect(result.code, result.stderr).toBe(130);
     expect(result.stderr).toMatch(/interrupted after \d+ of 8 cases \(kept in /);
     const run = readRunResult(out);
@@ -363,17 +348,11 @@ describe('run --processes and check against a run of several processes', { timeo
     const out = join(work, 'processes-interrupted.json');
     // The processes write their files in a temporary folder under TMPDIR: process 2's file means process 1 ended.
     const tmp = mkdtempSync(join(work, 'tmp-'));
-    const { child, done } = spawnCli(
-      ['run', 'sha1', '--filter', filter, '--time', '0.3', '--processes', '20', '--out', out],
-      { env: { TMPDIR: tmp } },
-    );
+    const running = spawnCli(['run', 'sha1', '--filter', filter, '--time', '0.3', '--processes', '20', '--out', out], {
+      env: { TMPDIR: tmp },
+    });
     const secondStarted = () => readdirSync(tmp).some((folder) => existsSync(join(tmp, folder, 'process-2.json')));
-    while (!secondStarted()) {
-      if (child.exitCode !== null) break;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    child.kill('SIGINT');
-    const result = await done;
+    const { result } = await interruptWhen(running, secondStarted);
     expect(result.code, result.stderr).toBe(130);
     expect(result.stderr).toMatch(/interrupted after 1 of 20 processes \(kept in /);
     const run = readRunResult(out);

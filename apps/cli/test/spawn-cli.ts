@@ -32,6 +32,8 @@ export interface CliRun {
 export interface SpawnedCli {
   child: ChildProcess;
   done: Promise<CliRun>;
+  /** What it has written so far. */
+  output(): { stdout: string; stderr: string };
 }
 
 /** A colour-neutral environment: the test decides whether NO_COLOR is set. */
@@ -57,7 +59,28 @@ export function spawnCli(args: readonly string[], options: { cwd?: string; env?:
     child.on('error', reject);
     child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
   });
-  return { child, done };
+  return { child, done, output: () => ({ stdout, stderr }) };
+}
+
+/**
+ * Ctrl-C for a spawned CLI: once `ready()` holds (or the CLI has ended),
+ * after `settleMs` more, sends SIGINT; resolves with how the CLI ended and
+ * how many ms after the signal.
+ */
+export async function interruptWhen(
+  spawned: SpawnedCli,
+  ready: () => boolean,
+  settleMs = 0,
+): Promise<{ result: CliRun; afterMs: number }> {
+  while (!ready()) {
+    if (spawned.child.exitCode !== null) break;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  if (settleMs > 0) await new Promise((resolve) => setTimeout(resolve, settleMs));
+  const interrupted = Date.now();
+  spawned.child.kill('SIGINT');
+  const result = await spawned.done;
+  return { result, afterMs: Date.now() - interrupted };
 }
 
 export function runCli(
