@@ -6,15 +6,19 @@
 // suites and options) and distinct `--shard k/n` specs are the shards of one
 // CI matrix and are merged; any other run file is a run of its own (two runs
 // of different code on one machine are never merged). `--base` and `--head`
-// name two runs to compare explicitly: the report compares them itself.
+// name two runs to compare explicitly: the report compares them itself, with
+// the conservative default spread between runs or, given `calibration`, by
+// that between-run calibration as `layerbench compare --calibration` does
+// (noiseForRuns: the same load guard and notes).
 import { readFileSync } from 'node:fs';
-import { compareResults } from '@layerbench/bench-runner/compare';
+import { compareResults, defaultRunNoise, noiseForRuns } from '@layerbench/bench-runner/compare';
 import type { CaseResult, Comparison, EnvFingerprint, RunResult } from '@layerbench/bench-runner';
 import {
   BISECT_KIND,
   FIND_KIND,
   readBisectResult,
   readFindResult,
+  readBetweenRunCalibration,
   readComparison,
   readRunResult,
   ResultFileError,
@@ -81,6 +85,8 @@ export interface ReportInputOptions {
   base?: readonly string[];
   /** Run files of the head run. */
   head?: readonly string[];
+  /** A between-run calibration file (`layerbench calibrate --out`) to judge base against head by. */
+  calibration?: string;
 }
 
 const KINDS = ['layerbench/run', 'layerbench/compare', BISECT_KIND, FIND_KIND];
@@ -210,6 +216,16 @@ function explicitRun(flag: '--base' | '--head', parts: NamedInput<RunResult>[]):
   return mergeOneRun(parts, flag === '--base' ? 'base' : 'head');
 }
 
+/** A between-run calibration file; a ReportInputError naming it when it is not one. */
+function readCalibration(file: string) {
+  try {
+    return readBetweenRunCalibration(file);
+  } catch (err) {
+    if (err instanceof ResultFileError) throw new ReportInputError(`--calibration ${err.message}`);
+    throw err;
+  }
+}
+
 /** Reads every file; the first unusable one is a ReportInputError naming it and what is wrong. */
 export function readReportInputs(files: readonly string[], options: ReportInputOptions = {}): ReportInputs {
   const runs: NamedInput<RunResult>[] = [];
@@ -251,6 +267,10 @@ export function readReportInputs(files: readonly string[], options: ReportInputO
   const comparison = compareResults(baseRun.merged, headRun.merged, {
     caseLayers: everyPackageOf(baseRun.merged, headRun.merged),
     guardUnchangedCode: true,
+    noise:
+      options.calibration === undefined
+        ? defaultRunNoise('no --calibration given to layerbench-report')
+        : noiseForRuns(readCalibration(options.calibration), options.calibration, baseRun.merged, headRun.merged),
   });
   return {
     runs: [baseRun, headRun, ...grouped],

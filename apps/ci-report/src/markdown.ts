@@ -308,6 +308,25 @@ function runLines(inputs: ReportInputs): string[] {
   return out;
 }
 
+/**
+ * Per comparison, what its verdicts were judged against: a calibration of
+ * the machine, or the conservative default that only calls changes of about
+ * x2 (so "no regression" then says little about smaller ones).
+ */
+function noiseLines(inputs: ReportInputs): string[] {
+  const described = inputs.comparisons.filter(({ data }) => data.noise !== undefined);
+  if (described.length === 0) return [];
+  const many = inputs.comparisons.length > 1;
+  return [
+    '### Between-run spread',
+    '',
+    ...described.map(
+      ({ file, data }) => `- ${many ? `${markdownCell(file)}: ` : ''}${markdownCell(data.noise!.description)}`,
+    ),
+    '',
+  ];
+}
+
 function render(inputs: ReportInputs, maxRows: number): string {
   const verdict = overallVerdict(inputs);
   const parts = [
@@ -316,6 +335,7 @@ function render(inputs: ReportInputs, maxRows: number): string {
     ...findLines(inputs),
     ...changedCaseLines(inputs, maxRows),
     ...sideBySideLines(inputs),
+    ...noiseLines(inputs),
     ...fingerprintLines(inputs),
   ];
   for (const { file, data } of inputs.bisects) {

@@ -14,7 +14,8 @@ Reads layerbench run, compare, bisect and find result files and writes a report.
 Run files that are shards of one run (distinct --shard k/n, same machine,
 layers, dispatch and options) are merged; every other run file is a run of its
 own. To compare two runs, name them with --base and --head (each one file, or
-the shards of one run); the report then compares them itself.
+the shards of one run); the report then compares them itself, with the
+conservative default spread between runs, or by --calibration.
 
 Options:
   --markdown <file>     write the Markdown report (headline verdict, attributed layers,
@@ -22,6 +23,9 @@ Options:
   --html <file>         write one self-contained HTML file with the charts
   --base <run.json>     the run to compare against (repeat for its shards)
   --head <run.json>     the run compared with --base (repeat for its shards)
+  --calibration <file>  judge --base against --head by this between-run calibration
+                        (\`layerbench calibrate --out\`), by \`layerbench compare\`'s rule: not
+                        for runs busier than its processes; noted when made for other runs
   --title <text>        the HTML report's title (default "layerbench report")
   --fail-on-regression  exit 1 when a case regressed or a bisection or find did not finish
   -h, --help            show this help
@@ -46,6 +50,7 @@ export interface ReportArgs {
   files: string[];
   base: string[];
   head: string[];
+  calibration?: string;
   markdown?: string;
   html?: string;
   title?: string;
@@ -68,13 +73,19 @@ export function parseReportArgs(argv: readonly string[]): ReportArgs {
     else if (arg === '--title') chosen.title = value();
     else if (arg === '--base') chosen.base.push(value());
     else if (arg === '--head') chosen.head.push(value());
-    else if (arg === '--fail-on-regression') chosen.failOnRegression = true;
+    else if (arg === '--calibration') {
+      if (chosen.calibration !== undefined) throw new UsageProblem('--calibration is given twice');
+      chosen.calibration = value();
+    } else if (arg === '--fail-on-regression') chosen.failOnRegression = true;
     else if (arg === '--help' || arg === '-h') chosen.help = true;
     else if (arg.startsWith('-')) throw new UsageProblem(`unknown option '${arg}'`);
     else chosen.files.push(arg);
   }
   if (!chosen.help && chosen.files.length === 0 && chosen.base.length === 0 && chosen.head.length === 0) {
     throw new UsageProblem('no result file given');
+  }
+  if (chosen.calibration !== undefined && chosen.base.length === 0 && chosen.head.length === 0) {
+    throw new UsageProblem('--calibration goes with --base and --head: the report compares only those runs itself');
   }
   return chosen;
 }
@@ -102,7 +113,11 @@ export function main(argv: readonly string[], io: Io = { stdout: process.stdout,
     // Where the report goes is checked before any input is read or rendered.
     markdownPath = args.markdown === undefined ? undefined : checkOutputPath(args.markdown);
     htmlPath = args.html === undefined ? undefined : checkOutputPath(args.html);
-    inputs = readReportInputs(args.files, { base: args.base, head: args.head });
+    inputs = readReportInputs(args.files, {
+      base: args.base,
+      head: args.head,
+      ...(args.calibration === undefined ? {} : { calibration: args.calibration }),
+    });
   } catch (err) {
     if (err instanceof OutputPathError || err instanceof ReportInputError) return fail(err.message);
     throw err;

@@ -117,6 +117,94 @@ describe('--base and --head', () => {
   });
 });
 
+describe('--calibration', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'report-calibration-'));
+  const base = JSON.parse(readFileSync(fixture('run-base.json'), 'utf8')) as RunResult;
+  /** A between-run calibration of the fixtures' machine and --time: every case 1% between processes. */
+  const calibrationAt = (load: [number, number][]): string => {
+    const calibration = {
+      kind: 'layerbench/between-runs',
+      schemaVersion: 1,
+      createdAt: '2026-12-05T11:00:00.000Z',
+      env: base.env,
+      suites: ['sha1'],
+      timePerCase: base.options.timePerCase,
+      processes: 8,
+      load,
+      threshold: 0.02,
+      alpha: 0.01,
+      basis: 'fastest-low',
+      pooled: { 'fastest-low': { p50: 0.01, p90: 0.01 } },
+      floor: { quantile: 0, sigma: 0 },
+      cases: Object.fromEntries(
+        base.cases.map((c) => [
+          c.id,
+          { n: 8, medianNs: c.stats?.median ?? c.samples[0], sigma: { 'fastest-low': 0.01 } },
+        ]),
+      ),
+      falseAlarms: { flagged: 0, compared: 336, pairsFlagged: 0, pairs: 28 },
+      detection: [],
+    };
+    const file = join(dir, `calibration-${load.length}.json`);
+    writeFileSync(file, JSON.stringify(calibration));
+    return file;
+  };
+  const args = (calibration: string, head = fixture('run-head.json')) => [
+    ...['--base', fixture('run-base.json'), '--head', head, '--calibration', calibration, '--fail-on-regression'],
+  ];
+
+  it('judges base against head by it, as compare does, and says so: the x1.35 cases regressed', () => {
+    const calibration = calibrationAt([[1.0, 1.2]]);
+    const { out, io } = capture();
+    expect(main(args(calibration), io), out.stderr).toBe(1);
+    expect(out.stdout).toMatch(/^## layerbench: :red_circle: regression/);
+    expect(out.stdout).toMatch(/^\| `sha1\/unrolled\/size=64` \|.*\| \*\*regressed\*\* \|/m);
+    expect(out.stdout).toContain('### Between-run spread');
+    expect(out.stdout).toContain(
+      `- between-run spread measured by \`layerbench calibrate\` on this machine (8 processes at --time 0.25, 2026-12-05T11:00:00.000Z, ${calibration})`,
+    );
+    // Without it: the conservative default, and the report says where the spread came from.
+    const without = capture();
+    expect(main(args(calibration).slice(0, 4), without.io)).toBe(0);
+    expect(without.out.stdout).toContain(
+      '- no --calibration given to layerbench-report: assuming the conservative default',
+    );
+  });
+
+  it('not for runs busier than its processes: the conservative default, and why', () => {
+    const head = JSON.parse(readFileSync(fixture('run-head.json'), 'utf8')) as RunResult;
+    head.env.loadAvgEnd = [2.6, 2, 1];
+    const headFile = join(dir, 'head-busy.json');
+    writeFileSync(headFile, JSON.stringify(head));
+    const calibration = calibrationAt([
+      [0.2, 0.3],
+      [0.3, 0.4],
+    ]);
+    const { out, io } = capture();
+    expect(main(args(calibration, headFile), io)).toBe(0);
+    expect(out.stdout).toContain(
+      `- the calibration ${calibration} does not describe these runs: they ran at a load average of up to 2.6, its processes at most 0.4 (taken as 1.0: its own measuring process); calibrate at the load the comparisons see`,
+    );
+  });
+
+  it('exits 2 for a calibration that is not one, or without --base and --head', () => {
+    for (const [argv, message] of [
+      [args(fixture('run-base.json')), /^layerbench-report: --calibration .*run-base\.json/],
+      [args(fixture('corrupt.json')), /^layerbench-report: --calibration .*corrupt\.json/],
+      [
+        [fixture('compare.json'), '--calibration', fixture('run-base.json')],
+        /--calibration goes with --base and --head/,
+      ],
+      [[...args(fixture('run-base.json')), '--calibration', fixture('run-base.json')], /--calibration is given twice/],
+    ] as const) {
+      const { out, io } = capture();
+      expect(main(argv, io), argv.join(' ')).toBe(2);
+      expect(out.stderr).toMatch(message);
+      expect(out.stderr.trim().split('\n')).toHaveLength(1);
+    }
+  });
+});
+
 describe('--base and --head of identical code', () => {
   // The base run again, one case three times slower (a process in a mode of its own): as a run of the same
   // build, or with sha1-dispatch's built code changed.

@@ -9,7 +9,7 @@
 import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { figureBases, minRunShare } from '@layerbench/bench-runner/compare';
+import { calibrationLoadLimit, figureBases, minRunShare } from '@layerbench/bench-runner/compare';
 import {
   CalibrationInterruptedError,
   calibrate,
@@ -41,7 +41,6 @@ import {
   regexText,
   valueOption,
 } from '../args.js';
-import { calibrationLoadLimit } from '../between-runs.js';
 import { assertWorkspaceBuilt } from '../layers.js';
 import { InputFileError, outputPath, readRunInput } from '../result-files.js';
 import { defaultRun, suiteByName } from '../suites/index.js';

@@ -61,3 +61,12 @@ export type { RunNoise, CaseSpreadEstimate } from './noise.js';
 export type { CompareOptions } from '../stats/verdict.js';
 export { movedButInconclusive, runCommit, sideBySide } from './side-by-side.js';
 export type { SideBySide } from './side-by-side.js';
+export {
+  calibrationLoadLimit,
+  calibrationLoadMargin,
+  calibrationMismatch,
+  endLoad,
+  loadBeyondCalibration,
+  measuringProcessLoad,
+  noiseForRuns,
+} from './calibration-fit.js';
