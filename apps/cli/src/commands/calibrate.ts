@@ -15,7 +15,6 @@ import {
   calibrate,
   calibrateBetweenRunsAsync,
   calibrationDir,
-  crossValidationPairs,
   defaultCrossValidationPairs,
   minNeighbourPairs,
   saveBetweenRunCalibration,
@@ -327,7 +326,7 @@ async function finishCalibration(
   say(
     all <= maxPairs
       ? `comparing every pair of processes (cross-validated, ${all} pairs) ...`
-      : `comparing ${crossValidationPairs(runs.length, maxPairs).length} of the ${all} pairs of processes (cross-validated; --pairs to change) ...`,
+      : `comparing ${maxPairs} of the ${all} pairs of processes (cross-validated; --pairs to change) ...`,
   );
   let calibration: BetweenRunCalibration;
   try {
