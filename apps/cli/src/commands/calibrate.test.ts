@@ -85,6 +85,13 @@ describe('what runs of several processes can detect', () => {
     );
   });
 
+  it('says when its processes came from several sittings, and what that costs runs minutes apart', () => {
+    expect(formatBetweenRunText(calibration)).not.toContain('sittings');
+    expect(formatBetweenRunText(calibration, undefined, '/tmp/kept', 3)).toMatch(
+      /^ {2}from 3 sittings \(processes more than 3 times the median spacing apart\): their spreads include what moved between sittings, .*a \+5% was found in 48 of 144 comparisons, 62 with each sitting's own/m,
+    );
+  });
+
   it('says how to add processes of another sitting when a case has no neighbour split', () => {
     const { sigmaNeighbour: _, ...unsplit } = calibration.cases['sha1/1500/wasm']!;
     const partial = { ...calibration, cases: { ...calibration.cases, 'sha1/1500/wasm': unsplit } };

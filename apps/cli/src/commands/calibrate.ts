@@ -19,6 +19,8 @@ import {
   minNeighbourPairs,
   saveBetweenRunCalibration,
   severalProcessesOutlook,
+  sittingGapFactor,
+  sittingsOf,
   targetCaseFalseAlarms,
   targetPairFalseAlarms,
   withinFalseAlarmTargets,
@@ -181,7 +183,12 @@ export function formatCalibrationText(calibration: Calibration): string {
 }
 
 /** The between-run calibration for people: what compare can and cannot tell on this machine. */
-export function formatBetweenRunText(calibration: BetweenRunCalibration, stored?: string, keptIn?: string): string {
+export function formatBetweenRunText(
+  calibration: BetweenRunCalibration,
+  stored?: string,
+  keptIn?: string,
+  sittings = 1,
+): string {
   const ids = Object.keys(calibration.cases);
   const fa = calibration.falseAlarms;
   const withinTargets = withinFalseAlarmTargets(fa);
@@ -196,6 +203,11 @@ export function formatBetweenRunText(calibration: BetweenRunCalibration, stored?
         ? ''
         : ` (at its processes' ends at most ${bounds.read.toFixed(2)}: compare and check use it for runs that end at a load average up to ${bounds.limit.toFixed(2)})`),
     `  threshold ${percent(calibration.threshold)}, alpha ${calibration.alpha}`,
+    ...(sittings > 1
+      ? [
+          `  from ${sittings} sittings (processes more than ${sittingGapFactor} times the median spacing apart): their spreads include what moved between sittings, which runs minutes apart do not meet. Measured on nine sittings, each judged with a calibration of the other eight: a +5% was found in 48 of 144 comparisons, 62 with each sitting's own (bench-runner README, "Calibrations from other sittings, held out"); it found more where a sitting's own had no neighbour split`,
+        ]
+      : []),
     '',
     `Spread of one case between processes (sd of log figure, median / 90th percentile over cases), per figure of a slice:`,
     ...figureBases
@@ -305,6 +317,12 @@ function severalProcessesLines(calibration: BetweenRunCalibration, keptIn?: stri
   return lines;
 }
 
+/** How many sittings these processes came from (sittingsOf, over them in the order they ran). */
+function sittingCount(runs: readonly RunResult[]): number {
+  const inOrder = [...runs].sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0));
+  return Math.max(0, ...sittingsOf(inOrder)) + 1;
+}
+
 /** Which pairs of processes the cross-validation compared: every one, or a sample of them. */
 function pairsCompared(calibration: BetweenRunCalibration): string {
   const all = (calibration.processes * (calibration.processes - 1)) / 2;
@@ -347,7 +365,7 @@ async function finishCalibration(
   ctx.stdout.write(
     (chosen.format === 'json'
       ? formatJson(calibration)
-      : formatBetweenRunText(calibration, stored, chosen['keep-runs'] ?? chosen['from-runs'])
+      : formatBetweenRunText(calibration, stored, chosen['keep-runs'] ?? chosen['from-runs'], sittingCount(runs))
     ).replace(/\n?$/, '\n'),
   );
   return 0;
