@@ -16,6 +16,7 @@ import {
   calibrateBetweenRunsAsync,
   calibrationDir,
   defaultCrossValidationPairs,
+  inRunOrder,
   minNeighbourPairs,
   saveBetweenRunCalibration,
   severalProcessesOutlook,
@@ -319,13 +320,15 @@ function severalProcessesLines(calibration: BetweenRunCalibration, keptIn?: stri
 
 /** How many sittings these processes came from (sittingsOf, over them in the order they ran). */
 function sittingCount(runs: readonly RunResult[]): number {
-  const inOrder = [...runs].sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0));
-  return Math.max(0, ...sittingsOf(inOrder)) + 1;
+  return Math.max(0, ...sittingsOf(inRunOrder(runs))) + 1;
 }
+
+/** The pairs of n processes. */
+const pairsOf = (n: number): number => (n * (n - 1)) / 2;
 
 /** Which pairs of processes the cross-validation compared: every one, or a sample of them. */
 function pairsCompared(calibration: BetweenRunCalibration): string {
-  const all = (calibration.processes * (calibration.processes - 1)) / 2;
+  const all = pairsOf(calibration.processes);
   return calibration.falseAlarms.pairs < all
     ? `${calibration.falseAlarms.pairs} of the ${all} pairs of processes, a fixed sample in which each process takes part about equally, each`
     : 'each pair';
@@ -340,7 +343,7 @@ async function finishCalibration(
 ): Promise<number> {
   const say = sayer(ctx, chosen.quiet, 'calibrate');
   const maxPairs = chosen.pairs ?? defaultCrossValidationPairs;
-  const all = (runs.length * (runs.length - 1)) / 2;
+  const all = pairsOf(runs.length);
   say(
     all <= maxPairs
       ? `comparing every pair of processes (cross-validated, ${all} pairs) ...`

@@ -14,6 +14,7 @@ import {
   calibrateBetweenRunsAsync,
   calmGroup,
   crossValidationPairs,
+  inRunOrder,
   isolatedModes,
   minNeighbourPairs,
   neighbourSigmaOf,
@@ -214,6 +215,17 @@ describe('the cross-validation of many processes', () => {
       expect(Math.max(...each)).toBeLessThanOrEqual(Math.ceil((2 * max) / n) + 1);
       expect(crossValidationPairs(n, max)).toEqual(pairs);
     }
+  });
+
+  it('reads the runs in the order they ran, the same start kept in the order given', () => {
+    const at = (createdAt: string, id: string) => ({ createdAt, id });
+    expect(
+      inRunOrder([
+        at('2026-12-05T12:00:00Z', 'c'),
+        at('2026-12-05T11:00:00Z', 'a'),
+        at('2026-12-05T12:00:00Z', 'd'),
+      ]).map((r) => r.id),
+    ).toEqual(['a', 'c', 'd']);
   });
 
   it('refuses a cap that is not a whole number of pairs', () => {

@@ -140,6 +140,11 @@ export function neighbourSigmaOf(
   return pairs < minNeighbourPairs ? undefined : Math.sqrt(squares / pairs / 2);
 }
 
+/** Runs in the order they ran: by their start times, stable for equal ones (sittingsOf reads them so). */
+export function inRunOrder<T extends Pick<RunResult, 'createdAt'>>(runs: readonly T[]): T[] {
+  return [...runs].sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0));
+}
+
 /**
  * Two processes that started more than this many times the median time
  * between consecutive starts apart belong to different sittings (sittingsOf).
@@ -384,7 +389,7 @@ function* calibrationSteps(
   const { threshold, alpha } = checkCompareOptions(options);
   checkRuns(given);
   // In the order they ran (their start times; stable for equal ones): the neighbour spreads read it.
-  const runs = [...given].sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0));
+  const runs = inRunOrder(given);
   const ids = commonCases(runs);
   if (ids.length === 0) throw new RangeError('no case was measured in every run of the calibration');
   const effects = [...(options.effects ?? defaultDetectionEffects)].sort((a, b) => a - b);
@@ -411,22 +416,18 @@ function* calibrationSteps(
    * random stream), so the verdict at e is "regressed" exactly when
    * (1 + e) * lower end > 1 + threshold.
    */
-  // The other processes of each pair and their spreads, the same for every floor tried: measured once.
-  const heldOutOf = new Map<string, { others: RunResult[]; held: Spreads }>();
-  const heldOut = (i: number, j: number) => {
-    let found = heldOutOf.get(`${i},${j}`);
-    if (found === undefined) {
-      const others = runs.filter((_, k) => k !== i && k !== j);
-      found = { others, held: spreadsOf(others, ids) };
-      heldOutOf.set(`${i},${j}`, found);
-    }
-    return found;
-  };
+  // The other processes of each pair and their spreads, the same for every floor tried: measured once, when
+  // the first floor reaches the pair (so that the async calibration yields between them too).
+  const heldOut: Array<{ others: RunResult[]; held: Spreads }> = [];
   function* crossValidate(floorQuantile: number, iterations: number | undefined) {
     const falseAlarms = { flagged: 0, compared: 0, pairsFlagged: 0, pairs: 0 };
     const smallestDetected = new Map(ids.map((id) => [id, [] as number[]]));
-    for (const [i, j] of pairs) {
-      const { others, held } = heldOut(i, j);
+    for (const [p, [i, j]] of pairs.entries()) {
+      if (heldOut[p] === undefined) {
+        const others = runs.filter((_, k) => k !== i && k !== j);
+        heldOut[p] = { others, held: spreadsOf(others, ids) };
+      }
+      const { others, held } = heldOut[p];
       const floor = { quantile: floorQuantile, sigma: floorOf(held, floorQuantile) };
       const noise: RunNoise = runNoiseFromCalibration({
         ...calibrationShell(others, threshold, alpha),

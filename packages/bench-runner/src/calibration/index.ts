@@ -19,6 +19,7 @@ export {
   calibrateBetweenRunsAsync,
   crossValidationPairs,
   defaultCrossValidationPairs,
+  inRunOrder,
   scaledRun,
   defaultDetectionEffects,
   minCalibrationRuns,
