@@ -420,6 +420,30 @@ describe('compare on the calm figures of several processes', () => {
     ).toBe('calm-relative');
   });
 
+  it('starts the calm group at the next level up when the lowest level leaves a side short, as the calibration does', () => {
+    // As measured (2026-12-05 21:18 UTC, after a busy minute): the run's first process alone at the lowest calm
+    // level (4140), its other five 5-6% above it, the other run's processes at the upper level.
+    const random = seededRandom(27);
+    const atLevels = (levels: readonly number[], ns: number) =>
+      mergeProcessRuns(
+        levels.map((level) =>
+          withCalm(oneProcessRun([processCase('case', ns * Math.exp(0.003 * normalVariate(random)), random)]), level),
+        ),
+      );
+    const base = atLevels([4140, 4390, 4400, 4395, 4405, 4398], 1000);
+    const head = atLevels([4385, 4392, 4401, 4399], 1050);
+    const picked = calmProcessFigures(base.cases[0]!, head.cases[0]!)!;
+    expect(picked.lowestLevel).toBe(4385);
+    expect(picked.base).toHaveLength(5);
+    expect(picked.head).toHaveLength(4);
+    const c = compareResults(base, head, { ...options, noise: calm(0.005), geomean: false }).cases[0]!;
+    expect(c.method).toBe('calm-relative');
+    expect(c.verdict).toBe('regressed');
+    // Levels more than 5% apart still never share a group: a side with no three processes at one level has none.
+    const apart = atLevels([4140, 4140, 4700, 4700], 1000);
+    expect(calmProcessFigures(apart.cases[0]!, head.cases[0]!)).toBeUndefined();
+  });
+
   it('keeps false alarms below alpha when one process in twelve sits in a mode of its own and the calibration left such modes out', () => {
     // Each process, independently, x1.3 with fast probes one time in twelve (measured: one process in 12 and in 16
     // on 2026-12-03); the calibration's calm spread without them (0.5%) and three calm processes a side.

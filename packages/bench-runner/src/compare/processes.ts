@@ -85,9 +85,12 @@ export const minCalmProcessesPerSide = 3;
 /**
  * The calm figures of the processes of two cases that compare may compare
  * (processes in the same state, see figures.ts): those whose calm level lies
- * within calmLevelTolerance of the lowest level on either side; undefined
- * when a side has fewer than `perSide` of them (minCalmProcessesPerSide),
- * or a case has no calm figures.
+ * within calmLevelTolerance of the lowest level on either side; when a side
+ * has fewer than `perSide` of them (minCalmProcessesPerSide), those within
+ * calmLevelTolerance of the next lowest level, and so on, as the calibration
+ * picks its calm group (calmGroup); undefined when no level gives both sides
+ * `perSide`, or a case has no calm figures. `lowestLevel` is the level the
+ * group starts at (compare checks it against the calibration's).
  */
 export function calmProcessFigures(
   base: CaseResult,
@@ -102,9 +105,14 @@ export function calmProcessFigures(
       : undefined;
   });
   if (sides.some((side) => side === undefined)) return undefined;
-  const lowest = Math.min(...sides.flatMap((side) => side!.levels));
-  const [b, h] = sides.map((side) => side!.figures.filter((_, i) => withinCalmLevel(side!.levels[i]!, lowest)));
-  return b!.length >= perSide && h!.length >= perSide ? { base: b!, head: h!, lowestLevel: lowest } : undefined;
+  const levels = [...new Set(sides.flatMap((side) => side!.levels))].sort((x, y) => x - y);
+  for (const lowest of levels) {
+    const [b, h] = sides.map((side) =>
+      side!.figures.filter((_, i) => side!.levels[i]! >= lowest && withinCalmLevel(side!.levels[i]!, lowest)),
+    );
+    if (b!.length >= perSide && h!.length >= perSide) return { base: b!, head: h!, lowestLevel: lowest };
+  }
+  return undefined;
 }
 
 /** Fewest processes a calm spread is measured over (calibration), and left in a side when compare leaves a mode out. */
