@@ -59,7 +59,7 @@ export {
 } from './noise.js';
 export type { RunNoise, CaseSpreadEstimate } from './noise.js';
 export type { CompareOptions } from '../stats/verdict.js';
-export { movedButInconclusive, runCommit, sideBySide } from './side-by-side.js';
+export { clearOfNoChange, movedButInconclusive, runCommit, sideBySide } from './side-by-side.js';
 export type { SideBySide } from './side-by-side.js';
 export {
   calibrationLoadLimit,

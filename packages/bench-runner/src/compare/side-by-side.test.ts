@@ -43,6 +43,28 @@ describe('sideBySide', () => {
     );
   });
 
+  it('says apart the cases whose interval is clear of no change but not of the threshold', () => {
+    // As measured (2026-12-06 02:30-03:15 UTC, 8-12 processes a side under a busy loop): +5% read x1.047 [1.013, 1.084].
+    const c = comparison([
+      ['sha1/1500/wasm', 1.047, 'inconclusive'],
+      ['sha1/64/wasm', 1.06, 'inconclusive'],
+      ['sha1/64/unrolled', 0.95, 'inconclusive'],
+    ]);
+    (c.cases[0] as { ratioCi: [number, number] }).ratioCi = [1.013, 1.084];
+    (c.cases[1] as { ratioCi: [number, number] }).ratioCi = [0.98, 1.15];
+    (c.cases[2] as { ratioCi: [number, number] }).ratioCi = [0.91, 0.991];
+    const hint = sideBySide(c);
+    expect(hint?.cases.map((x) => x.id)).toEqual(['sha1/1500/wasm', 'sha1/64/wasm', 'sha1/64/unrolled']);
+    expect(hint?.summary).toBe(
+      '1 case(s) moved by more than the threshold but cannot be told from the drift between separate runs (sha1/64/wasm x1.060). ' +
+        '2 case(s) moved beyond the drift between separate runs (the interval excludes no change) but not surely by more than the 3.0% threshold (sha1/1500/wasm x1.047 [1.013, 1.084], sha1/64/unrolled x0.950 [0.910, 0.991]).',
+    );
+    // Only such cases: one sentence.
+    const only = comparison([['sha1/1500/wasm', 1.047, 'inconclusive']]);
+    (only.cases[0] as { ratioCi: [number, number] }).ratioCi = [1.013, 1.084];
+    expect(sideBySide(only)?.summary).toMatch(/^1 case\(s\) moved beyond the drift .*\[1\.013, 1\.084\]\)\.$/);
+  });
+
   it('uses placeholders when a run names no single commit, or both name the same one with different builds', () => {
     const noCommit = sideBySide(comparison([['a', 1.2, 'inconclusive']], undefined, 'b'.repeat(40)));
     expect(noCommit?.command).toContain('--good git:<base commit> --bad git:<head commit>');

@@ -1,6 +1,7 @@
 // What to run when two separate runs cannot tell: the cases whose ratio moved
 // by more than the threshold but stayed inconclusive (the drift between
-// separate runs is wider than the change), and the `layerbench bisect
+// separate runs is wider than the change, or the interval is clear of no
+// change but not of the threshold; the summary says which), and the `layerbench bisect
 // --paired` command that measures both sides in the same worker processes,
 // with the commits the two runs' layers came from when each run names one
 // (or, for two runs of one commit and one build, runs of several processes).
@@ -18,6 +19,15 @@ export function runCommit(env: Pick<EnvFingerprint, 'layers'>): string | undefin
  */
 export function movedButInconclusive(effect: { ratio: number; verdict: string }, threshold: number): boolean {
   return effect.verdict === 'inconclusive' && Math.abs(Math.log(effect.ratio)) > Math.log1p(threshold);
+}
+
+/**
+ * Of such a change, whether its interval is clear of no change (excludes 1):
+ * beyond the drift between the runs, but not surely beyond the threshold.
+ */
+export function clearOfNoChange(effect: { ratioCi?: readonly [number, number] }): boolean {
+  const ci = effect.ratioCi;
+  return ci !== undefined && (ci[0] > 1 || ci[1] < 1);
 }
 
 export interface SideBySide {
@@ -52,8 +62,26 @@ export function sideBySide(comparison: Comparison, suites: readonly string[] = [
   if (moved.length === 0) return undefined;
   const [good, bad] = [runCommit(comparison.base.env), runCommit(comparison.head.env)];
   const filter = moved.length <= 12 ? [`--filter '^(${moved.map((c) => escapeRegex(c.id)).join('|')})$'`] : [];
-  const names = moved.slice(0, 3).map((c) => `${c.id} x${c.ratio.toFixed(3)}`);
-  const summary = `${moved.length} case(s) moved by more than the threshold but cannot be told from the drift between separate runs (${names.join(', ')}${moved.length > 3 ? ', ...' : ''}).`;
+  const named = (list: typeof moved, interval: boolean) =>
+    list
+      .slice(0, 3)
+      .map(
+        (c) =>
+          `${c.id} x${c.ratio.toFixed(3)}${interval ? ` [${c.ratioCi[0].toFixed(3)}, ${c.ratioCi[1].toFixed(3)}]` : ''}`,
+      )
+      .join(', ') + (list.length > 3 ? ', ...' : '');
+  const clear = moved.filter(clearOfNoChange);
+  const unclear = moved.filter((c) => !clearOfNoChange(c));
+  const summary = [
+    unclear.length > 0
+      ? `${unclear.length} case(s) moved by more than the threshold but cannot be told from the drift between separate runs (${named(unclear, false)}).`
+      : '',
+    clear.length > 0
+      ? `${clear.length} case(s) moved beyond the drift between separate runs (the interval excludes no change) but not surely by more than the ${(comparison.threshold * 100).toFixed(1)}% threshold (${named(clear, true)}).`
+      : '',
+  ]
+    .filter(Boolean)
+    .join(' ');
   const cases = moved.map((c) => ({ id: c.id, ratio: c.ratio }));
   if (good !== undefined && good === bad && sameBuiltCode(comparison.base.env, comparison.head.env)) {
     // One commit, one build: bisect would find both sides identical and measure nothing.
