@@ -6,12 +6,14 @@
 // suites and options) and distinct `--shard k/n` specs are the shards of one
 // CI matrix and are merged; any other run file is a run of its own (two runs
 // of different code on one machine are never merged). `--base` and `--head`
-// name two runs to compare explicitly: the report compares them itself, with
-// the conservative default spread between runs or, given `calibration`, by
-// that between-run calibration as `layerbench compare --calibration` does
-// (noiseForRuns: the same load guard and notes).
+// name two runs to compare explicitly: the report compares them itself, by
+// the between-run calibration given (`calibration`) or else the one stored
+// for the runs' machine and runtime (`calibrationDir`), as `layerbench
+// compare` does (noiseForRuns: the same load guard and notes), and with the
+// conservative default spread between runs when there is none.
 import { readFileSync } from 'node:fs';
-import { compareResults, defaultRunNoise, noiseForRuns } from '@layerbench/bench-runner/compare';
+import { findBetweenRunCalibration } from '@layerbench/bench-runner/calibration';
+import { compareResults, defaultRunNoise, noiseForRuns, type RunNoise } from '@layerbench/bench-runner/compare';
 import type { CaseResult, Comparison, EnvFingerprint, RunResult } from '@layerbench/bench-runner';
 import {
   BISECT_KIND,
@@ -87,6 +89,12 @@ export interface ReportInputOptions {
   head?: readonly string[];
   /** A between-run calibration file (`layerbench calibrate --out`) to judge base against head by. */
   calibration?: string;
+  /**
+   * Without `calibration`: the folder of stored calibrations (bench-runner's
+   * calibrationDir) to look up the one of the runs' machine and runtime in,
+   * as `layerbench compare` does; undefined, none is looked up.
+   */
+  calibrationDir?: string;
 }
 
 const KINDS = ['layerbench/run', 'layerbench/compare', BISECT_KIND, FIND_KIND];
@@ -226,6 +234,23 @@ function readCalibration(file: string) {
   }
 }
 
+/**
+ * What base and head are judged by: the calibration given, else the one
+ * stored for their machine and runtime at the nearest --time (as `layerbench
+ * compare` finds it), else the conservative default, saying why.
+ */
+function noiseFor(base: RunResult, head: RunResult, options: ReportInputOptions): RunNoise {
+  if (options.calibration !== undefined)
+    return noiseForRuns(readCalibration(options.calibration), options.calibration, base, head);
+  const none = 'no --calibration given to layerbench-report';
+  if (options.calibrationDir === undefined) return defaultRunNoise(none);
+  const time = Math.max(base.options.timePerCase, head.options.timePerCase);
+  const stored = findBetweenRunCalibration(base.env, head.env, time, options.calibrationDir);
+  return stored.found
+    ? noiseForRuns(stored.calibration, stored.file, base, head)
+    : defaultRunNoise(`${none}, and none stored: ${stored.reason}`);
+}
+
 /** Reads every file; the first unusable one is a ReportInputError naming it and what is wrong. */
 export function readReportInputs(files: readonly string[], options: ReportInputOptions = {}): ReportInputs {
   const runs: NamedInput<RunResult>[] = [];
@@ -267,10 +292,7 @@ export function readReportInputs(files: readonly string[], options: ReportInputO
   const comparison = compareResults(baseRun.merged, headRun.merged, {
     caseLayers: everyPackageOf(baseRun.merged, headRun.merged),
     guardUnchangedCode: true,
-    noise:
-      options.calibration === undefined
-        ? defaultRunNoise('no --calibration given to layerbench-report')
-        : noiseForRuns(readCalibration(options.calibration), options.calibration, baseRun.merged, headRun.merged),
+    noise: noiseFor(baseRun.merged, headRun.merged, options),
   });
   return {
     runs: [baseRun, headRun, ...grouped],

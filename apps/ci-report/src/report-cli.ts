@@ -3,6 +3,7 @@
 // when something regressed), 2 for bad usage, an unusable input file, inputs
 // that are ambiguous, or an output path that cannot be written (checked
 // before anything is read or rendered).
+import { calibrationDir } from '@layerbench/bench-runner/calibration';
 import { checkOutputPath, OutputPathError, writeTextFileAtomic } from '@layerbench/bench-runner/results';
 import { formatReportHtml } from './html.js';
 import { readReportInputs, ReportInputError } from './inputs.js';
@@ -14,8 +15,12 @@ Reads layerbench run, compare, bisect and find result files and writes a report.
 Run files that are shards of one run (distinct --shard k/n, same machine,
 layers, dispatch and options) are merged; every other run file is a run of its
 own. To compare two runs, name them with --base and --head (each one file, or
-the shards of one run); the report then compares them itself, with the
-conservative default spread between runs, or by --calibration.
+the shards of one run); the report then compares them itself, by --calibration,
+else by the calibration stored for the runs' machine and runtime (where
+\`layerbench calibrate\` stores it: $LAYERBENCH_CALIBRATION_DIR, else
+$XDG_CACHE_HOME/layerbench/calibration or ~/.cache/layerbench/calibration),
+else with the conservative default spread between runs, as \`layerbench
+compare\` does.
 
 Options:
   --markdown <file>     write the Markdown report (headline verdict, attributed layers,
@@ -24,8 +29,9 @@ Options:
   --base <run.json>     the run to compare against (repeat for its shards)
   --head <run.json>     the run compared with --base (repeat for its shards)
   --calibration <file>  judge --base against --head by this between-run calibration
-                        (\`layerbench calibrate --out\`), by \`layerbench compare\`'s rule: not
-                        for runs busier than its processes; noted when made for other runs
+                        (\`layerbench calibrate --out\`) instead of the stored one, by
+                        \`layerbench compare\`'s rule: not for runs busier than its processes;
+                        noted when made for other runs
   --title <text>        the HTML report's title (default "layerbench report")
   --fail-on-regression  exit 1 when a case regressed or a bisection or find did not finish
   -h, --help            show this help
@@ -90,7 +96,11 @@ export function parseReportArgs(argv: readonly string[]): ReportArgs {
   return chosen;
 }
 
-export function main(argv: readonly string[], io: Io = { stdout: process.stdout, stderr: process.stderr }): number {
+export function main(
+  argv: readonly string[],
+  io: Io = { stdout: process.stdout, stderr: process.stderr },
+  env: Record<string, string | undefined> = process.env,
+): number {
   const fail = (message: string): number => {
     io.stderr.write(`layerbench-report: ${message}\n`);
     return 2;
@@ -116,7 +126,7 @@ export function main(argv: readonly string[], io: Io = { stdout: process.stdout,
     inputs = readReportInputs(args.files, {
       base: args.base,
       head: args.head,
-      ...(args.calibration === undefined ? {} : { calibration: args.calibration }),
+      ...(args.calibration === undefined ? { calibrationDir: calibrationDir(env) } : { calibration: args.calibration }),
     });
   } catch (err) {
     if (err instanceof OutputPathError || err instanceof ReportInputError) return fail(err.message);

@@ -4,11 +4,12 @@
 // charts); --base and --head name the runs to compare and the report compares
 // them; ambiguous inputs are refused with one line, exit 2. And outputs are
 // checked before anything is read: a folder or a missing folder is exit 2.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RunResult } from '@layerbench/bench-runner';
+import { calibrationFileName } from '@layerbench/bench-runner/calibration';
 import { computeStats } from '@layerbench/bench-runner/stats';
 import { buildCharts, readReportInputs, ReportInputError } from '../src/index.ts';
 import { main } from '../src/report-cli.ts';
@@ -163,12 +164,31 @@ describe('--calibration', () => {
     expect(out.stdout).toContain(
       `- between-run spread measured by \`layerbench calibrate\` on this machine (8 processes at --time 0.25, 2026-12-05T11:00:00.000Z, ${calibration})`,
     );
-    // Without it: the conservative default, and the report says where the spread came from.
+    // Without it, and none stored for the runs' machine: the conservative default, and the report says why.
     const without = capture();
     expect(main(args(calibration).slice(0, 4), without.io)).toBe(0);
-    expect(without.out.stdout).toContain(
-      '- no --calibration given to layerbench-report: assuming the conservative default',
+    expect(without.out.stdout).toMatch(
+      /- no --calibration given to layerbench-report, and none stored: no between-run calibration for this machine \(.+\) and Node .+ in .*report-no-calibration-.*: assuming the conservative default/,
     );
+  });
+
+  it("without --calibration, looks up the one stored for the runs' machine and runtime, as compare does", () => {
+    const store = mkdtempSync(join(tmpdir(), 'report-stored-'));
+    const stored = join(store, calibrationFileName(base.env, base.options.timePerCase));
+    copyFileSync(calibrationAt([[1.0, 1.2]]), stored);
+    const { out, io } = capture();
+    const argv = args('').slice(0, 4).concat('--fail-on-regression');
+    expect(main(argv, io, { LAYERBENCH_CALIBRATION_DIR: store }), out.stderr).toBe(1);
+    expect(out.stdout).toMatch(/^\| `sha1\/unrolled\/size=64` \|.*\| \*\*regressed\*\* \|/m);
+    expect(out.stdout).toContain(`(8 processes at --time 0.25, 2026-12-05T11:00:00.000Z, ${stored})`);
+    // --calibration wins over the stored one; a stored one of another machine is passed over.
+    const other = JSON.parse(readFileSync(stored, 'utf8'));
+    other.env.machineId = 'another-machine';
+    const elsewhere = mkdtempSync(join(tmpdir(), 'report-stored-'));
+    writeFileSync(join(elsewhere, calibrationFileName(other.env, 0.25)), JSON.stringify(other));
+    const passed = capture();
+    expect(main(argv, passed.io, { LAYERBENCH_CALIBRATION_DIR: elsewhere })).toBe(0);
+    expect(passed.out.stdout).toContain('and none stored: no between-run calibration for this machine');
   });
 
   it('not for runs busier than its processes: the conservative default, and why', () => {
