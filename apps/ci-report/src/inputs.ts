@@ -7,13 +7,20 @@
 // CI matrix and are merged; any other run file is a run of its own (two runs
 // of different code on one machine are never merged). `--base` and `--head`
 // name two runs to compare explicitly: the report compares them itself, by
-// the between-run calibration given (`calibration`) or else the one stored
-// for the runs' machine and runtime (`calibrationDir`), as `layerbench
-// compare` does (noiseForRuns: the same load guard and notes), and with the
+// the between-run calibration given (`calibration`: noiseForRuns, as
+// `layerbench compare --calibration`) or else the one stored for the runs'
+// machine and runtime (`calibrationDir`: storedCalibrationForRuns, as
+// `layerbench compare`), each with the same load guard, and with the
 // conservative default spread between runs when there is none.
 import { readFileSync } from 'node:fs';
-import { findBetweenRunCalibration } from '@layerbench/bench-runner/calibration';
-import { compareResults, defaultRunNoise, noiseForRuns, type RunNoise } from '@layerbench/bench-runner/compare';
+import { storedCalibrationForRuns } from '@layerbench/bench-runner/calibration';
+import {
+  compareResults,
+  defaultRunNoise,
+  noiseForRuns,
+  runNoiseFromCalibration,
+  type RunNoise,
+} from '@layerbench/bench-runner/compare';
 import type { CaseResult, Comparison, EnvFingerprint, RunResult } from '@layerbench/bench-runner';
 import {
   BISECT_KIND,
@@ -236,19 +243,21 @@ function readCalibration(file: string) {
 
 /**
  * What base and head are judged by: the calibration given, else the one
- * stored for their machine and runtime at the nearest --time (as `layerbench
- * compare` finds it), else the conservative default, saying why.
+ * stored for their machine and runtime (storedCalibrationForRuns, as
+ * `layerbench compare` judges by it), else the conservative default, saying
+ * why.
  */
 function noiseFor(base: RunResult, head: RunResult, options: ReportInputOptions): RunNoise {
   if (options.calibration !== undefined)
     return noiseForRuns(readCalibration(options.calibration), options.calibration, base, head);
   const none = 'no --calibration given to layerbench-report';
   if (options.calibrationDir === undefined) return defaultRunNoise(none);
-  const time = Math.max(base.options.timePerCase, head.options.timePerCase);
-  const stored = findBetweenRunCalibration(base.env, head.env, time, options.calibrationDir);
-  return stored.found
-    ? noiseForRuns(stored.calibration, stored.file, base, head)
-    : defaultRunNoise(`${none}, and none stored: ${stored.reason}`);
+  const stored = storedCalibrationForRuns(base, head, options.calibrationDir);
+  if (!stored.found) return defaultRunNoise(`${none}, and ${stored.reason}`);
+  const noise = runNoiseFromCalibration(stored.calibration, stored.file);
+  if (stored.note === undefined) return noise;
+  // The report prints the summary's description alone: the note goes into it.
+  return { ...noise, summary: { ...noise.summary, description: `${noise.summary.description} (${stored.note})` } };
 }
 
 /** Reads every file; the first unusable one is a ReportInputError naming it and what is wrong. */

@@ -168,7 +168,7 @@ describe('--calibration', () => {
     const without = capture();
     expect(main(args(calibration).slice(0, 4), without.io)).toBe(0);
     expect(without.out.stdout).toMatch(
-      /- no --calibration given to layerbench-report, and none stored: no between-run calibration for this machine \(.+\) and Node .+ in .*report-no-calibration-.*: assuming the conservative default/,
+      /- no --calibration given to layerbench-report, and no between-run calibration for this machine \(.+\) and Node .+ in .*report-no-calibration-.*: assuming the conservative default/,
     );
   });
 
@@ -181,6 +181,18 @@ describe('--calibration', () => {
     expect(main(argv, io, { LAYERBENCH_CALIBRATION_DIR: store }), out.stderr).toBe(1);
     expect(out.stdout).toMatch(/^\| `sha1\/unrolled\/size=64` \|.*\| \*\*regressed\*\* \|/m);
     expect(out.stdout).toContain(`(8 processes at --time 0.25, 2026-12-05T11:00:00.000Z, ${stored})`);
+    // Not for runs busier than its processes, as compare says of a stored one.
+    const head = JSON.parse(readFileSync(fixture('run-head.json'), 'utf8')) as RunResult;
+    head.env.loadAvgEnd = [2.6, 2, 1];
+    const busyHead = join(dir, 'head-busy-stored.json');
+    writeFileSync(busyHead, JSON.stringify(head));
+    const busy = capture();
+    expect(
+      main(['--base', fixture('run-base.json'), '--head', busyHead], busy.io, { LAYERBENCH_CALIBRATION_DIR: store }),
+    ).toBe(0);
+    expect(busy.out.stdout).toContain(
+      `- no --calibration given to layerbench-report, and the stored calibration ${stored} does not describe these runs: they ran at a load average of up to 2.6, its processes at most 1.2`,
+    );
     // --calibration wins over the stored one; a stored one of another machine is passed over.
     const other = JSON.parse(readFileSync(stored, 'utf8'));
     other.env.machineId = 'another-machine';
@@ -188,7 +200,9 @@ describe('--calibration', () => {
     writeFileSync(join(elsewhere, calibrationFileName(other.env, 0.25)), JSON.stringify(other));
     const passed = capture();
     expect(main(argv, passed.io, { LAYERBENCH_CALIBRATION_DIR: elsewhere })).toBe(0);
-    expect(passed.out.stdout).toContain('and none stored: no between-run calibration for this machine');
+    expect(passed.out.stdout).toContain(
+      '- no --calibration given to layerbench-report, and no between-run calibration for this machine (',
+    );
   });
 
   it('not for runs busier than its processes: the conservative default, and why', () => {

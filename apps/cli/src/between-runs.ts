@@ -5,14 +5,13 @@
 // unchanged-code guard of `compare` and `check`.
 import {
   defaultRunNoise,
-  loadBeyondCalibration,
   noiseForRuns,
   runNoiseFromCalibration,
   type RunNoise,
 } from '@layerbench/bench-runner/compare';
-import { calibrationDir, findBetweenRunCalibration } from '@layerbench/bench-runner/calibration';
+import { calibrationDir, storedCalibrationForRuns, type CalibrationLookup } from '@layerbench/bench-runner/calibration';
 import { readBetweenRunCalibration } from '@layerbench/bench-runner/results';
-import type { BetweenRunCalibration, CaseResult, RunResult } from '@layerbench/bench-runner';
+import type { CaseResult, RunResult } from '@layerbench/bench-runner';
 import type { CommandContext } from './commands/types.js';
 import { cliPackage, peersPackage } from './layer-env.js';
 import { readInputFile } from './result-files.js';
@@ -46,24 +45,12 @@ export function chooseNoise(
 }
 
 /**
- * The stored calibration that describes `base` and `head`: this machine's
- * and runtime's at the nearest --time (findBetweenRunCalibration), unless
- * the runs were busier than its processes (loadBeyondCalibration); else why
- * there is none. compare and check judge by it; `run --processes` tops up
- * to its calm levels.
+ * The stored calibration that describes `base` and `head` (bench-runner's
+ * storedCalibrationForRuns, in this command's calibration folder): compare
+ * and check judge by it; `run --processes` tops up to its calm levels.
  */
-export function storedCalibration(
-  ctx: CommandContext,
-  base: RunResult,
-  head: RunResult,
-): { found: true; calibration: BetweenRunCalibration; file: string; note?: string } | { found: false; reason: string } {
-  const time = Math.max(base.options.timePerCase, head.options.timePerCase);
-  const lookup = findBetweenRunCalibration(base.env, head.env, time, calibrationDir(ctx.env));
-  if (!lookup.found) return lookup;
-  const busier = loadBeyondCalibration(lookup.calibration, base, head);
-  return busier === undefined
-    ? lookup
-    : { found: false, reason: `the stored calibration ${lookup.file} does not describe these runs: ${busier}` };
+export function storedCalibration(ctx: CommandContext, base: RunResult, head: RunResult): CalibrationLookup {
+  return storedCalibrationForRuns(base, head, calibrationDir(ctx.env));
 }
 
 function defaultNoise(why: string): ChosenNoise {

@@ -34,5 +34,11 @@ export {
   type SeveralProcessesOutlook,
 } from './between-runs.js';
 export type { BetweenRunAsyncOptions, BetweenRunOptions } from './between-runs.js';
-export { calibrationDir, calibrationFileName, saveBetweenRunCalibration, findBetweenRunCalibration } from './store.js';
+export {
+  calibrationDir,
+  calibrationFileName,
+  saveBetweenRunCalibration,
+  findBetweenRunCalibration,
+  storedCalibrationForRuns,
+} from './store.js';
 export type { CalibrationLookup } from './store.js';

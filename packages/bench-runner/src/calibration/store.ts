@@ -1,14 +1,16 @@
 // Where between-run calibrations live: one file per machine, runtime and time
 // per case, under $LAYERBENCH_CALIBRATION_DIR, else
 // $XDG_CACHE_HOME/layerbench/calibration, else ~/.cache/layerbench/calibration.
-// `layerbench calibrate` writes them; `compare` and `check` look up the one
-// that matches both runs (same machine id and Node version), preferring the
-// same --time, else the nearest one.
+// `layerbench calibrate` writes them; `compare`, `check` and `layerbench-report`
+// look up the one that matches both runs (same machine id and Node version),
+// preferring the same --time, else the nearest one, and not for runs busier
+// than its processes (storedCalibrationForRuns).
 import { existsSync, readdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { loadBeyondCalibration } from '../compare/calibration-fit.js';
 import { readBetweenRunCalibration, ResultFileError, writeResultFile } from '../results/file.js';
-import type { BetweenRunCalibration, EnvFingerprint } from '../results/schemas.js';
+import type { BetweenRunCalibration, EnvFingerprint, RunResult } from '../results/schemas.js';
 
 /** The folder of stored calibrations (see the module comment). */
 export function calibrationDir(env: Record<string, string | undefined> = process.env): string {
@@ -86,4 +88,21 @@ export function findBetweenRunCalibration(
     ...best,
     note: `calibrated at --time ${best.calibration.timePerCase}, the runs used --time ${timePerCase}`,
   };
+}
+
+/**
+ * The stored calibration that describes two runs: their machine's and
+ * runtime's at the nearest --time to theirs (findBetweenRunCalibration),
+ * unless they ran busier than its processes (loadBeyondCalibration); else
+ * why there is none. `layerbench compare`, `check` and `layerbench-report`
+ * judge by it, `run --processes` tops up to its calm levels.
+ */
+export function storedCalibrationForRuns(base: RunResult, head: RunResult, dir = calibrationDir()): CalibrationLookup {
+  const time = Math.max(base.options.timePerCase, head.options.timePerCase);
+  const lookup = findBetweenRunCalibration(base.env, head.env, time, dir);
+  if (!lookup.found) return lookup;
+  const busier = loadBeyondCalibration(lookup.calibration, base, head);
+  return busier === undefined
+    ? lookup
+    : { found: false, reason: `the stored calibration ${lookup.file} does not describe these runs: ${busier}` };
 }
