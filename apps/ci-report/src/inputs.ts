@@ -36,9 +36,10 @@ import {
 } from '@layerbench/bench-runner/results';
 
 /**
- * The report's unchanged-code guard, as `layerbench compare`'s without a map
- * from a case to the packages it runs (the CLI's suites hold that): every
- * case is taken to run every package either run names. So a case is called
+ * The report's unchanged-code guard for cases whose files do not record
+ * the packages they run (CaseResult.packages, which `layerbench run` writes
+ * since it records them; compareResults then reads those, as `layerbench
+ * compare` does): every case is taken to run every package either run names. So a case is called
  * unchanged whatever its timings only when no package's built code, no
  * dispatch decision, runtime or CPU differs between the runs (codeUnchanged):
  * an A/A pair, whose separate processes can still differ by a mode of their

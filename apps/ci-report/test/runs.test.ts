@@ -281,6 +281,57 @@ describe('--base and --head of identical code', () => {
     const { io } = capture();
     expect(main(['--base', baseFile, '--head', changed, '--fail-on-regression'], io)).toBe(1);
   });
+
+  it('with files that record the packages each case runs, a change elsewhere leaves the case unchanged, as compare does', () => {
+    // As `layerbench run` writes them: every case records its packages; the env names one more package (cmac).
+    const recording = (cmacHash: string, sha1Hash?: string): RunResult => {
+      const r = structuredClone(base);
+      r.env.layers.push({ name: '@layerbench/cmac', version: '0.1.0', contentHash: cmacHash });
+      if (sha1Hash !== undefined)
+        r.env.layers.find((l) => l.name === '@layerbench/sha1-dispatch')!.contentHash = sha1Hash;
+      for (const c of r.cases) c.packages = ['@layerbench/sha1-dispatch'];
+      return r;
+    };
+    const write = (name: string, r: RunResult) => {
+      const file = join(dir, name);
+      writeFileSync(file, JSON.stringify(r));
+      return file;
+    };
+    const recordedBase = write('recorded-base.json', recording('aa'.repeat(32)));
+    const slowedHead = (r: RunResult) => {
+      r.createdAt = '2026-12-05T13:00:00.000Z';
+      const c = r.cases.find((x) => x.id === 'sha1/unrolled/size=1024')!;
+      c.samples = c.samples.map((v) => v * 3);
+      c.stats = computeStats(c.samples, c.bytesPerOp);
+      return r;
+    };
+    const cmacOnly = write('recorded-cmac.json', slowedHead(recording('bb'.repeat(32))));
+    const moved = (head: string) =>
+      readReportInputs([], { base: [recordedBase], head: [head] }).comparisons[0]!.data.cases.find(
+        (c) => c.id === 'sha1/unrolled/size=1024',
+      )!;
+    expect(moved(cmacOnly)).toMatchObject({
+      verdict: 'unchanged',
+      codeUnchanged: true,
+      suppressedVerdict: 'regressed',
+    });
+    const { io } = capture();
+    expect(main(['--base', recordedBase, '--head', cmacOnly, '--fail-on-regression'], io)).toBe(0);
+    // The case's own package changed: judged by its timings.
+    const sha1Too = write('recorded-sha1.json', slowedHead(recording('bb'.repeat(32), 'ef'.repeat(32))));
+    expect(moved(sha1Too).verdict).toBe('regressed');
+    // The same cmac-only change without the record: every case judged by its timings (the fallback).
+    const unrecorded = (r: RunResult) => {
+      for (const c of r.cases) delete c.packages;
+      return r;
+    };
+    const oldBase = write('unrecorded-base.json', unrecorded(recording('aa'.repeat(32))));
+    const oldHead = write('unrecorded-cmac.json', unrecorded(slowedHead(recording('bb'.repeat(32)))));
+    const old = readReportInputs([], { base: [oldBase], head: [oldHead] }).comparisons[0]!.data.cases.find(
+      (c) => c.id === 'sha1/unrolled/size=1024',
+    )!;
+    expect(old.verdict).toBe('regressed');
+  });
 });
 
 describe('output paths are checked before anything is read or rendered', () => {

@@ -128,6 +128,10 @@ describe('run', { timeout: heavyTestTimeout }, () => {
     expect(run.env.layers.every((layer) => /^[0-9a-f]{64}$/.test(layer.contentHash ?? ''))).toBe(true);
     expect(run.env.capabilities).toMatch(/\S/);
     expect(run.env.dispatch.length).toBeGreaterThan(0);
+    // Each case records the packages its code consists of (the unchanged-code guard of any reader of the file).
+    expect(run.cases.map((c) => [c.layer, c.packages])).toEqual(
+      ids.map(() => ['cmac', ['@layerbench/cmac', '@layerbench/aes-core', '@layerbench/cli']]),
+    );
   });
 
   it('exit 2 with one line when --filter matches no case: nothing measured is not a pass', async () => {

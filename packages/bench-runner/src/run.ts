@@ -51,6 +51,7 @@ export function emptyCaseResult(benchCase: BenchCase): CaseResult {
     status: 'ok',
     samples: [],
   };
+  if (benchCase.packages !== undefined) result.packages = [...benchCase.packages];
   if (benchCase.bytesPerOp !== undefined) result.bytesPerOp = benchCase.bytesPerOp;
   if (benchCase.expectedDigest !== undefined) result.expectedDigest = benchCase.expectedDigest.toLowerCase();
   return result;

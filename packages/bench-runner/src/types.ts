@@ -54,6 +54,13 @@ export interface BenchCase {
   id: string;
   /** The layer measured: 'aes-core' | 'cmac' | 'sha1-dispatch' | 'esp' | 'peers' | ... */
   layer: string;
+  /**
+   * The packages this case's code consists of, by their names in the run's
+   * env.layers (its layer's package, the layers below it, the package that
+   * builds the case). Recorded in the result; compareResults' unchanged-code
+   * guard reads it (codeUnchanged). Absent: the guard needs a caller's map.
+   */
+  packages?: readonly string[];
   params: CaseParams;
   /** Bytes processed by one fn() call, for throughput figures. */
   bytesPerOp?: number;

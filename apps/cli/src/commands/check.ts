@@ -5,7 +5,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { codeUnchanged, compareResults, runCommit } from '@layerbench/bench-runner/compare';
+import { codeUnchanged, compareResults, recordedPackages, runCommit } from '@layerbench/bench-runner/compare';
 import { formatComparison } from '@layerbench/bench-runner/reporters';
 import type { BenchCase, Comparison, RunResult } from '@layerbench/bench-runner';
 import {
@@ -247,8 +247,10 @@ async function identicalToBaseline(request: MeasureRequest, baseline: RunResult)
   const prepared = await prepareCases(request);
   if (prepared.selected.length === 0) return undefined;
   const head = unmeasuredEnv(prepared.layers);
+  const baselineCases = new Map(baseline.cases.map((c) => [c.id, c]));
   const same = prepared.selected.every((c) => {
-    const layers = caseLayers(c);
+    // The packages both sides record (the baseline's file, this checkout's case), else the CLI's map.
+    const layers = recordedPackages(baselineCases.get(c.id) ?? {}, c) ?? caseLayers(c);
     return layers !== undefined && codeUnchanged(baseline.env, head, layers);
   });
   return same ? prepared.selected.length : undefined;

@@ -2,6 +2,7 @@
 // `npm run bench` runs, and the selection of cases by --filter and --shard.
 import type { BenchCase, MemCase } from '@layerbench/bench-runner';
 import { UsageError } from '../args.js';
+import { caseLayers } from '../between-runs.js';
 import type { ShardSpec } from '../args.js';
 import type { Layers } from '../layers.js';
 import { aesSuite } from './aes.js';
@@ -95,10 +96,22 @@ export function buildCases(suites: readonly SuiteDefinition[], layers: Layers, o
       seen.add(benchCase.id);
       if (suiteOf.has(benchCase.id)) continue;
       suiteOf.set(benchCase.id, suite.name);
-      cases.push(benchCase);
+      cases.push(withPackages(benchCase));
     }
   }
   return { cases, suiteOf, errors };
+}
+
+/**
+ * The case with the packages its code consists of (caseLayers: its layer,
+ * the layers below it, the CLI), recorded in the result file so that any
+ * reader of two runs (compare, check, layerbench-report) applies the same
+ * unchanged-code guard; as it is for a layer without a known stack.
+ */
+function withPackages(benchCase: BenchCase): BenchCase {
+  if (benchCase.packages !== undefined) return benchCase;
+  const packages = caseLayers(benchCase);
+  return packages === undefined ? benchCase : { ...benchCase, packages };
 }
 
 /** The memory cases of the given suites, once each by id. */

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { collectEnv } from '../env.js';
 import {
   codeUnchanged,
+  recordedPackages,
   compareResults,
   compareSeparateRuns,
   diffFingerprints,
@@ -560,6 +561,53 @@ describe('the unchanged-code guard', () => {
       ['sha1/64', 'unchanged'],
       ['cmac/48', 'regressed'],
     ]);
+  });
+
+  it("reads the packages both files record for a case (CaseResult.packages) before the caller's map, and both lists together", () => {
+    const recorded = (id: string, median: number, seed: number, packages?: string[]) => ({
+      ...sliced(id, median, seed, { layer: 'sha1-dispatch' }),
+      ...(packages === undefined ? {} : { packages }),
+    });
+    const cmacChanged = withLayer('@layerbench/cmac', 'c2');
+    const base = run(
+      [
+        recorded('sha1/64', 100, 61, sha1Stack),
+        // A case whose files say it runs cmac too, whatever the caller's map says.
+        recorded('sha1-over-cmac', 100, 62, ['@layerbench/sha1-dispatch', '@layerbench/cmac']),
+        // The base recorded sha1-dispatch only, the head cmac as well: both lists count.
+        recorded('grew', 100, 63, sha1Stack),
+        // Only one file records: the caller's map.
+        recorded('half', 100, 64, sha1Stack),
+      ],
+      env,
+    );
+    const head = run(
+      [
+        recorded('sha1/64', 130, 65, sha1Stack),
+        recorded('sha1-over-cmac', 130, 66, ['@layerbench/sha1-dispatch', '@layerbench/cmac']),
+        recorded('grew', 130, 67, ['@layerbench/sha1-dispatch', '@layerbench/cmac']),
+        recorded('half', 130, 68),
+      ],
+      cmacChanged,
+    );
+    const options = { noise: fixedRunNoise(0.005), guardUnchangedCode: true };
+    // No map from the caller: the recorded lists alone ('half' has none, so it is judged by its timings).
+    expect(compareResults(base, head, options).cases.map((c) => [c.id, c.verdict])).toEqual([
+      ['sha1/64', 'unchanged'],
+      ['sha1-over-cmac', 'regressed'],
+      ['grew', 'regressed'],
+      ['half', 'regressed'],
+    ]);
+    // The caller's map says every case runs sha1-dispatch alone: the files' lists still win where both record.
+    const guarded = compareResults(base, head, { ...options, caseLayers: () => sha1Stack });
+    expect(guarded.cases.map((c) => [c.id, c.verdict])).toEqual([
+      ['sha1/64', 'unchanged'],
+      ['sha1-over-cmac', 'regressed'],
+      ['grew', 'regressed'],
+      ['half', 'unchanged'],
+    ]);
+    expect(recordedPackages({ packages: ['a', 'b'] }, { packages: ['b', 'c'] })).toEqual(['a', 'b', 'c']);
+    expect(recordedPackages({ packages: ['a'] }, {})).toBeUndefined();
   });
 });
 

@@ -191,6 +191,19 @@ export function codeUnchanged(base: EnvFingerprint, head: EnvFingerprint, layers
   return decisions(base) === decisions(head);
 }
 
+/**
+ * The packages a case's code consists of as both runs recorded them
+ * (CaseResult.packages, written by whoever built the case), both lists
+ * together; undefined unless both files record them (older files do not).
+ */
+export function recordedPackages(
+  base: { readonly packages?: readonly string[] | undefined },
+  head: { readonly packages?: readonly string[] | undefined },
+): readonly string[] | undefined {
+  if (base.packages === undefined || head.packages === undefined) return undefined;
+  return [...new Set([...base.packages, ...head.packages])];
+}
+
 export interface CompareResultsOptions extends CompareOptions {
   /**
    * What separate runs of identical code differ by (see noise.ts): a
@@ -201,7 +214,9 @@ export interface CompareResultsOptions extends CompareOptions {
   acrossEnvironments?: boolean;
   /**
    * The layer packages a case's code consists of (its own and those below
-   * it), for the unchanged-code guard; undefined for a case it cannot apply to.
+   * it), for the unchanged-code guard; undefined for a case it cannot apply
+   * to. For a case both files record the packages of (CaseResult.packages,
+   * recordedPackages), the files' lists are used instead.
    */
   caseLayers?: (c: CaseResult) => readonly string[] | undefined;
   /** Call a case whose code is byte-identical on both sides (codeUnchanged) unchanged, whatever the timings say. */
@@ -334,7 +349,7 @@ export function compareResults(base: RunResult, head: RunResult, options: Compar
       comparison.suppressedVerdict = sample.verdict;
       comparison.verdict = 'inconclusive';
     }
-    const layers = options.caseLayers?.(h);
+    const layers = recordedPackages(b, h) ?? options.caseLayers?.(h);
     if (layers !== undefined && codeUnchanged(base.env, head.env, layers)) {
       comparison.codeUnchanged = true;
       if (options.guardUnchangedCode) {

@@ -10,6 +10,7 @@ export {
   codeUnchanged,
   enginePackage,
   peakLoad,
+  recordedPackages,
 } from './compare.js';
 export type { CompareResultsOptions, SeparateRunsOptions } from './compare.js';
 export {

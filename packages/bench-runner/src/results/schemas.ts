@@ -136,6 +136,12 @@ export const caseResultSchema = z
   .looseObject({
     id: z.string(),
     layer: z.string(),
+    /**
+     * The packages the case's code consists of, by their names in
+     * env.layers (BenchCase.packages): which packages' content hashes the
+     * unchanged-code guard compares (compare.ts, codeUnchanged).
+     */
+    packages: z.array(z.string()).optional(),
     params: caseParamsSchema,
     bytesPerOp: finite.optional(),
     status: z.enum(['ok', 'failed']),
