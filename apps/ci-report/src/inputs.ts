@@ -18,7 +18,7 @@ import {
   compareResults,
   defaultRunNoise,
   noiseForRuns,
-  runNoiseFromCalibration,
+  storedRunNoise,
   type RunNoise,
 } from '@layerbench/bench-runner/compare';
 import type { CaseResult, Comparison, EnvFingerprint, RunResult } from '@layerbench/bench-runner';
@@ -255,10 +255,7 @@ function noiseFor(base: RunResult, head: RunResult, options: ReportInputOptions)
   if (options.calibrationDir === undefined) return defaultRunNoise(none);
   const stored = storedCalibrationForRuns(base, head, options.calibrationDir);
   if (!stored.found) return defaultRunNoise(`${none}, and ${stored.reason}`);
-  const noise = runNoiseFromCalibration(stored.calibration, stored.file);
-  if (stored.note === undefined) return noise;
-  // The report prints the summary's description alone: the note goes into it.
-  return { ...noise, summary: { ...noise.summary, description: `${noise.summary.description} (${stored.note})` } };
+  return storedRunNoise(stored);
 }
 
 /** Reads every file; the first unusable one is a ReportInputError naming it and what is wrong. */

@@ -203,6 +203,14 @@ describe('--calibration', () => {
     expect(passed.out.stdout).toContain(
       '- no --calibration given to layerbench-report, and no between-run calibration for this machine (',
     );
+    // The nearest --time there is judges, and the report says it is not the runs' (as compare does).
+    const atOneSecond = mkdtempSync(join(tmpdir(), 'report-stored-'));
+    const longer = JSON.parse(readFileSync(stored, 'utf8'));
+    longer.timePerCase = 1;
+    writeFileSync(join(atOneSecond, calibrationFileName(longer.env, 1)), JSON.stringify(longer));
+    const nearest = capture();
+    expect(main(argv, nearest.io, { LAYERBENCH_CALIBRATION_DIR: atOneSecond })).toBe(1);
+    expect(nearest.out.stdout).toContain('(note: calibrated at --time 1, the runs used --time 0.25)');
   });
 
   it('not for runs busier than its processes: the conservative default, and why', () => {

@@ -1,14 +1,9 @@
 // What `compare` and `check` need beyond the two result files: the
 // between-run spread of this machine (a stored `layerbench calibrate`, an
-// explicit --calibration file, or the conservative default — and a line that
+// explicit --calibration file, or the conservative default, whose summary
 // says which), and which layers each case's code consists of, for the
 // unchanged-code guard of `compare` and `check`.
-import {
-  defaultRunNoise,
-  noiseForRuns,
-  runNoiseFromCalibration,
-  type RunNoise,
-} from '@layerbench/bench-runner/compare';
+import { defaultRunNoise, noiseForRuns, storedRunNoise, type RunNoise } from '@layerbench/bench-runner/compare';
 import { calibrationDir, storedCalibrationForRuns, type CalibrationLookup } from '@layerbench/bench-runner/calibration';
 import { readBetweenRunCalibration } from '@layerbench/bench-runner/results';
 import type { CaseResult, RunResult } from '@layerbench/bench-runner';
@@ -16,32 +11,19 @@ import type { CommandContext } from './commands/types.js';
 import { cliPackage, peersPackage } from './layer-env.js';
 import { readInputFile } from './result-files.js';
 
-export interface ChosenNoise {
-  noise: RunNoise;
-  /** Said before the verdicts: where the between-run spread came from. */
-  line: string;
-}
-
 /**
  * The between-run model for comparing `base` with `head`: the calibration
  * file given, else the stored one of this machine and runtime (nearest
- * --time), else the conservative default.
+ * --time, noted in its summary when it is not the runs'), else the
+ * conservative default; its summary says which.
  */
-export function chooseNoise(
-  ctx: CommandContext,
-  base: RunResult,
-  head: RunResult,
-  calibrationFile?: string,
-): ChosenNoise {
+export function chooseNoise(ctx: CommandContext, base: RunResult, head: RunResult, calibrationFile?: string): RunNoise {
   if (calibrationFile !== undefined) {
     const calibration = readInputFile(ctx, calibrationFile, readBetweenRunCalibration);
-    const noise = noiseForRuns(calibration, calibrationFile, base, head);
-    return { noise, line: `noise: ${noise.summary.description}` };
+    return noiseForRuns(calibration, calibrationFile, base, head);
   }
   const stored = storedCalibration(ctx, base, head);
-  if (!stored.found) return defaultNoise(stored.reason);
-  const noise = runNoiseFromCalibration(stored.calibration, stored.file);
-  return { noise, line: `noise: ${noise.summary.description}${stored.note ? ` (${stored.note})` : ''}` };
+  return stored.found ? storedRunNoise(stored) : defaultRunNoise(stored.reason);
 }
 
 /**
@@ -51,11 +33,6 @@ export function chooseNoise(
  */
 export function storedCalibration(ctx: CommandContext, base: RunResult, head: RunResult): CalibrationLookup {
   return storedCalibrationForRuns(base, head, calibrationDir(ctx.env));
-}
-
-function defaultNoise(why: string): ChosenNoise {
-  const noise = defaultRunNoise(why);
-  return { noise, line: `noise: ${noise.summary.description}` };
 }
 
 /** The package of each layer a case can belong to, with the layers below it. */

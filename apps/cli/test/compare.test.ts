@@ -108,6 +108,17 @@ describe('compare', { timeout: heavyTestTimeout }, () => {
     expect(unfit.stdout).toMatch(
       /^noise: .*\(note: it was measured at --time 1, these runs at --time 0\.5; 1 of the 2 common cases are not in it\); 1 of 2 case\(s\) not in the calibration, judged with the conservative default spread \(10% per process, heavy-tailed\)$/m,
     );
+    // A stored calibration of another --time (the nearest there is) is used, and the noise line says so.
+    const otherTime = { LAYERBENCH_CALIBRATION_DIR: join(work, 'calibration-t1') };
+    writeResultFile(join(otherTime.LAYERBENCH_CALIBRATION_DIR, calibrationFileName(synthetic, 1)), {
+      ...calibration,
+      timePerCase: 1,
+    });
+    const nearest = await runCli(['compare', base, regressed], { env: otherTime });
+    expect(nearest.code, nearest.stdout).toBe(1);
+    expect(nearest.stdout).toMatch(
+      /^noise: between-run spread measured by `layerbench calibrate` on this machine \(8 processes at --time 1, .*\(note: calibrated at --time 1, the runs used --time 0\.5\)/m,
+    );
   });
 
   it('does not judge runs busier than any calibration process by that calibration', async () => {

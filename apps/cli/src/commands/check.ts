@@ -461,7 +461,7 @@ async function checkAgainstBaseline(args: string[], ctx: CommandContext): Promis
     compareResults(baseline, head, {
       ...(chosen.threshold === undefined ? {} : { threshold: chosen.threshold }),
       ...(alpha === undefined ? {} : { alpha }),
-      noise: chooseNoise(ctx, baseline, head, chosen.calibration).noise,
+      noise: chooseNoise(ctx, baseline, head, chosen.calibration),
       acrossEnvironments: chosen['across-environments'],
       caseLayers,
       guardUnchangedCode: true,

@@ -245,7 +245,7 @@ async function compareFiles(args: string[], ctx: CommandContext): Promise<number
   const out = chosen.out === undefined ? undefined : outputPath(ctx, chosen.out);
   const base = readRunInput(ctx, basePath);
   const head = readRunInput(ctx, headPath);
-  const { noise } = chooseNoise(ctx, base, head, chosen.calibration);
+  const noise = chooseNoise(ctx, base, head, chosen.calibration);
   const comparison = compareResults(base, head, {
     ...(chosen.threshold === undefined ? {} : { threshold: chosen.threshold }),
     ...(chosen.alpha === undefined ? {} : { alpha: chosen.alpha }),

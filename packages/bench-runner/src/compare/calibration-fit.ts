@@ -140,3 +140,18 @@ export function noiseForRuns(
         },
       };
 }
+
+/**
+ * The between-run model of a stored calibration found for two runs
+ * (storedCalibrationForRuns): its spreads, with the lookup's note (another
+ * --time than the runs') in the summary every report prints first, as
+ * noiseForRuns notes a calibration given by hand.
+ */
+export function storedRunNoise(stored: { calibration: BetweenRunCalibration; file: string; note?: string }): RunNoise {
+  const noise = runNoiseFromCalibration(stored.calibration, stored.file);
+  if (stored.note === undefined) return noise;
+  return {
+    ...noise,
+    summary: { ...noise.summary, description: `${noise.summary.description} (note: ${stored.note})` },
+  };
+}

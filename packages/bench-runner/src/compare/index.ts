@@ -70,4 +70,5 @@ export {
   loadBeyondCalibration,
   measuringProcessLoad,
   noiseForRuns,
+  storedRunNoise,
 } from './calibration-fit.js';
