@@ -37,9 +37,9 @@ import {
 
 /**
  * The report's unchanged-code guard for cases whose files do not record
- * the packages they run (CaseResult.packages, which `layerbench run` writes
- * since it records them; compareResults then reads those, as `layerbench
- * compare` does): every case is taken to run every package either run names. So a case is called
+ * the packages they run (CaseResult.packages: `layerbench run` writes them,
+ * and compareResults reads them first, as for `layerbench compare`): every
+ * case is taken to run every package either run names. So a case is called
  * unchanged whatever its timings only when no package's built code, no
  * dispatch decision, runtime or CPU differs between the runs (codeUnchanged):
  * an A/A pair, whose separate processes can still differ by a mode of their

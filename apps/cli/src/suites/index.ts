@@ -106,7 +106,8 @@ export function buildCases(suites: readonly SuiteDefinition[], layers: Layers, o
  * The case with the packages its code consists of (caseLayers: its layer,
  * the layers below it, the CLI), recorded in the result file so that any
  * reader of two runs (compare, check, layerbench-report) applies the same
- * unchanged-code guard; as it is for a layer without a known stack.
+ * unchanged-code guard. A case of a layer without a known stack is left as
+ * it is (the guard never applies to it).
  */
 function withPackages(benchCase: BenchCase): BenchCase {
   if (benchCase.packages !== undefined) return benchCase;
