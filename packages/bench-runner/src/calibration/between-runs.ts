@@ -11,7 +11,7 @@
 //   1 + effect), per case and overall, and so each case's minimum detectable
 //   effect at this time per case.
 import { compareResults } from '../compare/compare.js';
-import { calmLevel, caseFigure, figureBases, withinCalmLevel } from '../compare/figures.js';
+import { calmLevel, caseFigure, figureBases, firstCalmLevel, inCalmGroup } from '../compare/figures.js';
 import type { RunNoise } from '../compare/noise.js';
 import { runNoiseFromCalibration, withinFalseAlarmTargets } from '../compare/noise.js';
 import {
@@ -198,15 +198,9 @@ export function isolatedModes(inOrder: readonly CaseResult[]): Set<CaseResult> {
  * group that is not; undefined when none is.
  */
 export function calmGroup(cases: readonly CaseResult[]): CaseResult[] | undefined {
-  const withCalm = cases
-    .filter((c) => caseFigure(c, 'calm-relative') !== undefined)
-    .sort((a, b) => calmLevel(a)! - calmLevel(b)!);
-  for (let i = 0; i < withCalm.length; i++) {
-    const lowest = calmLevel(withCalm[i]!)!;
-    const group = withCalm.slice(i).filter((c) => withinCalmLevel(calmLevel(c)!, lowest));
-    if (group.length >= minCalmProcesses) return group;
-  }
-  return undefined;
+  const withCalm = cases.filter((c) => caseFigure(c, 'calm-relative') !== undefined);
+  const lowest = firstCalmLevel([withCalm.map((c) => calmLevel(c)!)], minCalmProcesses);
+  return lowest === undefined ? undefined : withCalm.filter((c) => inCalmGroup(calmLevel(c)!, lowest));
 }
 
 function pooledOf(sigmas: readonly number[]): { p50: number; p90: number } {

@@ -128,17 +128,16 @@ export function noiseForRuns(
 ): RunNoise {
   const busier = loadBeyondCalibration(calibration, base, head);
   if (busier !== undefined) return defaultRunNoise(`the calibration ${file} does not describe these runs: ${busier}`);
-  const calibrated = runNoiseFromCalibration(calibration, file);
-  const notes = calibrationMismatch(calibration, base, head);
-  return notes.length === 0
-    ? calibrated
-    : {
-        ...calibrated,
-        summary: {
-          ...calibrated.summary,
-          description: `${calibrated.summary.description} (note: ${notes.join('; ')})`,
-        },
-      };
+  return withNotes(runNoiseFromCalibration(calibration, file), calibrationMismatch(calibration, base, head));
+}
+
+/** The model with `notes` at the end of its summary's description, "(note: a; b)"; as it is without notes. */
+function withNotes(noise: RunNoise, notes: readonly string[]): RunNoise {
+  if (notes.length === 0) return noise;
+  return {
+    ...noise,
+    summary: { ...noise.summary, description: `${noise.summary.description} (note: ${notes.join('; ')})` },
+  };
 }
 
 /**
@@ -148,10 +147,8 @@ export function noiseForRuns(
  * noiseForRuns notes a calibration given by hand.
  */
 export function storedRunNoise(stored: { calibration: BetweenRunCalibration; file: string; note?: string }): RunNoise {
-  const noise = runNoiseFromCalibration(stored.calibration, stored.file);
-  if (stored.note === undefined) return noise;
-  return {
-    ...noise,
-    summary: { ...noise.summary, description: `${noise.summary.description} (note: ${stored.note})` },
-  };
+  return withNotes(
+    runNoiseFromCalibration(stored.calibration, stored.file),
+    stored.note === undefined ? [] : [stored.note],
+  );
 }

@@ -74,6 +74,25 @@ export function withinCalmLevel(level: number, lowest: number): boolean {
   return level <= lowest * (1 + calmLevelTolerance);
 }
 
+/** Whether a calm level belongs to the calm group that starts at `lowest`: not below it, and withinCalmLevel. */
+export function inCalmGroup(level: number, lowest: number): boolean {
+  return level >= lowest && withinCalmLevel(level, lowest);
+}
+
+/**
+ * Where a calm group starts: the lowest calm level of any side at which
+ * every side has at least `perSide` levels in its group (inCalmGroup),
+ * trying the levels from the lowest up; undefined when none does. The
+ * calibration's calmGroup (one side) and compare's calmProcessFigures (base
+ * and head) pick their processes by this one rule.
+ */
+export function firstCalmLevel(sides: readonly (readonly number[])[], perSide: number): number | undefined {
+  const levels = [...new Set(sides.flat())].sort((x, y) => x - y);
+  return levels.find((lowest) =>
+    sides.every((side) => side.filter((level) => inCalmGroup(level, lowest)).length >= perSide),
+  );
+}
+
 /** Whether two cases' calm levels agree (calmLevelTolerance). */
 export function calmLevelsAgree(base: CaseResult, head: CaseResult): boolean {
   const b = calmLevel(base);

@@ -35,7 +35,7 @@ import {
 } from '../stats/stats.js';
 import { checkCompareOptions, decideRatio, type CompareOptions } from '../stats/verdict.js';
 import type { CaseResult, FigureBasis, RunResult, SampleComparison } from '../results/schemas.js';
-import { calmLevel, caseFigure, figureBases, withinCalmLevel } from './figures.js';
+import { calmLevel, caseFigure, figureBases, firstCalmLevel, inCalmGroup } from './figures.js';
 import { addStateShift, type CaseSpreadEstimate } from './noise.js';
 
 /** A case's figure on every basis it has, in one process. */
@@ -105,14 +105,13 @@ export function calmProcessFigures(
       : undefined;
   });
   if (sides.some((side) => side === undefined)) return undefined;
-  const levels = [...new Set(sides.flatMap((side) => side!.levels))].sort((x, y) => x - y);
-  for (const lowest of levels) {
-    const [b, h] = sides.map((side) =>
-      side!.figures.filter((_, i) => side!.levels[i]! >= lowest && withinCalmLevel(side!.levels[i]!, lowest)),
-    );
-    if (b!.length >= perSide && h!.length >= perSide) return { base: b!, head: h!, lowestLevel: lowest };
-  }
-  return undefined;
+  const lowest = firstCalmLevel(
+    sides.map((side) => side!.levels),
+    perSide,
+  );
+  if (lowest === undefined) return undefined;
+  const [b, h] = sides.map((side) => side!.figures.filter((_, i) => inCalmGroup(side!.levels[i]!, lowest)));
+  return { base: b!, head: h!, lowestLevel: lowest };
 }
 
 /** Fewest processes a calm spread is measured over (calibration), and left in a side when compare leaves a mode out. */
