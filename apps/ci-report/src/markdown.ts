@@ -230,10 +230,19 @@ function changedCaseLines(inputs: ReportInputs, maxRows: number): string[] {
  * processes (the runs' commits when they name them).
  */
 function sideBySideLines(inputs: ReportInputs): string[] {
-  const suites = [...new Set(inputs.runs.filter((r) => r.role !== undefined).flatMap((r) => r.suites))];
+  const sides = inputs.runs.filter((r) => r.role !== undefined);
+  const suites = [...new Set(sides.flatMap((r) => r.suites))];
+  // The --time and processes of the base and head runs, which the hint's `layerbench run` repeats.
+  const measured =
+    sides.length === 0
+      ? {}
+      : {
+          timePerCase: Math.max(...sides.map((r) => r.merged.options.timePerCase)),
+          processes: Math.max(...sides.map((r) => r.merged.processes ?? 1)),
+        };
   const out: string[] = [];
   for (const { file, data } of inputs.comparisons) {
-    const hint = sideBySide(data, suites);
+    const hint = sideBySide(data, suites, measured);
     if (hint === undefined) continue;
     if (out.length === 0) out.push('### What separate runs cannot tell', '');
     out.push(

@@ -282,6 +282,30 @@ describe('compare', { timeout: heavyTestTimeout }, () => {
     expect(result.stderr).toContain(
       `layerbench bisect --paired --good git:${'a'.repeat(12)} --bad git:${'b'.repeat(12)} --suite sha1 --filter '^(sha1/64/unrolled)$'`,
     );
+    // Both runs of one commit and one build: runs of several processes at the runs' --time, a file a side.
+    const oneBuild = syntheticEnv({
+      layers: [
+        {
+          name: '@layerbench/sha1-dispatch',
+          version: '0.1.0',
+          source: 'workspace',
+          commit: 'c'.repeat(40),
+          contentHash: 'd'.repeat(64),
+        },
+      ],
+    });
+    const sameBefore = writeRun(
+      'hint-same-base.json',
+      syntheticRun([syntheticCase('sha1/64/unrolled', samplesAround(100, 11))], oneBuild),
+    );
+    const sameAfter = writeRun(
+      'hint-same-head.json',
+      syntheticRun([syntheticCase('sha1/64/unrolled', samplesAround(120, 12))], oneBuild),
+    );
+    const same = await runCli(['compare', sameBefore, sameAfter, '--judge-identical-code'], { env: noCalibration });
+    expect(same.stderr).toContain(
+      "layerbench run sha1 --time 0.5 --processes 4 --filter '^(sha1/64/unrolled)$' --out <side>.json",
+    );
     // Nothing moved: no hint.
     const quiet = await runCli(['compare', base, unchanged], { env: calibrated });
     expect(quiet.stderr).not.toContain('moved by more than the threshold');

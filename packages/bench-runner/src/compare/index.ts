@@ -61,7 +61,7 @@ export {
 export type { RunNoise, CaseSpreadEstimate } from './noise.js';
 export type { CompareOptions } from '../stats/verdict.js';
 export { clearOfNoChange, movedButInconclusive, runCommit, sideBySide } from './side-by-side.js';
-export type { SideBySide } from './side-by-side.js';
+export type { MeasuredAs, SideBySide } from './side-by-side.js';
 export {
   calibrationLoadLimit,
   calibrationLoadMargin,

@@ -79,7 +79,16 @@ describe('sideBySide', () => {
     const hint = sideBySide(comparison([['sha1/1500/wasm', 1.05, 'inconclusive']], 'c'.repeat(40), 'c'.repeat(40)), [
       'sha1',
     ]);
-    expect(hint?.command).toBe("layerbench run sha1 --processes 4 --filter '^(sha1/1500/wasm)$'");
+    expect(hint?.command).toBe("layerbench run sha1 --processes 4 --filter '^(sha1/1500/wasm)$' --out <side>.json");
+    // The runs' --time is repeated, and runs of more processes are not asked for fewer.
+    const measured = sideBySide(
+      comparison([['sha1/1500/wasm', 1.05, 'inconclusive']], 'c'.repeat(40), 'c'.repeat(40)),
+      ['sha1'],
+      { timePerCase: 0.3, processes: 6 },
+    );
+    expect(measured?.command).toBe(
+      "layerbench run sha1 --time 0.3 --processes 6 --filter '^(sha1/1500/wasm)$' --out <side>.json",
+    );
     expect(hint?.lead).toMatch(
       /^Both runs are of commit c{12} with the same built code, so what moved is the machine between the runs or their environment \(above\), which bisect, comparing code, cannot set apart\. To narrow the intervals, measure each side again in several processes and compare:$/,
     );

@@ -36,7 +36,9 @@ export interface SideBySide {
   /**
    * The bisect --paired command (git:<commit> sides when both runs name one,
    * else placeholders); when both runs are of one commit with the same
-   * built code, which bisect cannot set apart, `layerbench run --processes 4`.
+   * built code, which bisect cannot set apart, `layerbench run --processes 4`
+   * (more when the runs had more) at the runs' --time, written to a file per
+   * side.
    */
   command: string;
   /** One sentence: how many cases, which, and why. */
@@ -55,8 +57,23 @@ function sameBuiltCode(base: Pick<EnvFingerprint, 'layers'>, head: Pick<EnvFinge
 
 const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-/** Undefined when no case moved beyond the threshold inconclusively, or the runs' environments differ. */
-export function sideBySide(comparison: Comparison, suites: readonly string[] = []): SideBySide | undefined {
+/** How the two runs were measured, for the `layerbench run` the hint names: their --time and processes. */
+export interface MeasuredAs {
+  timePerCase?: number;
+  processes?: number;
+}
+
+/**
+ * Undefined when no case moved beyond the threshold inconclusively, or the
+ * runs' environments differ. `measured`: the runs' --time (the command
+ * repeats it, so that the new runs measure what these did) and their
+ * processes.
+ */
+export function sideBySide(
+  comparison: Comparison,
+  suites: readonly string[] = [],
+  measured: MeasuredAs = {},
+): SideBySide | undefined {
   if (comparison.incomparable?.length) return undefined;
   const moved = comparison.cases.filter((c) => movedButInconclusive(c, comparison.threshold));
   if (moved.length === 0) return undefined;
@@ -87,7 +104,14 @@ export function sideBySide(comparison: Comparison, suites: readonly string[] = [
     // One commit, one build: bisect would find both sides identical and measure nothing.
     return {
       cases,
-      command: ['layerbench run', ...suites, '--processes 4', ...filter].join(' '),
+      command: [
+        'layerbench run',
+        ...suites,
+        ...(measured.timePerCase === undefined ? [] : [`--time ${measured.timePerCase}`]),
+        `--processes ${Math.max(4, measured.processes ?? 1)}`,
+        ...filter,
+        '--out <side>.json',
+      ].join(' '),
       summary,
       lead: `Both runs are of commit ${good.slice(0, 12)} with the same built code, so what moved is the machine between the runs or their environment (above), which bisect, comparing code, cannot set apart. To narrow the intervals, measure each side again in several processes and compare:`,
     };
