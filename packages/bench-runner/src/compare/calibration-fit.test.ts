@@ -54,6 +54,17 @@ describe('loadBeyondCalibration', () => {
     );
   });
 
+  it('reads a run of several processes at the end of each that ended a minute or more into it', () => {
+    const quiet = { load: [[1.0, 1.1] as [number, number]] };
+    // Eight processes, a busy loop beside the fourth: 2.6 at its end, 1.2 at the run's.
+    const busyMiddle = runAt(1.0, 1.2);
+    busyMiddle.env.processLoadAvgEnds = [1.1, 1.2, 2.6, 1.9, 1.5, 1.3];
+    expect(endLoad(busyMiddle)).toBe(2.6);
+    expect(loadBeyondCalibration(quiet, runAt(1.0), busyMiddle)).toMatch(/^they ran at a load average of up to 2\.6,/);
+    busyMiddle.env.processLoadAvgEnds = [1.1, 1.2, 1.3];
+    expect(loadBeyondCalibration(quiet, runAt(1.0), busyMiddle)).toBeUndefined();
+  });
+
   it('keeps the margin above a busier calibration: 25%, and at least 0.5', () => {
     const busy = { load: [[2.0, 2.4] as [number, number]] };
     expect(loadBeyondCalibration(busy, runAt(2.9), runAt(3.0))).toBeUndefined();

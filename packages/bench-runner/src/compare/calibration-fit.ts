@@ -71,10 +71,12 @@ export function calibrationLoadLimit(
  * than it ran; a load that rose during the run is read at the end, as
  * before. A calibration's processes are read the same way, at their ends
  * (one started after a busy minute no longer counts as busier than it
- * was).
+ * was). A run of several processes is read at the end of each process that
+ * ended a minute or more into it too (processLoadAvgEnds, middleLoads): a
+ * busy stretch in its middle is its own as much as one at its end.
  */
 export function endLoad(run: RunResult): number {
-  return run.env.loadAvgEnd[0] ?? 0;
+  return Math.max(run.env.loadAvgEnd[0] ?? 0, ...(run.env.processLoadAvgEnds ?? []));
 }
 
 /**

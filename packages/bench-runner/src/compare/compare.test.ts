@@ -2,11 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { collectEnv } from '../env.js';
 import {
   codeUnchanged,
+  comparisonWarnings,
   recordedPackages,
   compareResults,
   compareSeparateRuns,
   diffFingerprints,
   environmentMismatch,
+  peakLoad,
 } from './compare.js';
 import { calmLevel, calmLevelsAgree, calmSlices, probeLevel } from './figures.js';
 import { defaultRunNoise, fixedRunNoise, runNoiseFromCalibration } from './noise.js';
@@ -500,6 +502,18 @@ describe('compareResults across separate runs', () => {
     expect(cmp.onlyBase).toEqual(['a']);
     expect(cmp.onlyHead).toEqual(['b']);
     expect(cmp.geomean).toEqual({ ratio: 1, ci: [1, 1] });
+  });
+});
+
+describe('comparisonWarnings', () => {
+  it('reads a run of several processes at its busiest process too', () => {
+    const quiet = { ...collectEnv(), cpuCount: 2, loadAvgStart: [1.1, 1, 1], loadAvgEnd: [1.2, 1, 1] };
+    expect(comparisonWarnings(quiet, quiet)).toEqual([]);
+    const busyMiddle = { ...quiet, processLoadAvgEnds: [1.3, 3.4, 1.5] };
+    expect(peakLoad(busyMiddle)).toBe(3.4);
+    expect(comparisonWarnings(quiet, busyMiddle)).toEqual([
+      expect.stringMatching(/^head ran with load average 3\.4 on 2 CPU\(s\)/),
+    ]);
   });
 });
 

@@ -113,9 +113,13 @@ export function diffFingerprints(base: EnvFingerprint, head: EnvFingerprint): Fi
   return diffs;
 }
 
-/** A run's 1-minute load average: the larger of those at its start and at its end. */
+/**
+ * A run's 1-minute load average: the largest of those at its start, at its
+ * end and, for a run of several processes, at the ends of the processes
+ * between (processLoadAvgEnds).
+ */
 export function peakLoad(env: EnvFingerprint): number {
-  return Math.max(env.loadAvgStart[0] ?? 0, env.loadAvgEnd[0] ?? 0);
+  return Math.max(env.loadAvgStart[0] ?? 0, env.loadAvgEnd[0] ?? 0, ...(env.processLoadAvgEnds ?? []));
 }
 
 /**

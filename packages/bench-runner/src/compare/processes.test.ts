@@ -13,6 +13,7 @@ import {
   figuresOfProcess,
   hasProcessFigures,
   mergeProcessRuns,
+  middleLoads,
   betweenRunsDof,
   betweenRunsScale,
   ownSpread,
@@ -98,6 +99,22 @@ describe('mergeProcessRuns', () => {
   const random = seededRandom(7);
   const a = oneProcessRun([processCase('x', 100, random), processCase('y', 200, random)]);
   const b = oneProcessRun([processCase('x', 110, random), processCase('y', 190, random)]);
+
+  it("keeps the load at the end of each process that ended a minute or more into the run: a busy middle is the run's", () => {
+    const at = (seconds: number, end: number): RunResult => ({
+      ...oneProcessRun([processCase('x', 100, random)], new Date(Date.UTC(2026, 11, 6, 8, 0, seconds)).toISOString()),
+      env: { ...env, loadAvgStart: [1.6, 1, 1], loadAvgEnd: [end, 1, 1] },
+    });
+    // Four processes of 40 s: the first ends 40 s in (its reading is mostly the minute before the run: left
+    // out), the second and third 80 and 120 s in (a busy loop beside the second), the last is loadAvgEnd.
+    const merged = mergeProcessRuns([at(0, 1.5), at(40, 2.9), at(80, 1.3), at(120, 1.1)]);
+    expect(merged.env.processLoadAvgEnds).toEqual([2.9, 1.3]);
+    expect(merged.env.loadAvgStart[0]).toBe(1.6);
+    expect(merged.env.loadAvgEnd[0]).toBe(1.1);
+    expect(middleLoads([at(0, 1.5), at(40, 2.9)])).toEqual([]);
+    // None to keep: none written (a run that re-merges its processes does not keep an old list).
+    expect(mergeProcessRuns([at(0, 1.5), at(40, 2.9)]).env).not.toHaveProperty('processLoadAvgEnds');
+  });
 
   it('keeps each process figure per basis, pools samples and slices, and counts the processes', () => {
     const merged = mergeProcessRuns([a, b]);

@@ -422,11 +422,37 @@ function mergeCase(parts: CaseResult[]): CaseResult {
 }
 
 /**
+ * How far into a run of several processes a process must end for its end
+ * reading of the 1-minute load average to count as the run's own
+ * (middleLoads): one minute, that average's time constant. Before, the
+ * reading is mostly the minute before the run (the build or the compare
+ * before it; calibration-fit.ts, endLoad).
+ */
+export const ownLoadAfterSeconds = 60;
+
+/**
+ * The 1-minute load average at the end of each process of `runs` but the
+ * last (whose end is the merged run's loadAvgEnd) that ended at least
+ * ownLoadAfterSeconds after the first began; a process ends when the next
+ * one begins (createdAt). A busy stretch in the middle of a run is the
+ * run's as much as one at its end: compare reads the run's load from them
+ * too (peakLoad, endLoad).
+ */
+export function middleLoads(runs: readonly RunResult[]): number[] {
+  const start = Date.parse(runs[0]?.createdAt ?? '');
+  return runs.slice(0, -1).flatMap((run, i) => {
+    const ended = Date.parse(runs[i + 1]!.createdAt);
+    const load = run.env.loadAvgEnd[0];
+    return load !== undefined && ended - start >= ownLoadAfterSeconds * 1000 ? [load] : [];
+  });
+}
+
+/**
  * Several one-process runs of the same suites, options and machine, one after
  * the other, as one result: each case with every process's samples and
  * slices and its figure per process (processFigures); the environment of the
  * first with the load average at the start of the first and the end of the
- * last. A case that failed in any process is failed; a case some processes
+ * last, and the end readings of the processes between (middleLoads). A case that failed in any process is failed; a case some processes
  * did not reach (interrupted) is merged over those that did.
  */
 export function mergeProcessRuns(runs: readonly RunResult[]): RunResult {
@@ -443,7 +469,10 @@ export function mergeProcessRuns(runs: readonly RunResult[]): RunResult {
   const last = runs[runs.length - 1]!;
   const ids = [...new Set(runs.flatMap((run) => run.cases.map((c) => c.id)))];
   const cases = ids.map((id) => mergeCase(runs.flatMap((run) => run.cases.filter((c) => c.id === id))));
-  const env = { ...first.env, loadAvgEnd: last.env.loadAvgEnd };
+  const env: RunResult['env'] = { ...first.env, loadAvgEnd: last.env.loadAvgEnd };
+  const middle = middleLoads(runs);
+  if (middle.length > 0) env.processLoadAvgEnds = middle;
+  else delete env.processLoadAvgEnds;
   if (runs.some((run) => run.env.measuredOnCpu !== first.env.measuredOnCpu)) {
     delete env.measuredOnCpu;
     env.cpuNote = 'the processes of this run were measured on different CPUs';

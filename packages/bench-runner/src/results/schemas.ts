@@ -77,6 +77,13 @@ export const envFingerprintSchema = z.looseObject({
   cpuCount: z.number().int().positive(),
   loadAvgStart: z.array(finite),
   loadAvgEnd: z.array(finite),
+  /**
+   * A run of several processes (mergeProcessRuns): the 1-minute load average
+   * at the end of each process but the last that ended a minute or more
+   * into the run, in the order they ran (loadAvgStart is the first's start,
+   * loadAvgEnd the last's end).
+   */
+  processLoadAvgEnds: z.array(finite).optional(),
   /** The capability word as printed after 'CPU capabilities: '. */
   capabilities: z.string().optional(),
   dispatch: z.array(dispatchDecisionSchema),
