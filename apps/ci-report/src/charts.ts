@@ -7,6 +7,7 @@
 // how case ids wrap) is decided in the page by the functions at the end of
 // this file, which html.ts inlines.
 import { confidenceLabel } from '@layerbench/bench-runner/stats';
+import type { CaseResult } from '@layerbench/bench-runner';
 import type { ReportInputs } from './inputs.js';
 
 export interface LegendItem {
@@ -29,6 +30,11 @@ export interface ChartSpec {
   legend?: LegendItem[];
   /** Case ids on the y axis: wrapped at '/' when the chart is narrow. */
   wrapCategoryLabels?: boolean;
+  /**
+   * Whiskers drawn over the points of a line chart: per dataset, per label,
+   * [low, high] in the y axis's unit, or null where there is none.
+   */
+  whiskers?: ([number, number] | null)[][];
 }
 
 /** The verdict colours of the ratio charts, in legend order, with what each means. */
@@ -285,37 +291,83 @@ function attributionChart(id: string, title: string, inputs: ReportInputs['bisec
   };
 }
 
+/** A throughput point: MB/s, and the whisker around it. */
+interface ThroughputPoint {
+  mb: number;
+  whisker: [number, number] | null;
+}
+
+/**
+ * The spread of a case's throughput in one run, in MB/s: over a run of
+ * several processes the range of their figures (each process's median of
+ * its slice medians), which is what moves between runs; in a run of one
+ * process the bootstrap 95% interval of its median, which says only how
+ * precisely that process measured it (separate runs differ more: compare).
+ * Always includes the point itself.
+ */
+export function throughputWhisker(
+  c: Pick<CaseResult, 'stats' | 'processFigures'>,
+  mb: number,
+): { whisker: [number, number]; over: 'processes' | 'interval' } | null {
+  const median = c.stats?.median;
+  if (median === undefined || !(mb > 0)) return null;
+  const figures = c.processFigures?.median;
+  const ns =
+    figures !== undefined && figures.length >= 2
+      ? { low: Math.min(...figures), high: Math.max(...figures), over: 'processes' as const }
+      : c.stats !== undefined
+        ? { low: c.stats.ci[0], high: c.stats.ci[1], over: 'interval' as const }
+        : undefined;
+  if (ns === undefined || !(ns.low > 0)) return null;
+  // Throughput is bytes over time: the fastest figure is the highest throughput.
+  const whisker: [number, number] = [Math.min(mb, (mb * median) / ns.high), Math.max(mb, (mb * median) / ns.low)];
+  return { whisker, over: ns.over };
+}
+
 function throughputCharts(inputs: ReportInputs): ChartSpec[] {
   const charts: ChartSpec[] = [];
   for (const [m, run] of inputs.runs.entries()) {
-    const byAlgorithm = new Map<string, Map<string, Map<number, number>>>();
+    const byAlgorithm = new Map<string, Map<string, Map<number, ThroughputPoint>>>();
+    const over = new Set<'processes' | 'interval'>();
     for (const c of run.cases) {
       const size = c.params.size ?? c.params.packetBytes;
       const mb = c.stats?.mbPerSec;
       if (typeof size !== 'number' || mb === undefined || c.status !== 'ok') continue;
       const algorithm = String(c.params.algorithm ?? c.layer);
       const impl = String(c.params.impl ?? c.implementation ?? c.id);
-      const lines = byAlgorithm.get(algorithm) ?? new Map<string, Map<number, number>>();
+      const lines = byAlgorithm.get(algorithm) ?? new Map<string, Map<number, ThroughputPoint>>();
       byAlgorithm.set(algorithm, lines);
-      const points = lines.get(impl) ?? new Map<number, number>();
+      const points = lines.get(impl) ?? new Map<number, ThroughputPoint>();
       lines.set(impl, points);
-      points.set(size, mb);
+      const spread = throughputWhisker(c, mb);
+      if (spread !== null) over.add(spread.over);
+      points.set(size, { mb, whisker: spread?.whisker ?? null });
     }
+    const whiskerTitle =
+      over.size === 0
+        ? []
+        : [
+            over.has('processes')
+              ? `whiskers: the range over the run's ${run.merged.processes ?? 1} processes`
+              : 'whiskers: 95% interval of each median within the run (separate runs differ more: compare them)',
+          ];
     for (const [algorithm, lines] of byAlgorithm) {
       const sizes = [...new Set([...lines.values()].flatMap((p) => [...p.keys()]))].sort((a, b) => a - b);
       if (sizes.length < 2) continue;
       const title = `${algorithm} throughput of ${run.label} on ${run.env.cpuModel} (node ${run.env.node})`;
+      const whiskers = [...lines.values()].map((points) => sizes.map((s) => points.get(s)?.whisker ?? null));
       charts.push({
         id: `throughput-${m}-${charts.length}`,
         title,
         height: 300,
+        ...(whiskers.some((line) => line.some((w) => w !== null)) ? { whiskers } : {}),
         config: {
           type: 'line',
           data: {
             labels: sizes.map((s) => `${s} B`),
             datasets: [...lines].map(([impl, points], i) => ({
               label: impl,
-              data: sizes.map((s) => points.get(s) ?? null),
+              data: sizes.map((s) => points.get(s)?.mb ?? null),
               borderColor: PALETTE[i % PALETTE.length],
               backgroundColor: PALETTE[i % PALETTE.length],
               spanGaps: true,
@@ -325,7 +377,10 @@ function throughputCharts(inputs: ReportInputs): ChartSpec[] {
             animation: false,
             maintainAspectRatio: false,
             scales: {
-              y: { title: { display: true, text: 'MB/s (1e6 bytes/s)' }, beginAtZero: true },
+              y: {
+                title: { display: true, text: ['MB/s (1e6 bytes/s)', ...whiskerTitle] },
+                beginAtZero: true,
+              },
               x: { title: { display: true, text: 'message size' } },
             },
           },

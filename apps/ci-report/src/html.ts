@@ -136,6 +136,41 @@ function drawScript(): string {
         },
       };
     }
+    if (spec.whiskers) {
+      // A vertical line with caps over each point that has a whisker, in its line's colour; none for a hidden line.
+      config.plugins = [{
+        id: 'layerbench-whiskers',
+        afterDatasetsDraw: function (chart) {
+          var ctx = chart.ctx;
+          var y = chart.scales.y;
+          spec.whiskers.forEach(function (line, d) {
+            if (!chart.isDatasetVisible(d)) return;
+            var meta = chart.getDatasetMeta(d);
+            ctx.save();
+            ctx.strokeStyle = chart.data.datasets[d].borderColor;
+            ctx.lineWidth = 1;
+            line.forEach(function (whisker, i) {
+              var point = meta.data[i];
+              if (!whisker || !point) return;
+              var top = y.getPixelForValue(whisker[1]);
+              var bottom = y.getPixelForValue(whisker[0]);
+              ctx.beginPath();
+              ctx.moveTo(point.x, top);
+              ctx.lineTo(point.x, bottom);
+              ctx.moveTo(point.x - 4, top);
+              ctx.lineTo(point.x + 4, top);
+              ctx.moveTo(point.x - 4, bottom);
+              ctx.lineTo(point.x + 4, bottom);
+              ctx.stroke();
+            });
+            ctx.restore();
+          });
+          chart.canvas.setAttribute('data-whiskers-drawn', String(spec.whiskers.reduce(function (n, line) {
+            return n + line.filter(function (w) { return w; }).length;
+          }, 0)));
+        },
+      }];
+    }
     new Chart(document.getElementById(spec.id).getContext('2d'), config);
   });
   document.body.setAttribute('data-charts-drawn', String(specs.length));
@@ -164,12 +199,13 @@ export function formatReportHtml(inputs: ReportInputs, title = 'layerbench repor
     : verdict.incomplete.length
       ? `Incomplete: no regression in what was measured, ${verdict.improvedCases} case${verdict.improvedCases === 1 ? '' : 's'} faster${unfinished}`
       : `No regression: ${verdict.improvedCases} case${verdict.improvedCases === 1 ? '' : 's'} faster`;
-  const chartSpecs = charts.map(({ id, config, ratioTicks, legend, wrapCategoryLabels }) => ({
+  const chartSpecs = charts.map(({ id, config, ratioTicks, legend, wrapCategoryLabels, whiskers }) => ({
     id,
     config,
     ratioTicks,
     legend,
     wrapCategoryLabels,
+    whiskers,
   }));
   return `<!doctype html>
 <html lang="en">

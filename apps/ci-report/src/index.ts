@@ -10,6 +10,7 @@ export {
   chooseLogTicks,
   formatRatioTick,
   ratioTickCandidates,
+  throughputWhisker,
   wrapCaseLabel,
   VERDICT_COLOURS,
 } from './charts.js';

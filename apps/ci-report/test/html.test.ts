@@ -175,6 +175,16 @@ describe.skipIf(chromiumBinary.skip)('HTML report in Chromium', () => {
       expect(drawn.find((d) => d.id === 'bisect-ratio-0')!.legend).toEqual(
         expect.arrayContaining(['regressed (slower)', 'unchanged']),
       );
+      // Each throughput point carries its whisker (the fixtures' runs are of one process: its median's interval).
+      const whiskers = await page.evaluate(() =>
+        [...document.querySelectorAll('canvas[id^="throughput-"]')].map((c) => c.getAttribute('data-whiskers-drawn')),
+      );
+      expect(whiskers).toEqual(
+        expected
+          .filter((c) => c.id.startsWith('throughput-'))
+          .map((c) => String(c.whiskers!.flat().filter((w) => w !== null).length)),
+      );
+      expect(whiskers.every((n) => Number(n) > 0)).toBe(true);
       if (name === 'desktop') {
         // The compare fixture's intervals reach below x0.93: the log axis labels values below 1 too.
         const ticks = compare.axes.find((a) => a.id === 'x')!.labels.map((l) => Number(l.replace('×', '')));

@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import type { RunResult } from '@layerbench/bench-runner';
 import { calibrationFileName } from '@layerbench/bench-runner/calibration';
 import { computeStats } from '@layerbench/bench-runner/stats';
-import { buildCharts, readReportInputs, ReportInputError } from '../src/index.ts';
+import { buildCharts, readReportInputs, ReportInputError, throughputWhisker } from '../src/index.ts';
 import { main } from '../src/report-cli.ts';
 import { capture } from './capture.ts';
 
@@ -40,6 +40,45 @@ describe('runs: shards merged, separate runs kept apart', () => {
         (d) => d.label === 'unrolled',
       )!.data;
     expect(unrolled(1)[0]! / unrolled(0)[0]!).toBeCloseTo(1 / 1.35, 3);
+    // Every point has a whisker around it: these runs are of one process, so its median's 95% interval.
+    for (const chart of throughput) {
+      const datasets = (chart.config as { data: { datasets: { data: (number | null)[] }[] } }).data.datasets;
+      expect(chart.whiskers).toHaveLength(datasets.length);
+      for (const [i, d] of datasets.entries()) {
+        for (const [j, mb] of d.data.entries()) {
+          const whisker = chart.whiskers![i]![j];
+          if (mb === null) {
+            expect(whisker).toBeNull();
+            continue;
+          }
+          expect(whisker![0]).toBeLessThanOrEqual(mb);
+          expect(whisker![1]).toBeGreaterThanOrEqual(mb);
+          expect(whisker![1]).toBeGreaterThan(whisker![0]);
+        }
+      }
+      const yTitle = (chart.config as { options: { scales: { y: { title: { text: string[] } } } } }).options.scales.y
+        .title.text;
+      expect(yTitle[1]).toMatch(/^whiskers: 95% interval of each median within the run/);
+    }
+  });
+
+  it('whiskers: the range over the processes of a run of several, the 95% interval of the median of one', () => {
+    const stats = { ...computeStats([90, 100, 110, 100, 95, 105], 1000) };
+    // 1000 bytes in a median of 100 ns: 10000 MB/s. Processes at 80-125 ns: 8000-12500 MB/s.
+    expect(throughputWhisker({ stats, processFigures: { median: [80, 100, 125] } }, 10000)).toEqual({
+      whisker: [8000, 12500],
+      over: 'processes',
+    });
+    const one = throughputWhisker({ stats }, 10000)!;
+    expect(one.over).toBe('interval');
+    expect(one.whisker[0]).toBeCloseTo((10000 * stats.median) / stats.ci[1], 6);
+    expect(one.whisker[1]).toBeCloseTo((10000 * stats.median) / stats.ci[0], 6);
+    // A range that leaves the point out is widened to it; nothing to show, no whisker.
+    expect(throughputWhisker({ stats, processFigures: { median: [110, 120] } }, 10000)!.whisker).toEqual([
+      (10000 * 100) / 120,
+      10000,
+    ]);
+    expect(throughputWhisker({ processFigures: {} }, 10000)).toBeNull();
   });
 
   it('says in the Markdown that two runs of one machine can be compared with --base/--head', () => {
