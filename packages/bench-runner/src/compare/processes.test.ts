@@ -187,13 +187,36 @@ describe('mergeProcessRuns', () => {
 });
 
 describe('ownSpread', () => {
-  it('pools the sd of log figure around each side mean, with n - 2 degrees of freedom', () => {
-    const spread = ownSpread([100, 110, 121], [200, 220]);
-    // Logs spaced by log(1.1): side one sd log(1.1), side two sd log(1.1)/sqrt(2) * sqrt(2) ... pooled exactly:
+  it("averages the two sides' variances of log figure around each side's mean, Welch-Satterthwaite degrees of freedom", () => {
     const l = Math.log(1.1);
-    expect(spread!.dof).toBe(3);
-    expect(spread!.sigma).toBeCloseTo(Math.sqrt((2 * l * l + (l * l) / 2) / 3), 12);
+    // Logs spaced by log(1.1): side one variance l^2 (2 dof), side two l^2 / 2 (1 dof).
+    const spread = ownSpread([100, 110, 121], [200, 220]);
+    expect(spread!.sigma).toBeCloseTo(Math.sqrt((l * l + (l * l) / 2) / 2), 12);
+    expect(spread!.dof).toBeCloseTo((1.5 * l * l) ** 2 / (l ** 4 / 2 + l ** 4 / 4 / 1), 12);
+    // Sides that agree: n_base + n_head - 2.
+    expect(ownSpread([100, 110, 121], [200, 220, 242])!.dof).toBeCloseTo(4, 12);
+    // One side of one process: the other side's alone.
+    const one = ownSpread([100, 110, 121], [200])!;
+    expect(one.sigma).toBeCloseTo(l, 12);
+    expect(one.dof).toBe(2);
     expect(ownSpread([100], [200])).toBeUndefined();
+  });
+
+  it('lets a side whose processes spread wide count as much as a tight side of many processes', () => {
+    // Measured (2026-12-06 08:50-09:14 UTC, sha1/1500/wasm calm figures, two slowed runs of identical code).
+    const tight = [0.366, 0.3616, 0.3621, 0.361, 0.3677, 0.3616, 0.3611, 0.3635, 0.3656, 0.3658];
+    const wide = [0.403, 0.3944, 0.3877, 0.3969];
+    const spread = ownSpread(tight, wide)!;
+    const sd = (v: number[]) => {
+      const logs = v.map((x) => Math.log(x));
+      const m = logs.reduce((a, b) => a + b, 0) / logs.length;
+      return Math.sqrt(logs.reduce((a, b) => a + (b - m) ** 2, 0) / (logs.length - 1));
+    };
+    expect(spread.sigma).toBeCloseTo(Math.sqrt((sd(tight) ** 2 + sd(wide) ** 2) / 2), 12);
+    // Pooled by degrees of freedom it was under half of that, and the wide side's 3 dof now weigh most.
+    const pooled = Math.sqrt((9 * sd(tight) ** 2 + 3 * sd(wide) ** 2) / 12);
+    expect(spread.sigma).toBeGreaterThan(1.2 * pooled);
+    expect(spread.dof).toBeLessThan(5);
   });
 });
 

@@ -233,21 +233,38 @@ export function hasProcessFigures(c: CaseResult): boolean {
 }
 
 /**
- * The spread between processes measured in the two sides themselves: the
- * pooled sd of log figure around each side's own mean. Undefined when no side
- * has two processes.
+ * The spread between processes measured in the two sides themselves: the sd
+ * of log figure around each side's own mean, the two sides' variances
+ * averaged with equal weight (Welch-Satterthwaite degrees of freedom, n_base
+ * + n_head - 2 when they agree); one side's alone when the other has one
+ * process. Undefined when no side has two processes.
+ * Equal weight, not weighted by processes: a side whose processes met a
+ * state of their own spreads far wider than the other, and pooled by
+ * degrees of freedom the other side's many tight processes hid it.
+ * Measured (2026-12-06 08:50-09:14 UTC, runs of 8-12 processes of
+ * `sha1/1500/wasm` at --time 1, a calibration of 0.22%): two slowed runs of
+ * identical code, one with 10 calm processes at 0.3610-0.3677, the other
+ * with four at 0.3877-0.4030 (a fifth, at 0.3595, left out as a mode of
+ * its own), were called regressed x1.088 [1.041, 1.138] on a pooled sd of
+ * 1.0% (12 degrees of freedom); with equal weight 1.2% and 4 degrees of
+ * freedom, inconclusive.
  */
 export function ownSpread(base: readonly number[], head: readonly number[]): CaseSpreadEstimate | undefined {
-  let squares = 0;
-  let dof = 0;
-  for (const side of [base, head]) {
-    if (side.length < 2) continue;
+  const sides = [base, head].flatMap((side) => {
+    if (side.length < 2) return [];
     const logs = side.map((v) => Math.log(v));
     const m = mean(logs);
-    squares += logs.reduce((sum, v) => sum + (v - m) ** 2, 0);
-    dof += side.length - 1;
-  }
-  return dof === 0 ? undefined : { sigma: Math.sqrt(squares / dof), dof };
+    const dof = side.length - 1;
+    return [{ variance: logs.reduce((sum, v) => sum + (v - m) ** 2, 0) / dof, dof }];
+  });
+  if (sides.length === 0) return undefined;
+  if (sides.length === 1) return { sigma: Math.sqrt(sides[0]!.variance), dof: sides[0]!.dof };
+  const [b, h] = sides as [(typeof sides)[number], (typeof sides)[number]];
+  const total = b.variance + h.variance;
+  const denominator = b.variance ** 2 / b.dof + h.variance ** 2 / h.dof;
+  // Two sides of no spread at all: as many degrees of freedom as processes allow.
+  const dof = denominator === 0 ? b.dof + h.dof : Math.min(b.dof + h.dof, total ** 2 / denominator);
+  return { sigma: Math.sqrt(total / 2), dof };
 }
 
 /**
