@@ -309,16 +309,15 @@ export function throughputWhisker(
   c: Pick<CaseResult, 'stats' | 'processFigures'>,
   mb: number,
 ): { whisker: [number, number]; over: 'processes' | 'interval' } | null {
-  const median = c.stats?.median;
-  if (median === undefined || !(mb > 0)) return null;
+  const stats = c.stats;
+  if (stats === undefined || !(mb > 0)) return null;
+  const median = stats.median;
   const figures = c.processFigures?.median;
   const ns =
     figures !== undefined && figures.length >= 2
       ? { low: Math.min(...figures), high: Math.max(...figures), over: 'processes' as const }
-      : c.stats !== undefined
-        ? { low: c.stats.ci[0], high: c.stats.ci[1], over: 'interval' as const }
-        : undefined;
-  if (ns === undefined || !(ns.low > 0)) return null;
+      : { low: stats.ci[0], high: stats.ci[1], over: 'interval' as const };
+  if (!(ns.low > 0)) return null;
   // Throughput is bytes over time: the fastest figure is the highest throughput.
   const whisker: [number, number] = [Math.min(mb, (mb * median) / ns.high), Math.max(mb, (mb * median) / ns.low)];
   return { whisker, over: ns.over };

@@ -14,7 +14,7 @@ import {
   layerCommitsMarkdown,
   markdownCell,
 } from '@layerbench/bench-runner/reporters';
-import { sideBySide } from '@layerbench/bench-runner/compare';
+import { measuredAs, sideBySide } from '@layerbench/bench-runner/compare';
 import { confidenceLabel } from '@layerbench/bench-runner/stats';
 import type { FindResult } from '@layerbench/bench-runner/results';
 import type { ReportInputs } from './inputs.js';
@@ -233,13 +233,7 @@ function sideBySideLines(inputs: ReportInputs): string[] {
   const sides = inputs.runs.filter((r) => r.role !== undefined);
   const suites = [...new Set(sides.flatMap((r) => r.suites))];
   // The --time and processes of the base and head runs, which the hint's `layerbench run` repeats.
-  const measured =
-    sides.length === 0
-      ? {}
-      : {
-          timePerCase: Math.max(...sides.map((r) => r.merged.options.timePerCase)),
-          processes: Math.max(...sides.map((r) => r.merged.processes ?? 1)),
-        };
+  const measured = measuredAs(sides.map((r) => r.merged));
   const out: string[] = [];
   for (const { file, data } of inputs.comparisons) {
     const hint = sideBySide(data, suites, measured);

@@ -1,7 +1,7 @@
 // `layerbench compare <base.json> <head.json>`: per-case verdicts with ratio
 // and interval, fingerprint differences first (the first hints of where a
 // change came from), and an exit code a CI job can gate on.
-import { compareResults, type MeasuredAs, peakLoad, sideBySide } from '@layerbench/bench-runner/compare';
+import { compareResults, measuredAs, peakLoad, sideBySide } from '@layerbench/bench-runner/compare';
 import { formatComparison, formatJson, formatMarkdown } from '@layerbench/bench-runner/reporters';
 import { writeResultFile } from '@layerbench/bench-runner/results';
 import type { CaseComparison, Comparison, EnvFingerprint, RunResult } from '@layerbench/bench-runner';
@@ -208,17 +208,9 @@ export function oneProcessCaveat(comparison: Comparison): string | undefined {
   ].join('\n');
 }
 
-/** How two runs were measured, for the hint's `layerbench run`: their --time (the longer) and processes (the more). */
-export function measuredAs(base: RunResult, head: RunResult): MeasuredAs {
-  return {
-    timePerCase: Math.max(base.options.timePerCase, head.options.timePerCase),
-    processes: Math.max(base.processes ?? 1, head.processes ?? 1),
-  };
-}
-
 /** The side-by-side hint for the terminal: what moved, and the command that can tell. */
 export function sideBySideHint(base: RunResult, head: RunResult, comparison: Comparison): string | undefined {
-  const hint = sideBySide(comparison, [...new Set([...base.suites, ...head.suites])], measuredAs(base, head));
+  const hint = sideBySide(comparison, [...new Set([...base.suites, ...head.suites])], measuredAs([base, head]));
   if (hint === undefined) return undefined;
   return [hint.summary, hint.lead, `  ${hint.command}`].join('\n');
 }

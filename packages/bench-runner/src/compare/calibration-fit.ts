@@ -75,7 +75,7 @@ export function calibrationLoadLimit(
  * ended a minute or more into it too (processLoadAvgEnds, middleLoads): a
  * busy stretch in its middle is its own as much as one at its end.
  */
-export function endLoad(run: RunResult): number {
+export function endLoad(run: Pick<RunResult, 'env'>): number {
   return Math.max(run.env.loadAvgEnd[0] ?? 0, ...(run.env.processLoadAvgEnds ?? []));
 }
 

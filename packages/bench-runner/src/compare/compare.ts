@@ -22,6 +22,7 @@ import {
   pFloorIndependent,
   type CompareOptions,
 } from '../stats/verdict.js';
+import { endLoad } from './calibration-fit.js';
 import { basisOf, commonBasis, pairFigures, summaryOf, withinCalmLevel } from './figures.js';
 import {
   addStateShift,
@@ -114,12 +115,12 @@ export function diffFingerprints(base: EnvFingerprint, head: EnvFingerprint): Fi
 }
 
 /**
- * A run's 1-minute load average: the largest of those at its start, at its
- * end and, for a run of several processes, at the ends of the processes
- * between (processLoadAvgEnds).
+ * A run's 1-minute load average: the larger of the one at its start and
+ * endLoad's (at its end and, for a run of several processes, at the ends of
+ * the processes between).
  */
 export function peakLoad(env: EnvFingerprint): number {
-  return Math.max(env.loadAvgStart[0] ?? 0, env.loadAvgEnd[0] ?? 0, ...(env.processLoadAvgEnds ?? []));
+  return Math.max(env.loadAvgStart[0] ?? 0, endLoad({ env }));
 }
 
 /**

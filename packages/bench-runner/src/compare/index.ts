@@ -60,7 +60,7 @@ export {
 } from './noise.js';
 export type { RunNoise, CaseSpreadEstimate } from './noise.js';
 export type { CompareOptions } from '../stats/verdict.js';
-export { clearOfNoChange, movedButInconclusive, runCommit, sideBySide } from './side-by-side.js';
+export { clearOfNoChange, measuredAs, movedButInconclusive, runCommit, sideBySide } from './side-by-side.js';
 export type { MeasuredAs, SideBySide } from './side-by-side.js';
 export {
   calibrationLoadLimit,

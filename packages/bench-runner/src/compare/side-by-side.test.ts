@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Comparison } from '../types.js';
-import { runCommit, sideBySide } from './side-by-side.js';
+import { measuredAs, runCommit, sideBySide } from './side-by-side.js';
 
 const env = (commit?: string) => ({
   layers: [
@@ -105,6 +105,14 @@ describe('sideBySide', () => {
     };
     expect(sideBySide(other as Comparison)).toBeUndefined();
     expect(sideBySide(comparison([['a', 1.02, 'inconclusive']]))).toBeUndefined();
+  });
+
+  it('measuredAs: the longest --time and the most processes of the runs; nothing for no run', () => {
+    expect(measuredAs([{ options: { timePerCase: 0.3 }, processes: 6 }, { options: { timePerCase: 1 } }])).toEqual({
+      timePerCase: 1,
+      processes: 6,
+    });
+    expect(measuredAs([])).toEqual({});
   });
 
   it('runCommit: the one commit of the code layers, the runtime aside', () => {

@@ -5,7 +5,7 @@
 // --paired` command that measures both sides in the same worker processes,
 // with the commits the two runs' layers came from when each run names one
 // (or, for two runs of one commit and one build, runs of several processes).
-import type { Comparison, EnvFingerprint } from '../types.js';
+import type { Comparison, EnvFingerprint, RunResult } from '../types.js';
 
 /** The one commit a run's code layers came from (the checkout it ran in), if they agree on one. */
 export function runCommit(env: Pick<EnvFingerprint, 'layers'>): string | undefined {
@@ -61,6 +61,15 @@ const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'
 export interface MeasuredAs {
   timePerCase?: number;
   processes?: number;
+}
+
+/** How runs were measured, for sideBySide: the longest --time of theirs and the most processes. */
+export function measuredAs(runs: readonly Pick<RunResult, 'options' | 'processes'>[]): MeasuredAs {
+  if (runs.length === 0) return {};
+  return {
+    timePerCase: Math.max(...runs.map((run) => run.options.timePerCase)),
+    processes: Math.max(...runs.map((run) => run.processes ?? 1)),
+  };
 }
 
 /**
