@@ -274,10 +274,7 @@ export function compareResults(base: RunResult, head: RunResult, options: Compar
     const calmFound = calmPossible ? calmWithinCalibration(calmProcessFigures(b, h), noise, b.id) : undefined;
     if (calmPossible && calmFound === undefined) calmShort.push(b.id);
     // A process alone in a mode of its own is left out of each side (at most one; see withoutIsolatedMode).
-    const calm =
-      calmFound === undefined
-        ? undefined
-        : withoutIsolatedModes(calmFound, modeRuleFor(noise.spreadFor(b.id, 'calm-relative').sigma));
+    const calm = calmFound === undefined ? undefined : withoutIsolatedModes(calmFound, calmModeRule(noise, b.id));
     if (calm !== undefined && calm.left > 0) modesLeftOut.push(`${b.id} (${calm.leftText})`);
     const byProcess =
       calm !== undefined
@@ -420,6 +417,12 @@ export function compareResults(base: RunResult, head: RunResult, options: Compar
   if (incomparable.length > 0) comparison.incomparable = incomparable;
   if (incomparable.length > 0 && options.acrossEnvironments === true) comparison.acrossEnvironments = true;
   return comparison;
+}
+
+/** The rule a case's calm figures leave a process out by: from its calibrated calm spread and its process part. */
+function calmModeRule(noise: RunNoise, id: string): ModeRule {
+  const spread = noise.spreadFor(id, 'calm-relative');
+  return modeRuleFor(spread.sigma, spread.neighbour);
 }
 
 /** Both sides of a calm comparison without a process alone in a mode of its own (withoutIsolatedMode). */

@@ -21,6 +21,7 @@ import {
   processFiguresOn,
   runPartOf,
   withoutIsolatedMode,
+  isolatedModeIndexes,
   modeRuleFor,
   calibrationModeRule,
   minCalmModeFactor,
@@ -553,12 +554,14 @@ describe('compare on the calm figures of several processes', () => {
 
   it("leaves a process out by the case's own calibrated spread: 4 sds (3% to 10%) and 5 sds of the others", () => {
     expect(modeRuleFor(undefined)).toEqual(calibrationModeRule);
-    expect(modeRuleFor(0.005)).toEqual({ factor: minCalmModeFactor, spreads: 5 });
+    expect(modeRuleFor(0.005)).toEqual({ factor: minCalmModeFactor, spreads: 5, maxSpread: 0.01 });
     expect(modeRuleFor(0.009).factor).toBeCloseTo(Math.exp(0.036), 12);
     expect(modeRuleFor(0.009).spreads).toBe(5);
-    // A case whose processes spread 2.4% or more keeps the calibration's rule (the 64-byte cases' tails).
-    expect(modeRuleFor(0.024)).toEqual(calibrationModeRule);
-    expect(modeRuleFor(0.08)).toEqual(calibrationModeRule);
+    // A case whose processes spread 2.4% or more keeps the calibration's factor and sds (the 64-byte cases' tails).
+    expect(modeRuleFor(0.024)).toEqual({ ...calibrationModeRule, maxSpread: 0.048 });
+    expect(modeRuleFor(0.08)).toEqual({ ...calibrationModeRule, maxSpread: 0.16 });
+    // The others' widest spread is twice the part of the calibrated spread that changes between neighbours.
+    expect(modeRuleFor(0.01, 0.006).maxSpread).toBeCloseTo(0.012, 12);
     // Measured (2026-12-04 02:49 UTC, a slowed run of 6 processes, sha1/1500/wasm, calibrated calm sd 0.88%): one
     // process at x1.06 of the others, which widened its comparisons to about [0.96, 1.16] under the calibration's rule.
     const slowed = [0.3591, 0.3646, 0.3639, 0.3844, 0.3625, 0.361];
@@ -571,6 +574,30 @@ describe('compare on the calm figures of several processes', () => {
     expect(withoutIsolatedMode([0.345, 0.3485, 0.341, 0.36, 0.3445, 0.3495], modeRuleFor(0.0088)).left).toBe(0);
     // Under 4 calibrated sds (3.5% for an sd of 0.88%), however tight the others: kept.
     expect(withoutIsolatedMode([0.345, 0.3451, 0.357, 0.3449], modeRuleFor(0.0088)).left).toBe(0);
+  });
+
+  it('leaves nothing out of a side whose other processes spread beyond twice the calibrated process spread', () => {
+    // Measured (2026-12-06 09:05 UTC, a slowed run of 8 + 4 processes, sha1/1500/wasm at --time 1, calibrated calm
+    // sd 0.22%): four calm processes at 0.3877-0.4030 and one at 0.3595, the usual figure (the run before had ten
+    // at 0.3610-0.3677). Judged against its side's median that one was "alone in a mode"; the others spread 1.6%.
+    const slow4 = [0.3877, 0.3595, 0.403, 0.395, 0.399];
+    const rule = modeRuleFor(0.0022);
+    expect(isolatedModeIndexes(slow4, 1, 3, { ...rule, maxSpread: undefined })).toEqual([1]);
+    expect(withoutIsolatedMode(slow4, rule)).toEqual({ kept: slow4, left: 0 });
+    // The same process beside others as tight as the calibration says (0.2%) is still left out.
+    expect(withoutIsolatedMode([0.3877, 0.3595, 0.3885, 0.3869, 0.3881], rule).left).toBe(1);
+
+    // Two runs of identical code whose second met that state in most of its processes: the whole side is kept,
+    // and its spread keeps the comparison from a verdict.
+    const random = seededRandom(31);
+    const run = (figures: readonly number[]) =>
+      mergeProcessRuns(figures.map((f) => withCalm(oneProcessRun([processCase('case', f * 1000, random)]), 4400)));
+    const steady = [0.361, 0.3645, 0.3632, 0.3677, 0.3621, 0.3655, 0.3618, 0.364, 0.3666, 0.3629];
+    const c = compareResults(run(steady), run(slow4), { ...options, noise: calm(0.0022, 15), geomean: false });
+    expect(c.cases[0]!.method).toBe('calm-relative');
+    expect(c.cases[0]!.processes).toEqual({ base: 10, head: 5 });
+    expect(c.cases[0]!.verdict).toBe('inconclusive');
+    expect(c.noise?.description).not.toContain('mode of its own (its calm');
   });
 
   /** 400 A/A pairs of runs of 4-6 processes made by `run`: those flagged, and those with a process left out. */

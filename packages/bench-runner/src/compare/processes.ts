@@ -147,6 +147,14 @@ export const calmModeSpreads = 10;
 export interface ModeRule {
   factor: number;
   spreads: number;
+  /**
+   * The widest the other processes may spread (sd of log) for one to be left
+   * out: compare's rule, poolableSpreadRatio times the case's calibrated
+   * process spread. A side whose other processes spread wider than that is
+   * not in the state the calibration measured, and which of its processes is
+   * "in a mode" its own median cannot tell (modeRuleFor).
+   */
+  maxSpread?: number;
 }
 
 /** The calibration's rule, for every case: 10% and 10 sds (calmModeFactor, calmModeSpreads). */
@@ -177,11 +185,27 @@ export const minCalmModeFactor = 1.03;
  */
 export const calmModeSpreadsBelowFactor = 5;
 
-/** The rule compare leaves a process out of a side by, for a case of calibrated calm spread `sigma`. */
-export function modeRuleFor(sigma: number | undefined): ModeRule {
+/**
+ * The rule compare leaves a process out of a side by, for a case of
+ * calibrated calm spread `sigma` (of which `processPart` changes between
+ * neighbouring processes: the part the files' own spread is judged against,
+ * as in pooledSpread). Nothing is left out of a side whose other processes
+ * spread more than poolableSpreadRatio times that part (maxSpread): then the
+ * process far from the side's median may be the one in the calibrated state
+ * and the others in a state of their own. Measured (2026-12-06 09:05 UTC, a
+ * slowed run of 8 + 4 processes of `sha1/1500/wasm` at --time 1, calibrated
+ * calm sd 0.22%): calm figures 0.3877-0.4030 in four processes and 0.3595 in
+ * the fifth, which the other slowed run's ten processes (0.3610-0.3677) show
+ * to be the usual figure; the 0.3595 process was left out as a mode of its
+ * own, and the two runs of identical code were called regressed x1.088
+ * [1.041, 1.138] (with the files' spreads pooled by degrees of freedom).
+ */
+export function modeRuleFor(sigma: number | undefined, processPart: number | undefined = sigma): ModeRule {
   if (sigma === undefined || !(sigma >= 0)) return calibrationModeRule;
   const factor = Math.min(calmModeFactor, Math.max(minCalmModeFactor, Math.exp(calmModeSigmas * sigma)));
-  return factor < calmModeFactor ? { factor, spreads: calmModeSpreadsBelowFactor } : calibrationModeRule;
+  const rule = factor < calmModeFactor ? { factor, spreads: calmModeSpreadsBelowFactor } : calibrationModeRule;
+  const part = processPart !== undefined && processPart >= 0 ? processPart : sigma;
+  return { ...rule, maxSpread: poolableSpreadRatio * part };
 }
 
 /**
@@ -205,6 +229,7 @@ export function isolatedModeIndexes(
   const modes = alone.flatMap((isAlone, i) => (isAlone ? [i] : []));
   if (modes.length === 0 || modes.length > allowed || logs.length - modes.length < minLeft) return [];
   const spread = sampleSd(logs.filter((_, i) => !alone[i]));
+  if (rule.maxSpread !== undefined && spread > rule.maxSpread) return [];
   return modes.every((i) => Math.abs(logs[i]! - centre) > rule.spreads * spread) ? modes : [];
 }
 
