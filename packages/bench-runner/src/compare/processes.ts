@@ -213,8 +213,9 @@ export function modeRuleFor(sigma: number | undefined, processPart: number | und
  * alone in a mode of their own: beyond `rule.factor` of the group's median
  * and beyond `rule.spreads` sds of the other processes' figures, with the
  * processes before and after them within it. None when more than `allowed`
- * are (a mode met that often is part of the spread) or fewer than `minLeft`
- * would be left.
+ * are (a mode met that often is part of the spread), when fewer than
+ * `minLeft` would be left, or when the others spread more than
+ * `rule.maxSpread` (a side not in the calibrated state: modeRuleFor).
  */
 export function isolatedModeIndexes(
   figures: readonly number[],
