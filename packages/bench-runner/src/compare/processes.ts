@@ -286,11 +286,18 @@ export function ownSpread(base: readonly number[], head: readonly number[]): Cas
   if (sides.length === 0) return undefined;
   if (sides.length === 1) return { sigma: Math.sqrt(sides[0]!.variance), dof: sides[0]!.dof };
   const [b, h] = sides as [(typeof sides)[number], (typeof sides)[number]];
-  const total = b.variance + h.variance;
-  const denominator = b.variance ** 2 / b.dof + h.variance ** 2 / h.dof;
   // Two sides of no spread at all: as many degrees of freedom as processes allow.
-  const dof = denominator === 0 ? b.dof + h.dof : Math.min(b.dof + h.dof, total ** 2 / denominator);
-  return { sigma: Math.sqrt(total / 2), dof };
+  return { sigma: Math.sqrt((b.variance + h.variance) / 2), dof: welchSatterthwaiteDof(sides, b.dof + h.dof) };
+}
+
+/**
+ * Welch-Satterthwaite degrees of freedom of a sum of variances, each with its
+ * own degrees of freedom, at most `cap` (also when every variance is nil).
+ */
+function welchSatterthwaiteDof(parts: readonly { variance: number; dof: number }[], cap: number): number {
+  const total = parts.reduce((sum, part) => sum + part.variance, 0);
+  const denominator = parts.reduce((sum, part) => sum + part.variance ** 2 / part.dof, 0);
+  return denominator === 0 ? cap : Math.min(cap, total ** 2 / denominator);
 }
 
 /**
@@ -366,10 +373,7 @@ function betweenRunsParts(
  * calibration's when the run part dominates.
  */
 export function betweenRunsDof(spread: CaseSpreadEstimate, nBase: number, nHead: number): number {
-  const parts = betweenRunsParts(spread, nBase, nHead);
-  const total = parts.reduce((sum, part) => sum + part.variance, 0);
-  const denominator = parts.reduce((sum, part) => sum + part.variance ** 2 / part.dof, 0);
-  return denominator === 0 ? spread.dof : Math.min(spread.dof, total ** 2 / denominator);
+  return welchSatterthwaiteDof(betweenRunsParts(spread, nBase, nHead), spread.dof);
 }
 
 /**
