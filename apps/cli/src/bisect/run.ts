@@ -121,6 +121,62 @@ export function visitValue(samples: readonly number[], p: number): number {
   return percentile(samples, p);
 }
 
+/**
+ * Separate processes (`--separate`, two runtimes, find's separate steps): each
+ * visit value taken relative to the state of its round. A round's visits
+ * follow each other (about a second at the defaults), and this VM's CPU sits
+ * in a fast state or one about x1.6-1.8 slower for a few seconds at a time
+ * (node:crypto CMAC 4.7 or 8.2 µs a visit), so a few neighbouring rounds can
+ * be slow for every variant at once; a process's median over its rounds then
+ * lands in either state and its variant looks spread or shifted. The state
+ * of round r is the mean log value of every visit of the case in it, over all
+ * the variants and processes (each visited once a round, so every variant
+ * carries the same share of it); each value is divided by its round's state
+ * over the mean state of the rounds, which keeps the figures at the run's own
+ * level. A round that did not visit every variant (the last one of an
+ * interrupted bisect) is left out: its state would be that of some variants
+ * only. NaN (a visit without samples) stays NaN. Measured 2026-12-06
+ * (BISECT.md, "Separate processes"): the runtime bisect of
+ * `cmac/aes-128/pl=48/native/node:crypto`, process spread at 12 rounds up to
+ * 9.5% by the median of raw visits, up to 1.8% relative to the rounds.
+ */
+export function relativeToRounds(
+  values: Readonly<Record<string, readonly (readonly number[])[]>>,
+): Record<string, number[][]> {
+  const variants = Object.values(values);
+  const rounds = Math.max(0, ...variants.flatMap((processes) => processes.map((visits) => visits.length)));
+  const state: number[] = [];
+  for (let r = 0; r < rounds; r++) {
+    let sum = 0;
+    let n = 0;
+    let everyVariant = true;
+    for (const processes of variants) {
+      let visited = false;
+      for (const visits of processes) {
+        const x = visits[r];
+        if (x === undefined) continue;
+        visited = true;
+        if (Number.isFinite(x) && x > 0) {
+          sum += Math.log(x);
+          n++;
+        }
+      }
+      everyVariant &&= visited;
+    }
+    state.push(everyVariant && n > 0 ? sum / n : Number.NaN);
+  }
+  const kept = state.filter((s) => !Number.isNaN(s));
+  const level = kept.reduce((a, b) => a + b, 0) / (kept.length || 1);
+  return Object.fromEntries(
+    Object.entries(values).map(([variant, processes]) => [
+      variant,
+      processes.map((visits) =>
+        visits.flatMap((x, r) => (Number.isNaN(state[r]!) ? [] : [x * Math.exp(level - state[r]!)])),
+      ),
+    ]),
+  );
+}
+
 export function shuffle<T>(items: readonly T[], random: () => number): T[] {
   const out = [...items];
   for (let i = out.length - 1; i > 0; i--) {
@@ -377,17 +433,10 @@ function caseRecords(runs: VariantRun[]): CaseRecord[] {
 }
 
 /**
- * Records one visit; a failed visit ends that variant's part in the case. Paired, a visit without samples
- * is recorded as NaN, so that visit r of every variant of a process stays round r.
+ * Records one visit; a failed visit ends that variant's part in the case. A visit without samples is
+ * recorded as NaN, so that visit r of every process stays round r (paired and relativeToRounds need it).
  */
-function recordVisit(
-  record: CaseRecord,
-  variant: string,
-  process: number,
-  m: Measurement,
-  percentileP: number,
-  paired: boolean,
-): void {
+function recordVisit(record: CaseRecord, variant: string, process: number, m: Measurement, percentileP: number): void {
   if (m.status !== 'ok' || m.digestOk === false) {
     record.problems.set(
       variant,
@@ -399,7 +448,7 @@ function recordVisit(
     return;
   }
   if (m.samples.length === 0) {
-    if (paired) record.values.get(variant)?.[process]?.push(Number.NaN);
+    record.values.get(variant)?.[process]?.push(Number.NaN);
     return;
   }
   record.values.get(variant)?.[process]?.push(visitValue(m.samples, percentileP));
@@ -455,7 +504,7 @@ async function measureRounds(inputs: BisectInputs, runs: VariantRun[], records: 
           record.values.delete(variant);
           continue;
         }
-        recordVisit(record, variant, p, m, inputs.visitPercentile, inputs.paired === true);
+        recordVisit(record, variant, p, m, inputs.visitPercentile);
       }
     }
   }
@@ -541,9 +590,12 @@ function analyseCase(record: CaseRecord, inputs: BisectInputs, measured: Measure
   if (record.meta.bytesPerOp !== undefined) out.bytesPerOp = record.meta.bytesPerOp;
   const values: Record<string, number[][]> = {};
   // Paired: process p is the same process in every variant, so the model needs the positions kept.
-  const positional: Record<string, number[][]> = Object.fromEntries(record.values);
-  for (const [variant, perProcess] of record.values) {
-    // (NaN: a paired visit without samples, kept only to align the rounds.)
+  // Separate: each visit relative to its round's state (relativeToRounds).
+  const positional: Record<string, number[][]> = inputs.paired
+    ? Object.fromEntries(record.values)
+    : relativeToRounds(Object.fromEntries(record.values));
+  for (const [variant, perProcess] of Object.entries(positional)) {
+    // (NaN: a visit without samples, kept only to align the rounds.)
     const withValues = perProcess.map((v) => v.filter((x) => !Number.isNaN(x))).filter((v) => v.length > 0);
     out.processes[variant] = withValues.length;
     if (withValues.length === 0) continue;

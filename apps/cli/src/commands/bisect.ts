@@ -94,13 +94,14 @@ export const sharedSourceOptions = {
 };
 
 /** Defaults of the measuring options (shared with find). */
-export const BISECT_DEFAULTS = { time: 0.6, rounds: 4, processes: 3, threshold: 0.03, alpha: 0.01 } as const;
+export const BISECT_DEFAULTS = { time: 0.6, rounds: 12, processes: 3, threshold: 0.03, alpha: 0.01 } as const;
 /**
- * --paired's own defaults: more processes (each a replicate of every variant, no longer a cost in
- * measuring time) and more, shorter rounds (a round's visits to a process's variants follow each other,
- * and the rounds are what takes the machine's flickering state out).
+ * --paired's own default: more processes (each a replicate of every variant, no longer a cost in
+ * measuring time). Both ways, 12 rounds: the rounds are what takes the machine's flickering state out
+ * (paired, a round's visits to a process's variants follow each other; separate, each visit is taken
+ * relative to its round, relativeToRounds; separate had 4 rounds until 2026-12-06).
  */
-export const PAIRED_DEFAULTS = { rounds: 12, processes: 6 } as const;
+export const PAIRED_DEFAULTS = { processes: 6 } as const;
 
 /** --processes: at least 2, since the process is the replicate. */
 export const processCount = (raw: string, flag: string): number => {
@@ -129,7 +130,7 @@ const options = {
   ),
   rounds: valueOption(
     'n',
-    `interleaved rounds, each visiting every process of every variant (default ${PAIRED_DEFAULTS.rounds}; ${BISECT_DEFAULTS.rounds} with --separate or two runtimes)`,
+    `interleaved rounds, each visiting every process of every variant (default ${BISECT_DEFAULTS.rounds})`,
     positiveInteger('rounds'),
   ),
   processes: valueOption(
@@ -208,7 +209,8 @@ export const bisectCommand: Command = {
     'follow each other, and variants are compared within processes: a process that is',
     'fast or slow as a whole lands on every variant alike (6 processes, 12 rounds;',
     'BISECT.md, "Paired"). With --separate, or two runtimes, each variant has processes',
-    'of its own (3 processes, 4 rounds).',
+    'of its own (3 processes, 12 rounds) and each visit is taken relative to the state',
+    'of its round (BISECT.md, "Separate processes").',
     '',
     'Options:',
     formatOptionHelp(options),
@@ -328,7 +330,7 @@ async function bisect(args: string[], ctx: CommandContext): Promise<number> {
     ...(chosen.filter === undefined ? {} : { filter: chosen.filter }),
     peers,
     timePerCase: chosen.time ?? BISECT_DEFAULTS.time,
-    rounds: chosen.rounds ?? (paired ? PAIRED_DEFAULTS.rounds : BISECT_DEFAULTS.rounds),
+    rounds: chosen.rounds ?? BISECT_DEFAULTS.rounds,
     processes,
     paired,
     visitPercentile: chosen.percentile ?? DEFAULT_VISIT_PERCENTILE,

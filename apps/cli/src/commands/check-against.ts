@@ -235,7 +235,7 @@ export async function checkAgainstStack(options: AgainstOptions, ctx: CommandCon
       ...(filter === undefined ? {} : { filter }),
       peers: false,
       timePerCase,
-      rounds: PAIRED_DEFAULTS.rounds,
+      rounds: BISECT_DEFAULTS.rounds,
       processes: processCount,
       paired: true,
       visitPercentile: DEFAULT_VISIT_PERCENTILE,

@@ -26,7 +26,14 @@ import {
 import { formatEffect } from '@layerbench/bench-runner/reporters';
 import { LayerSourceError, resolveCommit, type LayerResolver } from '../bisect/side-sources.js';
 import { CODE_LAYERS, type CodeLayerName } from '../bisect/side-spec.js';
-import { asEffect, DEFAULT_VISIT_PERCENTILE, shuffle, visitValue, WARMUP_SECONDS } from '../bisect/run.js';
+import {
+  asEffect,
+  DEFAULT_VISIT_PERCENTILE,
+  relativeToRounds,
+  shuffle,
+  visitValue,
+  WARMUP_SECONDS,
+} from '../bisect/run.js';
 import { CompositionWorker, MixError } from '../bisect/worker/client.js';
 import type { WorkerCase } from '../bisect/worker/protocol.js';
 import { Interrupted, PairedStep, StepCommitError, type PairedStepOptions } from './find-paired.js';
@@ -60,7 +67,7 @@ const options = {
   ),
   rounds: valueOption(
     'n',
-    `interleaved rounds per step (default ${PAIRED_DEFAULTS.rounds}; ${BISECT_DEFAULTS.rounds} with --separate)`,
+    `interleaved rounds per step (default ${BISECT_DEFAULTS.rounds})`,
     positiveInteger('rounds'),
   ),
   processes: valueOption(
@@ -288,11 +295,19 @@ class SeparateStepper implements Stepper {
         if (s.signal?.aborted) throw new Interrupted();
         const m = await w.measure(caseId, visitSeconds);
         if (m.status !== 'ok') throw new MixError(m.error ? `${m.error.name}: ${m.error.message}` : 'the case failed');
-        // One value per visit (see visitValue in bisect/run.ts).
-        if (m.samples.length) into.push(visitValue(m.samples, s.percentile));
+        // One value per visit (see visitValue in bisect/run.ts); NaN keeps an empty visit's round.
+        into.push(m.samples.length ? visitValue(m.samples, s.percentile) : Number.NaN);
       }
     }
-    return processModel(values, { threshold: s.threshold, alpha: s.alpha });
+    // Each visit relative to its round's state, as bisect does with separate processes.
+    const relative = relativeToRounds(values);
+    const located = Object.fromEntries(
+      Object.entries(relative).map(([side, processes]) => [
+        side,
+        processes.map((visits) => visits.filter((x) => !Number.isNaN(x))).filter((visits) => visits.length > 0),
+      ]),
+    );
+    return processModel(located, { threshold: s.threshold, alpha: s.alpha });
   }
 
   async whole(caseId: string): Promise<WholeStep> {
@@ -519,7 +534,7 @@ async function find(args: string[], ctx: CommandContext): Promise<number> {
     suites: await chooseSuites(chosen.suite, [], filter, say),
     filter,
     processes,
-    rounds: chosen.rounds ?? (paired ? PAIRED_DEFAULTS.rounds : BISECT_DEFAULTS.rounds),
+    rounds: chosen.rounds ?? BISECT_DEFAULTS.rounds,
     time: chosen.time ?? BISECT_DEFAULTS.time,
     percentile: chosen.percentile ?? DEFAULT_VISIT_PERCENTILE,
     threshold,
