@@ -369,10 +369,13 @@ describe('check --against <good> --bad <spec>, measured', () => {
       expect(file, first.stdout + first.stderr).toBeDefined();
       kept.push(file!);
       expect(existsSync(file!)).toBe(true);
-      // The regression to find is the dispatch case (x4: midpoint about x2); unrolled runs the same code at both ends' speed.
+      // The regression to find is the dispatch case (about x4 on a quiet machine; x2.62 [2.47, 2.78] once in CI
+      // with the other packages' tests beside it, 2026-12-06: how much it reads is the machine's, not asserted
+      // here); unrolled runs the same code at both ends' speed.
       expect(first.stdout).toMatch(
-        /the regression to find: sha1\/64\/dispatch x[3-9]\.\d+ \[[\d., ]+\] \(midpoint x[12]\.\d+\)\n/,
+        /the regression to find: sha1\/64\/dispatch x\d+\.\d+ \[[\d., ]+\] \(midpoint x\d+\.\d+\)\n/,
       );
+      expect(first.stdout).not.toMatch(/the regression to find: .*sha1\/64\/unrolled/);
       expect(first.code).toBe(0);
       expect(first.stdout).toMatch(/^check: good \(exit 0\): like the good end: sha1\/64\/dispatch x[01]\.\d+ /m);
       const second = await runCli(args);
