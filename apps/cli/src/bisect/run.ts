@@ -177,6 +177,11 @@ export function relativeToRounds(
   );
 }
 
+/** Each process's visit values without the NaN of visits that had no samples; processes left with none, left out. */
+export function visitsWithValues(processes: readonly (readonly number[])[]): number[][] {
+  return processes.map((visits) => visits.filter((x) => !Number.isNaN(x))).filter((visits) => visits.length > 0);
+}
+
 export function shuffle<T>(items: readonly T[], random: () => number): T[] {
   const out = [...items];
   for (let i = out.length - 1; i > 0; i--) {
@@ -596,7 +601,7 @@ function analyseCase(record: CaseRecord, inputs: BisectInputs, measured: Measure
     : relativeToRounds(Object.fromEntries(record.values));
   for (const [variant, perProcess] of Object.entries(positional)) {
     // (NaN: a visit without samples, kept only to align the rounds.)
-    const withValues = perProcess.map((v) => v.filter((x) => !Number.isNaN(x))).filter((v) => v.length > 0);
+    const withValues = visitsWithValues(perProcess);
     out.processes[variant] = withValues.length;
     if (withValues.length === 0) continue;
     values[variant] = withValues;

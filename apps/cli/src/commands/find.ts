@@ -31,6 +31,7 @@ import {
   DEFAULT_VISIT_PERCENTILE,
   relativeToRounds,
   shuffle,
+  visitsWithValues,
   visitValue,
   WARMUP_SECONDS,
 } from '../bisect/run.js';
@@ -300,12 +301,8 @@ class SeparateStepper implements Stepper {
       }
     }
     // Each visit relative to its round's state, as bisect does with separate processes.
-    const relative = relativeToRounds(values);
     const located = Object.fromEntries(
-      Object.entries(relative).map(([side, processes]) => [
-        side,
-        processes.map((visits) => visits.filter((x) => !Number.isNaN(x))).filter((visits) => visits.length > 0),
-      ]),
+      Object.entries(relativeToRounds(values)).map(([side, processes]) => [side, visitsWithValues(processes)]),
     );
     return processModel(located, { threshold: s.threshold, alpha: s.alpha });
   }
