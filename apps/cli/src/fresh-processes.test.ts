@@ -51,6 +51,16 @@ describe('the top-up of a run of several processes', () => {
       ['steady', 4050],
       ['flicker', null],
     ]);
+    // With its slices' fastest batches it has a calm-fastest figure, which needs only a probe beside each slice:
+    // the process counts at its level however the state flickered (compare leaves it out if that level is slow).
+    const withFastest = (c: CaseResult): CaseResult => ({ ...c, sliceFastest: Array(20).fill(95) });
+    const fastest = calmStatesOf(
+      syntheticRun([
+        withFastest(probedCase('flicker', flickering(4050))),
+        withFastest(probedCase('unprobed', undefined)),
+      ]),
+    );
+    expect([...fastest]).toEqual([['flicker', 4050]]);
   });
 
   it('counts per case the processes in the fast state: the lowest level of any case, 5% above it at most', () => {
@@ -121,6 +131,11 @@ describe('the top-up of a run of several processes', () => {
       const busy = syntheticRun([], syntheticEnv({ loadAvgStart: [3, 3, 3], loadAvgEnd: [3, 3, 3] }));
       busy.options.timePerCase = 1;
       expect(calibratedLevelsFor(ctx, busy)).toBeUndefined();
+      // A calibration that measured calm-fastest too: the lower of the case's calm levels.
+      calibration.cases['sha1/1500/wasm']!.calmLevels = { 'calm-relative': 4095, 'calm-fastest': 4052 };
+      saveBetweenRunCalibration(calibration, dir);
+      expect(calibratedLevelsFor(ctx, run)?.level('sha1/1500/wasm')).toBe(4052);
+      delete calibration.cases['sha1/1500/wasm']!.calmLevels;
       // A calibration without any calm level sets no fast state.
       delete calibration.cases['sha1/1500/wasm']!.calmLevel;
       saveBetweenRunCalibration(calibration, dir);

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
+  calmBases,
   calmLevel,
   caseFigure,
   mergeProcessRuns,
@@ -60,10 +61,10 @@ export function runInFreshProcess(
 
 /**
  * Each case of one process as the top-up sees it: its calm level (the state
- * probe's level beside its slices) when the process has a calm figure of it,
- * null when it recorded slice probes but too few calm slices for one (the
- * CPU's state moved under it). Cases without slice probes are left out: no
- * process would give them a calm figure.
+ * probe's level beside its slices) when the process has a calm figure of it
+ * on either calm basis (calm-fastest needs only the probes beside its
+ * slices), null when it has none. Cases without slice probes are left out:
+ * no process would give them a calm figure.
  */
 export function calmStatesOf(run: RunResult): Map<string, number | null> {
   const states = new Map<string, number | null>();
@@ -71,7 +72,7 @@ export function calmStatesOf(run: RunResult): Map<string, number | null> {
     if (c.status !== 'ok') continue;
     const level = calmLevel(c);
     if (level === undefined) continue;
-    states.set(c.id, caseFigure(c, 'calm-relative') === undefined ? null : level);
+    states.set(c.id, calmBases.some((basis) => caseFigure(c, basis) !== undefined) ? level : null);
   }
   return states;
 }
@@ -161,8 +162,13 @@ export function calibratedLevelsFor(ctx: CommandContext, run: RunResult): Calibr
   const stored = storedCalibration(ctx, run, run);
   if (!stored.found) return undefined;
   const cases = stored.calibration.cases;
-  if (!Object.values(cases).some((c) => c.calmLevel !== undefined)) return undefined;
-  return { file: stored.file, level: (id) => cases[id]?.calmLevel };
+  // The lowest of the case's calm levels (one per calm basis; calmLevel alone in calibrations before calm-fastest).
+  const levelOf = (c: (typeof cases)[string] | undefined) => {
+    const levels = [...Object.values(c?.calmLevels ?? {}), ...(c?.calmLevel === undefined ? [] : [c.calmLevel])];
+    return levels.length === 0 ? undefined : Math.min(...levels);
+  };
+  if (!Object.values(cases).some((c) => levelOf(c) !== undefined)) return undefined;
+  return { file: stored.file, level: (id) => levelOf(cases[id]) };
 }
 
 export interface ProcessesOutcome {

@@ -9,7 +9,7 @@
 import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { calibrationLoadLimit, figureBases, minRunShare } from '@layerbench/bench-runner/compare';
+import { calibrationLoadLimit, calmBases, figureBases, minRunShare } from '@layerbench/bench-runner/compare';
 import {
   CalibrationInterruptedError,
   calibrate,
@@ -219,10 +219,10 @@ export function formatBetweenRunText(
       ),
     `  compare and check use the ${calibration.basis} figure, and take no case as steadier than ${percent(calibration.floor.sigma, 2)}` +
       ` (the ${calibration.floor.quantile * 100}th percentile of the cases: ${withinTargets ? `the smallest floor at which cross-validated A/A comparisons met the targets, ${targets}` : `no floor met the targets, ${targets}: the largest`})`,
-    ...(calibration.pooled['calm-relative'] === undefined
+    ...(calmBases.every((basis) => calibration.pooled[basis] === undefined)
       ? []
       : [
-          '  runs of several processes (`run --processes k`) are compared on the calm-relative figure of their processes in the fast state, with this spread pooled with their own; the figures below are for one-process runs',
+          `  runs of several processes (\`run --processes k\`) are compared on the calm figure (${calmBases.filter((basis) => calibration.pooled[basis] !== undefined).join(' or ')}, per case the one with the smaller spread) of their processes in the fast state, with this spread pooled with their own; the figures below are for one-process runs`,
         ]),
     '',
     `False alarms of separate-run A/A comparisons (${pairsCompared(calibration)} against the spread of the other processes; a lower bound: a case's mode rarer than one process in ${calibration.processes} may not be among them):`,

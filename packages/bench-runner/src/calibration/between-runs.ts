@@ -11,9 +11,9 @@
 //   1 + effect), per case and overall, and so each case's minimum detectable
 //   effect at this time per case.
 import { compareResults } from '../compare/compare.js';
-import { calmLevel, caseFigure, figureBases, firstCalmLevel, inCalmGroup } from '../compare/figures.js';
+import { calmLevel, caseFigure, figureBases, firstCalmLevel, inCalmGroup, isCalmBasis } from '../compare/figures.js';
 import type { RunNoise } from '../compare/noise.js';
-import { runNoiseFromCalibration, withinFalseAlarmTargets } from '../compare/noise.js';
+import { calmBasesFor, runNoiseFromCalibration, withinFalseAlarmTargets } from '../compare/noise.js';
 import {
   compareProcessFigures,
   isolatedModeIndexes,
@@ -184,8 +184,8 @@ export function sittingsOf(inOrder: readonly RunResult[]): number[] {
  * compare leaves such a mode out of a run of several processes by the same
  * rule (one a side).
  */
-export function isolatedModes(inOrder: readonly CaseResult[]): Set<CaseResult> {
-  const figures = inOrder.map((c) => caseFigure(c, 'calm-relative')!);
+export function isolatedModes(inOrder: readonly CaseResult[], basis: FigureBasis = 'calm-relative'): Set<CaseResult> {
+  const figures = inOrder.map((c) => caseFigure(c, basis)!);
   const modes = isolatedModeIndexes(figures, Math.floor(inOrder.length / 6), minCalmProcesses);
   return new Set(modes.map((i) => inOrder[i]!));
 }
@@ -197,8 +197,11 @@ export function isolatedModes(inOrder: readonly CaseResult[]): Set<CaseResult> {
  * when that group is smaller than minCalmProcesses, the next lowest level's
  * group that is not; undefined when none is.
  */
-export function calmGroup(cases: readonly CaseResult[]): CaseResult[] | undefined {
-  const withCalm = cases.filter((c) => caseFigure(c, 'calm-relative') !== undefined);
+export function calmGroup(
+  cases: readonly CaseResult[],
+  basis: FigureBasis = 'calm-relative',
+): CaseResult[] | undefined {
+  const withCalm = cases.filter((c) => caseFigure(c, basis) !== undefined);
   const lowest = firstCalmLevel([withCalm.map((c) => calmLevel(c)!)], minCalmProcesses);
   return lowest === undefined ? undefined : withCalm.filter((c) => inCalmGroup(calmLevel(c)!, lowest));
 }
@@ -252,17 +255,17 @@ function spreadsOf(runs: readonly RunResult[], ids: readonly string[]): Spreads 
     const sigma: CaseSpread['sigma'] = {};
     const neighbour: NonNullable<CaseSpread['sigmaNeighbour']> = {};
     const processesOn: NonNullable<CaseSpread['processesOn']> = {};
-    let calmAt: number | undefined;
+    const calmAt: NonNullable<CaseSpread['calmLevels']> = {};
     let calmModes = 0;
     for (const basis of figureBases) {
       // The processes a basis is measured over, in the order they ran (calmGroup picks them by level).
       let group: CaseResult[] | undefined = each;
-      if (basis === 'calm-relative') {
-        const calm = calmGroup(each);
+      if (isCalmBasis(basis)) {
+        const calm = calmGroup(each, basis);
         const inOrder = calm === undefined ? undefined : each.filter((c) => calm.includes(c));
-        const modes = inOrder === undefined ? new Set<CaseResult>() : isolatedModes(inOrder);
+        const modes = inOrder === undefined ? new Set<CaseResult>() : isolatedModes(inOrder, basis);
         group = inOrder?.filter((c) => !modes.has(c));
-        calmModes = modes.size;
+        if (basis === 'calm-relative') calmModes = modes.size;
       }
       const s = group === undefined ? undefined : sigmaOf(group, basis);
       if (s === undefined) complete.delete(basis);
@@ -273,7 +276,7 @@ function spreadsOf(runs: readonly RunResult[], ids: readonly string[]): Spreads 
         // Never more than sigma: what differs between neighbours is part of what differs between any two.
         if (near !== undefined) neighbour[basis] = Math.min(near, s);
         if (group!.length < runs.length) processesOn[basis] = group!.length;
-        if (basis === 'calm-relative') calmAt = Math.min(...group!.map((c) => calmLevel(c)!));
+        if (isCalmBasis(basis)) calmAt[basis] = Math.min(...group!.map((c) => calmLevel(c)!));
       }
     }
     const medians = each.map((c) => caseFigure(c, 'median')).filter((v): v is number => v !== undefined);
@@ -285,7 +288,8 @@ function spreadsOf(runs: readonly RunResult[], ids: readonly string[]): Spreads 
     if (Object.keys(processesOn).length > 0) cases[id]!.processesOn = processesOn;
     if (Object.keys(neighbour).length > 0) cases[id]!.sigmaNeighbour = neighbour;
     if (calmModes > 0) cases[id]!.calmModes = calmModes;
-    if (calmAt !== undefined) cases[id]!.calmLevel = calmAt;
+    if (calmAt['calm-relative'] !== undefined) cases[id]!.calmLevel = calmAt['calm-relative'];
+    if (Object.keys(calmAt).length > 0) cases[id]!.calmLevels = calmAt;
   }
   const pooled: BetweenRunCalibration['pooled'] = {};
   for (const [basis, sigmas] of perBasis) if (sigmas.length > 0) pooled[basis] = pooledOf(sigmas);
@@ -299,7 +303,7 @@ function spreadsOf(runs: readonly RunResult[], ids: readonly string[]): Spreads 
   // spread, which compare then takes instead (processes.ts, pooledSpread).
   let basis: FigureBasis = 'median';
   for (const candidate of figureBases) {
-    if (candidate === 'calm-relative') continue;
+    if (isCalmBasis(candidate)) continue;
     if (complete.has(candidate) && pooled[candidate]!.p50 < (pooled[basis]?.p50 ?? Infinity)) basis = candidate;
   }
   return { cases, pooled, basis };
@@ -503,7 +507,7 @@ function calibrationShell(runs: readonly RunResult[], threshold: number, alpha: 
 
 /** What a calibration says of runs of several processes, for one case. */
 export interface SeveralProcessesOutlook {
-  /** The figure such runs are compared on: calm-relative when the calibration measured its spread, else its basis. */
+  /** The figure such runs are compared on: a calm one when the calibration measured its spread (the smaller), else its basis. */
   basis: FigureBasis;
   /** sd of log figure of one process, and its parts (compare/processes.ts): between neighbours, and the run's. */
   sigma: number;
@@ -536,8 +540,9 @@ export function severalProcessesOutlook(
   const ones = Array<number>(k).fill(1);
   const out: Record<string, SeveralProcessesOutlook> = {};
   for (const [id, c] of Object.entries(calibration.cases)) {
-    const basis: FigureBasis =
-      c.sigma['calm-relative'] !== undefined && k >= minCalmProcessesPerSide ? 'calm-relative' : calibration.basis;
+    // The calm basis compare would try first (calmBasesFor), of those measured for this case.
+    const calm = calmBasesFor(noise, id).find((b) => c.sigma[b] !== undefined);
+    const basis: FigureBasis = calm !== undefined && k >= minCalmProcessesPerSide ? calm : calibration.basis;
     const spread = noise.spreadFor(id, basis);
     const { ratioCi } = compareProcessFigures(ones, ones, spread, {
       threshold: calibration.threshold,

@@ -23,9 +23,10 @@ import {
   type CompareOptions,
 } from '../stats/verdict.js';
 import { endLoad } from './calibration-fit.js';
-import { basisOf, commonBasis, pairFigures, summaryOf, withinCalmLevel } from './figures.js';
+import { basisOf, commonBasis, isCalmBasis, pairFigures, summaryOf, withinCalmLevel } from './figures.js';
 import {
   addStateShift,
+  calmBasesFor,
   defaultRunNoise,
   defaultSpread,
   stateMoved,
@@ -52,6 +53,7 @@ import {
 import type {
   CaseComparison,
   CaseResult,
+  FigureBasis,
   Comparison,
   EnvFingerprint,
   FingerprintDiff,
@@ -266,19 +268,27 @@ export function compareResults(base: RunResult, head: RunResult, options: Compar
     // change between neighbouring processes (see processes.ts: the processes of one run can share a state the
     // probe does not see).
     // Only for a case whose calm spread the calibration measured (or estimated from the cases it measured).
-    const calmPossible =
-      severalProcesses &&
-      noise.calm === true &&
-      sameReference &&
-      noise.spreadFor(b.id, 'calm-relative').assumed !== true;
-    const calmFound = calmPossible ? calmWithinCalibration(calmProcessFigures(b, h), noise, b.id) : undefined;
-    if (calmPossible && calmFound === undefined) calmShort.push(b.id);
+    // Of the calm bases, the one with the smallest calibrated spread on which both runs have enough processes in
+    // the calibration's state (calm-relative needs the same reference workload on both sides).
+    const calmCandidates = severalProcesses
+      ? calmBasesFor(noise, b.id).filter((basis) => sameReference || basis !== 'calm-relative')
+      : [];
+    let calmFound: (NonNullable<ReturnType<typeof calmProcessFigures>> & { basis: FigureBasis }) | undefined;
+    for (const basis of calmCandidates) {
+      const found = calmWithinCalibration(calmProcessFigures(b, h, minCalmProcessesPerSide, basis), noise, b.id, basis);
+      if (found !== undefined) {
+        calmFound = { ...found, basis };
+        break;
+      }
+    }
+    if (calmCandidates.length > 0 && calmFound === undefined) calmShort.push(b.id);
     // A process alone in a mode of its own is left out of each side (at most one; see withoutIsolatedMode).
-    const calm = calmFound === undefined ? undefined : withoutIsolatedModes(calmFound, calmModeRule(noise, b.id));
+    const calm =
+      calmFound === undefined ? undefined : withoutIsolatedModes(calmFound, calmModeRule(noise, b.id, calmFound.basis));
     if (calm !== undefined && calm.left > 0) modesLeftOut.push(`${b.id} (${calm.leftText})`);
     const byProcess =
       calm !== undefined
-        ? { method: 'calm-relative' as const, base: calm.base, head: calm.head }
+        ? { method: calm.basis, base: calm.base, head: calm.head }
         : severalProcesses
           ? commonBasis(b, h, noise.basis, sameReference, processFiguresOn)
           : undefined;
@@ -288,7 +298,7 @@ export function compareResults(base: RunResult, head: RunResult, options: Compar
       noise.summary.source === 'calibration' && spread.assumed !== true ? 'calibration' : 'default';
     // Calm figures leave out the slices the probe found in the slow state, in runs whose fast states read
     // alike: the state term is for figures that may carry the state.
-    const state = figures.method === 'calm-relative' ? undefined : stateRatioOf(base, head, b, h);
+    const state = isCalmBasis(figures.method) ? undefined : stateRatioOf(base, head, b, h);
     let sample: SampleComparison;
     try {
       if (byProcess !== undefined) {
@@ -420,8 +430,8 @@ export function compareResults(base: RunResult, head: RunResult, options: Compar
 }
 
 /** The rule a case's calm figures leave a process out by: from its calibrated calm spread and its process part. */
-function calmModeRule(noise: RunNoise, id: string): ModeRule {
-  const spread = noise.spreadFor(id, 'calm-relative');
+function calmModeRule(noise: RunNoise, id: string, basis: FigureBasis): ModeRule {
+  const spread = noise.spreadFor(id, basis);
   return modeRuleFor(spread.sigma, spread.neighbour);
 }
 
@@ -456,9 +466,10 @@ function calmWithinCalibration<T extends { lowestLevel: number }>(
   calm: T | undefined,
   noise: RunNoise,
   id: string,
+  basis: FigureBasis,
 ): T | undefined {
   if (calm === undefined || noise.calmLevelFor === undefined) return calm;
-  const calibrated = noise.calmLevelFor(id);
+  const calibrated = noise.calmLevelFor(id, basis);
   return calibrated !== undefined && withinCalmLevel(calm.lowestLevel, calibrated) ? calm : undefined;
 }
 
@@ -483,7 +494,7 @@ function describeNoise(
   const byProcess = cases.filter((c) => c.processes !== undefined);
   if (byProcess.length > 0) {
     const own = byProcess.filter((c) => c.betweenRuns?.source === 'runs').length;
-    const calm = byProcess.filter((c) => c.method === 'calm-relative');
+    const calm = byProcess.filter((c) => c.method !== undefined && isCalmBasis(c.method));
     const pooled = byProcess.filter((c) => c.betweenRuns?.source === 'pooled').length;
     const split = byProcess.filter((c) => c.betweenRuns?.parts !== undefined).length;
     description =

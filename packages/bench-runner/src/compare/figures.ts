@@ -10,17 +10,33 @@
 // between processes. A sixth basis, 'calm-relative', keeps of the relative
 // slice medians only the slices the state probe timed beside them found the
 // shared CPU in its fast state (see calmSlices), and is compared only when
-// the two runs' fast states read alike. Which basis moves least between
-// processes on a machine is what a between-run calibration measures; compare
-// uses that one.
+// the two runs' fast states read alike. A seventh, 'calm-fastest', is the
+// fastest-low figure of a process that met the fast state (its calm level,
+// from the probes beside its slices, in the fast state's group): the probe
+// says which processes to compare, and the low quantile picks the slices.
+// The two calm bases serve runs of several processes (compare/processes.ts).
+// Which basis moves least between processes on a machine is what a
+// between-run calibration measures; compare uses that one.
 import { lowQuantile, median } from '../stats/stats.js';
 import { figureBasisSchema, type CaseResult, type FigureBasis } from '../results/schemas.js';
 
 /** Slice figures needed on both sides to compare at slice level. */
 export const minSlices = 5;
 
-/** Every basis, in the schema's order (median, median-relative, fastest, fastest-relative, fastest-low, calm-relative). */
+/** Every basis, in the schema's order (median, median-relative, fastest, fastest-relative, fastest-low, calm-relative, calm-fastest). */
 export const figureBases: readonly FigureBasis[] = figureBasisSchema.options;
+
+/**
+ * The calm bases: figures of the processes in the probe's fast state, compared
+ * only between processes whose calm levels agree (compare/processes.ts,
+ * calmProcessFigures), for runs of several processes.
+ */
+export const calmBases: readonly FigureBasis[] = ['calm-relative', 'calm-fastest'];
+
+/** Whether a basis is a calm one (calmBases). */
+export function isCalmBasis(basis: FigureBasis | 'samples'): boolean {
+  return basis === 'calm-relative' || basis === 'calm-fastest';
+}
 
 /**
  * A slice is calm when the state probes around it (calmSlices) read at most
@@ -136,7 +152,7 @@ export const lowSliceQuantile = 0.1;
 
 /** How a basis summarises its slice figures: their median, or a low quantile. */
 export function summaryOf(basis: FigureBasis | 'samples'): { quantile: number } | 'median' {
-  return basis === 'fastest-low' ? { quantile: lowSliceQuantile } : 'median';
+  return basis === 'fastest-low' || basis === 'calm-fastest' ? { quantile: lowSliceQuantile } : 'median';
 }
 
 /** The summary of slice figures on a basis (see summaryOf). */
@@ -162,6 +178,13 @@ export function sliceFigures(c: CaseResult, basis: FigureBasis): number[] | unde
       return enough(c.sliceFastest);
     case 'calm-relative':
       return refs === undefined ? undefined : enough(calmSlices(c));
+    case 'calm-fastest':
+      // The slices' fastest batches of a case whose slice probes say its calm level (one probe beside each).
+      return c.sliceFastest !== undefined &&
+        c.sliceStateProbes?.length === c.sliceFastest.length + 1 &&
+        calmLevel(c) !== undefined
+        ? enough(c.sliceFastest)
+        : undefined;
     case 'fastest-relative': {
       const fastest = enough(c.sliceFastest);
       const around = refs?.sliceFastest;
@@ -179,6 +202,7 @@ export function fallbacks(basis: FigureBasis): FigureBasis[] {
   if (basis === 'fastest-low') return ['fastest-low', 'fastest', 'median'];
   // Runs in different states (calm levels apart): the figure that moved least across states.
   if (basis === 'calm-relative') return ['calm-relative', 'fastest-low', 'fastest', 'median'];
+  if (basis === 'calm-fastest') return ['calm-fastest', 'fastest-low', 'fastest', 'median'];
   return ['median'];
 }
 
@@ -217,7 +241,7 @@ export function commonBasis(
 ): { method: FigureBasis; base: number[]; head: number[] } | undefined {
   for (const candidate of fallbacks(basis)) {
     if (candidate.endsWith('relative') && !sameReference) continue;
-    if (candidate === 'calm-relative' && !calmLevelsAgree(base, head)) continue;
+    if (isCalmBasis(candidate) && !calmLevelsAgree(base, head)) continue;
     const b = figuresOf(base, candidate);
     const h = figuresOf(head, candidate);
     if (b && h) return { method: candidate, base: b, head: h };

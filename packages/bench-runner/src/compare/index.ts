@@ -32,6 +32,8 @@ export {
   calmSlices,
   calmMargin,
   calmLevelTolerance,
+  calmBases,
+  isCalmBasis,
 } from './figures.js';
 export {
   calmProcessFigures,
@@ -48,6 +50,7 @@ export {
 export type { FigureMethod } from './figures.js';
 export {
   addStateShift,
+  calmBasesFor,
   defaultRunNoise,
   defaultSpread,
   defaultBasis,

@@ -96,11 +96,32 @@ export interface RunNoise {
    */
   calm?: boolean;
   /**
-   * The calm level a case's calm spread was measured at (a calibration's
-   * `calmLevel`), undefined when it has none; absent: no such limit (a
-   * fixed model).
+   * With `calm`, the calm bases ('calm-relative', 'calm-fastest') whose
+   * spreads the model knows; absent with `calm`: 'calm-relative' only.
    */
-  calmLevelFor?: (id: string) => number | undefined;
+  calmBases?: readonly FigureBasis[];
+  /**
+   * The calm level a case's spread on a calm basis was measured at (a
+   * calibration's `calmLevels`, or `calmLevel` for 'calm-relative'),
+   * undefined when it has none; absent: no such limit (a fixed model).
+   */
+  calmLevelFor?: (id: string, basis?: FigureBasis) => number | undefined;
+}
+
+/**
+ * The calm bases a case of several processes may be compared on, the one
+ * whose spread the model puts smallest first (compare takes the first on
+ * which both runs have enough processes in one state): those the model
+ * knows, and only where it measured the case's spread or estimated it from
+ * the cases it measured (not assumed).
+ */
+export function calmBasesFor(noise: RunNoise, id: string): FigureBasis[] {
+  if (noise.calm !== true) return [];
+  const known = (noise.calmBases ?? ['calm-relative']).flatMap((basis) => {
+    const spread = noise.spreadFor(id, basis);
+    return spread.assumed === true ? [] : [{ basis, sigma: spread.sigma }];
+  });
+  return known.sort((a, b) => a.sigma - b.sigma).map((k) => k.basis);
 }
 
 /**
@@ -128,6 +149,8 @@ export function describeBasis(basis: FigureBasis): string {
     return 'the fastest-low figure (a low quantile over the slices of their fastest batches)';
   if (basis === 'calm-relative')
     return "the calm-relative figure (the relative slices the state probe found in the fast state; where the runs' fast states differ, the fastest-low figure)";
+  if (basis === 'calm-fastest')
+    return "the calm-fastest figure (the fastest-low figure of the processes the state probe found in the fast state; where the runs' fast states differ, the fastest-low figure)";
   return `the ${basis} figure of each slice`;
 }
 
@@ -155,7 +178,7 @@ export function fixedRunNoise(sigma: number, dof = Infinity, basis: FigureBasis 
       description: `a fixed between-run spread of ${(sigma * 100).toFixed(2)}% per process; comparing ${describeBasis(basis)}`,
     },
     spreadFor: () => ({ sigma, dof }),
-    ...(basis === 'calm-relative' ? { calm: true } : {}),
+    ...(basis === 'calm-relative' || basis === 'calm-fastest' ? { calm: true, calmBases: [basis] } : {}),
   };
 }
 
@@ -190,14 +213,19 @@ export function runNoiseFromCalibration(
     description: `between-run spread measured by \`layerbench calibrate\` on this machine (${calibration.processes} processes at --time ${calibration.timePerCase}, ${calibration.createdAt}${file ? `, ${file}` : ''}); comparing ${describeBasis(calibration.basis)}${aboveTargetsNote(calibration.falseAlarms)}`,
   };
   if (file !== undefined) summary.file = file;
+  const calmMeasured = (['calm-relative', 'calm-fastest'] as const).filter((b) => calibration.pooled[b] !== undefined);
   return {
     basis: calibration.basis,
     summary,
-    ...(calibration.pooled['calm-relative'] === undefined
+    ...(calmMeasured.length === 0
       ? {}
       : {
           calm: true,
-          calmLevelFor: (id: string) => calibration.cases[id]?.calmLevel,
+          calmBases: calmMeasured,
+          calmLevelFor: (id: string, basis: FigureBasis = 'calm-relative') => {
+            const c = calibration.cases[id];
+            return c?.calmLevels?.[basis] ?? (basis === 'calm-relative' ? c?.calmLevel : undefined);
+          },
         }),
     spreadFor(id, basis) {
       const c = calibration.cases[id];

@@ -35,7 +35,7 @@ import {
 } from '../stats/stats.js';
 import { checkCompareOptions, decideRatio, type CompareOptions } from '../stats/verdict.js';
 import type { CaseResult, FigureBasis, RunResult, SampleComparison } from '../results/schemas.js';
-import { calmLevel, caseFigure, figureBases, firstCalmLevel, inCalmGroup } from './figures.js';
+import { calmBases, calmLevel, caseFigure, figureBases, firstCalmLevel, inCalmGroup, isCalmBasis } from './figures.js';
 import { addStateShift, type CaseSpreadEstimate } from './noise.js';
 
 /** A case's figure on every basis it has, in one process. */
@@ -96,10 +96,11 @@ export function calmProcessFigures(
   base: CaseResult,
   head: CaseResult,
   perSide = minCalmProcessesPerSide,
+  basis: FigureBasis = 'calm-relative',
 ): { base: number[]; head: number[]; lowestLevel: number } | undefined {
   const sides = [base, head].map((c) => {
-    const figures = processFiguresOn(c, 'calm-relative');
-    const levels = c.processCalmLevels ?? (figures?.length === 1 ? [calmLevel(c)!] : undefined);
+    const figures = processFiguresOn(c, basis);
+    const levels = processLevelsOn(c, basis) ?? (figures?.length === 1 ? [calmLevel(c)!] : undefined);
     return figures !== undefined && levels !== undefined && levels.length === figures.length
       ? { figures, levels }
       : undefined;
@@ -112,6 +113,13 @@ export function calmProcessFigures(
   if (lowest === undefined) return undefined;
   const [b, h] = sides.map((side) => side!.figures.filter((_, i) => inCalmGroup(side!.levels[i]!, lowest)));
   return { base: b!, head: h!, lowestLevel: lowest };
+}
+
+/** The calm levels recorded beside a calm basis's process figures (processCalmLevels, processProbeLevels). */
+function processLevelsOn(c: CaseResult, basis: FigureBasis): number[] | undefined {
+  if (basis === 'calm-relative') return c.processCalmLevels;
+  if (basis === 'calm-fastest') return c.processProbeLevels;
+  return undefined;
 }
 
 /** Fewest processes a calm spread is measured over (calibration), and left in a side when compare leaves a mode out. */
@@ -452,17 +460,21 @@ function mergeCase(parts: CaseResult[]): CaseResult {
   const perProcess = parts.map(figuresOfProcess);
   const processFigures: NonNullable<CaseResult['processFigures']> = {};
   for (const basis of figureBases) {
-    if (basis === 'calm-relative') continue;
+    if (isCalmBasis(basis)) continue;
     const values = perProcess.map((figures) => figures[basis]);
     if (values.every((v) => v !== undefined)) processFigures[basis] = values as number[];
   }
-  // Calm figures: of the processes that have one (too few calm slices in a process leave it out), each with
-  // its calm level, which says which processes' calm figures compare may compare.
-  const calm = parts.flatMap((c, i) => (perProcess[i]!['calm-relative'] === undefined ? [] : [c]));
+  // Calm figures: of the processes that have one (too few calm slices in a process, or no slice probes, leave
+  // it out), each with its calm level, which says which processes' calm figures compare may compare.
   delete merged.processCalmLevels;
-  if (calm.length > 0) {
-    processFigures['calm-relative'] = calm.map((c) => caseFigure(c, 'calm-relative')!);
-    merged.processCalmLevels = calm.map((c) => calmLevel(c)!);
+  delete merged.processProbeLevels;
+  for (const basis of calmBases) {
+    const calm = parts.filter((_, i) => perProcess[i]![basis] !== undefined);
+    if (calm.length === 0) continue;
+    processFigures[basis] = calm.map((c) => caseFigure(c, basis)!);
+    const levels = calm.map((c) => calmLevel(c)!);
+    if (basis === 'calm-relative') merged.processCalmLevels = levels;
+    else merged.processProbeLevels = levels;
   }
   merged.processFigures = processFigures;
   return merged;

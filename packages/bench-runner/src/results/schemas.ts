@@ -136,6 +136,7 @@ export const figureBasisSchema = z.enum([
   'fastest-relative',
   'fastest-low',
   'calm-relative',
+  'calm-fastest',
 ]);
 export type FigureBasis = z.infer<typeof figureBasisSchema>;
 
@@ -213,19 +214,31 @@ export const caseResultSchema = z
      * (compare/processes.ts).
      */
     processCalmLevels: timings.optional(),
+    /**
+     * With processFigures['calm-fastest'] (the fastest-low figures of the
+     * processes that timed the state probe beside their slices): each of
+     * those processes' calm level, in the same order, as processCalmLevels
+     * for the calm-relative figures.
+     */
+    processProbeLevels: timings.optional(),
     processFigures: z.partialRecord(figureBasisSchema, timings).optional(),
   })
   .superRefine((c, ctx) => {
-    // processCalmLevels say which process each calm figure came from: one level per figure, in the same order.
-    const levels = c.processCalmLevels;
-    if (levels === undefined) return;
-    const calm = c.processFigures?.['calm-relative'];
-    if (calm?.length !== levels.length) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['processCalmLevels'],
-        message: `holds ${levels.length} level(s) for ${calm?.length ?? 0} calm figure(s) (processFigures['calm-relative']): one per figure`,
-      });
+    // The levels say which process each calm figure came from: one level per figure, in the same order.
+    for (const [key, basis] of [
+      ['processCalmLevels', 'calm-relative'],
+      ['processProbeLevels', 'calm-fastest'],
+    ] as const) {
+      const levels = c[key];
+      if (levels === undefined) continue;
+      const calm = c.processFigures?.[basis];
+      if (calm?.length !== levels.length) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [key],
+          message: `holds ${levels.length} level(s) for ${calm?.length ?? 0} calm figure(s) (processFigures['${basis}']): one per figure`,
+        });
+      }
     }
   });
 export type CaseResult = z.infer<typeof caseResultSchema>;
@@ -511,7 +524,7 @@ export const caseSpreadSchema = z.looseObject({
   sigma: z.partialRecord(figureBasisSchema, nonNegative),
   /**
    * Processes a basis's sd was measured over when fewer than n: the
-   * 'calm-relative' figures only of the processes whose calm levels agree.
+   * calm figures ('calm-relative', 'calm-fastest') only of the processes whose calm levels agree.
    */
   processesOn: z.partialRecord(figureBasisSchema, z.number().int().positive()).optional(),
   /**
@@ -521,6 +534,12 @@ export const caseSpreadSchema = z.looseObject({
    * faster one).
    */
   calmLevel: finite.optional(),
+  /**
+   * Per calm basis ('calm-relative', 'calm-fastest'), the lowest calm level
+   * of the processes its spread was measured over (calmLevel is the
+   * calm-relative one, kept for readers of earlier calibrations).
+   */
+  calmLevels: z.partialRecord(figureBasisSchema, finite).optional(),
   /**
    * Per basis, the spread between neighbouring processes (the calibration's
    * processes in the order they ran): sqrt(mean squared successive
