@@ -211,5 +211,9 @@ describe('a calibration that measures the calm-fastest spread', () => {
     // A fixed model on it (tests, or a user who knows the machine) compares on it.
     const fixed = fixedRunNoise(0.004, 20, 'calm-fastest');
     expect(compareResults(base, head, { noise: fixed, geomean: false }).cases[0]!.method).toBe('calm-fastest');
+    // Nor between runs whose state probes were other workloads: their levels do not compare.
+    const otherProbe = { ...head, options: { ...head.options, stateProbe: 'another-probe' } };
+    const mixed = compareResults(base, otherProbe, { noise: runNoiseFromCalibration(calibration), geomean: false });
+    expect(mixed.cases[0]!.method).not.toBe('calm-fastest');
   });
 });

@@ -269,9 +269,10 @@ export function compareResults(base: RunResult, head: RunResult, options: Compar
     // probe does not see).
     // Only for a case whose calm spread the calibration measured (or estimated from the cases it measured).
     // Of the calm bases, the one with the smallest calibrated spread on which both runs have enough processes in
-    // the calibration's state (calm-relative needs the same reference workload on both sides).
+    // the calibration's state: levels of one state probe (calm-relative also needs one reference workload).
+    const sameProbe = base.options.stateProbe === head.options.stateProbe;
     const calmCandidates = severalProcesses
-      ? calmBasesFor(noise, b.id).filter((basis) => sameReference || basis !== 'calm-relative')
+      ? calmBasesFor(noise, b.id).filter((basis) => sameProbe && (sameReference || basis !== 'calm-relative'))
       : [];
     let calmFound: (NonNullable<ReturnType<typeof calmProcessFigures>> & { basis: FigureBasis }) | undefined;
     for (const basis of calmCandidates) {
