@@ -98,4 +98,12 @@ describe('relativeToRounds', () => {
     expect(out.good![1]![2]!).toBeGreaterThan(0);
     expect(relativeToRounds({})).toEqual({});
   });
+
+  it('keeps the values as measured when no round visited every variant (interrupted in the first round)', () => {
+    // Stopped in round 1 after the good variant's two processes and one of the bad variant's.
+    const raw = { good: [[100], [102]], bad: [[130], []] };
+    const out = relativeToRounds(raw);
+    expect(out).toEqual(raw);
+    expect(out.good).not.toBe(raw.good);
+  });
 });

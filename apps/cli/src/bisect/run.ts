@@ -135,7 +135,8 @@ export function visitValue(samples: readonly number[], p: number): number {
  * over the mean state of the rounds, which keeps the figures at the run's own
  * level. A round that did not visit every variant (the last one of an
  * interrupted bisect) is left out: its state would be that of some variants
- * only. NaN (a visit without samples) stays NaN. Measured 2026-12-06
+ * only; with no complete round at all (interrupted in the first) the values
+ * stay as measured. NaN (a visit without samples) stays NaN. Measured 2026-12-06
  * (BISECT.md, "Separate processes"): the runtime bisect of
  * `cmac/aes-128/pl=48/native/node:crypto`, process spread at 12 rounds up to
  * 9.5% by the median of raw visits, up to 1.8% relative to the rounds.
@@ -166,7 +167,13 @@ export function relativeToRounds(
     state.push(everyVariant && n > 0 ? sum / n : Number.NaN);
   }
   const kept = state.filter((s) => !Number.isNaN(s));
-  const level = kept.reduce((a, b) => a + b, 0) / (kept.length || 1);
+  // Interrupted in its first round: no round to take a state from, so the visits stay as measured (each variant
+  // visited so far keeps its value, as before rounds were taken into account) rather than none.
+  if (kept.length === 0)
+    return Object.fromEntries(
+      Object.entries(values).map(([variant, processes]) => [variant, processes.map((visits) => [...visits])]),
+    );
+  const level = kept.reduce((a, b) => a + b, 0) / kept.length;
   return Object.fromEntries(
     Object.entries(values).map(([variant, processes]) => [
       variant,
