@@ -18,7 +18,13 @@
 // Which basis moves least between processes on a machine is what a
 // between-run calibration measures; compare uses that one.
 import { lowQuantile, median } from '../stats/stats.js';
-import { figureBasisSchema, type CaseResult, type FigureBasis } from '../results/schemas.js';
+import {
+  calmLevelsField,
+  figureBasisSchema,
+  type CalmBasis,
+  type CaseResult,
+  type FigureBasis,
+} from '../results/schemas.js';
 
 /** Slice figures needed on both sides to compare at slice level. */
 export const minSlices = 5;
@@ -31,11 +37,11 @@ export const figureBases: readonly FigureBasis[] = figureBasisSchema.options;
  * only between processes whose calm levels agree (compare/processes.ts,
  * calmProcessFigures), for runs of several processes.
  */
-export const calmBases: readonly FigureBasis[] = ['calm-relative', 'calm-fastest'];
+export const calmBases: readonly CalmBasis[] = Object.keys(calmLevelsField) as CalmBasis[];
 
 /** Whether a basis is a calm one (calmBases). */
-export function isCalmBasis(basis: FigureBasis | 'samples'): boolean {
-  return basis === 'calm-relative' || basis === 'calm-fastest';
+export function isCalmBasis(basis: FigureBasis | 'samples'): basis is CalmBasis {
+  return (calmBases as readonly string[]).includes(basis);
 }
 
 /**

@@ -13,6 +13,7 @@
 // ratio of two new processes when sigma was estimated from K of them.
 import type { BetweenRunCalibration, FigureBasis, RunNoiseSummary } from '../results/schemas.js';
 import type { RandomSource } from '../stats/stats.js';
+import { calmBases, isCalmBasis } from './figures.js';
 
 export interface CaseSpreadEstimate {
   /** sd of log(figure) of one process. */
@@ -178,7 +179,7 @@ export function fixedRunNoise(sigma: number, dof = Infinity, basis: FigureBasis 
       description: `a fixed between-run spread of ${(sigma * 100).toFixed(2)}% per process; comparing ${describeBasis(basis)}`,
     },
     spreadFor: () => ({ sigma, dof }),
-    ...(basis === 'calm-relative' || basis === 'calm-fastest' ? { calm: true, calmBases: [basis] } : {}),
+    ...(isCalmBasis(basis) ? { calm: true, calmBases: [basis] } : {}),
   };
 }
 
@@ -213,7 +214,7 @@ export function runNoiseFromCalibration(
     description: `between-run spread measured by \`layerbench calibrate\` on this machine (${calibration.processes} processes at --time ${calibration.timePerCase}, ${calibration.createdAt}${file ? `, ${file}` : ''}); comparing ${describeBasis(calibration.basis)}${aboveTargetsNote(calibration.falseAlarms)}`,
   };
   if (file !== undefined) summary.file = file;
-  const calmMeasured = (['calm-relative', 'calm-fastest'] as const).filter((b) => calibration.pooled[b] !== undefined);
+  const calmMeasured = calmBases.filter((b) => calibration.pooled[b] !== undefined);
   return {
     basis: calibration.basis,
     summary,

@@ -34,7 +34,13 @@ import {
   type RandomSource,
 } from '../stats/stats.js';
 import { checkCompareOptions, decideRatio, type CompareOptions } from '../stats/verdict.js';
-import type { CaseResult, FigureBasis, RunResult, SampleComparison } from '../results/schemas.js';
+import {
+  calmLevelsField,
+  type CaseResult,
+  type FigureBasis,
+  type RunResult,
+  type SampleComparison,
+} from '../results/schemas.js';
 import { calmBases, calmLevel, caseFigure, figureBases, firstCalmLevel, inCalmGroup, isCalmBasis } from './figures.js';
 import { addStateShift, type CaseSpreadEstimate } from './noise.js';
 
@@ -115,11 +121,9 @@ export function calmProcessFigures(
   return { base: b!, head: h!, lowestLevel: lowest };
 }
 
-/** The calm levels recorded beside a calm basis's process figures (processCalmLevels, processProbeLevels). */
+/** The calm levels recorded beside a calm basis's process figures (calmLevelsField). */
 function processLevelsOn(c: CaseResult, basis: FigureBasis): number[] | undefined {
-  if (basis === 'calm-relative') return c.processCalmLevels;
-  if (basis === 'calm-fastest') return c.processProbeLevels;
-  return undefined;
+  return isCalmBasis(basis) ? c[calmLevelsField[basis]] : undefined;
 }
 
 /** Fewest processes a calm spread is measured over (calibration), and left in a side when compare leaves a mode out. */
@@ -466,15 +470,12 @@ function mergeCase(parts: CaseResult[]): CaseResult {
   }
   // Calm figures: of the processes that have one (too few calm slices in a process, or no slice probes, leave
   // it out), each with its calm level, which says which processes' calm figures compare may compare.
-  delete merged.processCalmLevels;
-  delete merged.processProbeLevels;
   for (const basis of calmBases) {
+    delete merged[calmLevelsField[basis]];
     const calm = parts.filter((_, i) => perProcess[i]![basis] !== undefined);
     if (calm.length === 0) continue;
     processFigures[basis] = calm.map((c) => caseFigure(c, basis)!);
-    const levels = calm.map((c) => calmLevel(c)!);
-    if (basis === 'calm-relative') merged.processCalmLevels = levels;
-    else merged.processProbeLevels = levels;
+    merged[calmLevelsField[basis]] = calm.map((c) => calmLevel(c)!);
   }
   merged.processFigures = processFigures;
   return merged;

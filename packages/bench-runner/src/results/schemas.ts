@@ -140,6 +140,17 @@ export const figureBasisSchema = z.enum([
 ]);
 export type FigureBasis = z.infer<typeof figureBasisSchema>;
 
+/**
+ * The calm bases, each with the field of a run of several processes that
+ * holds the calm level of each of its process figures (one per figure, in
+ * the same order): which processes' calm figures compare may compare.
+ */
+export const calmLevelsField = {
+  'calm-relative': 'processCalmLevels',
+  'calm-fastest': 'processProbeLevels',
+} as const;
+export type CalmBasis = keyof typeof calmLevelsField;
+
 export const caseResultSchema = z
   .looseObject({
     id: z.string(),
@@ -225,10 +236,8 @@ export const caseResultSchema = z
   })
   .superRefine((c, ctx) => {
     // The levels say which process each calm figure came from: one level per figure, in the same order.
-    for (const [key, basis] of [
-      ['processCalmLevels', 'calm-relative'],
-      ['processProbeLevels', 'calm-fastest'],
-    ] as const) {
+    for (const basis of Object.keys(calmLevelsField) as CalmBasis[]) {
+      const key = calmLevelsField[basis];
       const levels = c[key];
       if (levels === undefined) continue;
       const calm = c.processFigures?.[basis];
